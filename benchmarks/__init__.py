@@ -1,0 +1,1 @@
+"""Benchmarks: navmesh next to its peers on the same inputs, in the same run (see README)."""

@@ -1,0 +1,347 @@
+"""numba kernels over CSR arrays: best-first search (A*/Dijkstra), BFS, DFS, Bellman-Ford, all pairs.
+
+Kernels trust their inputs (the public functions in ``navmesh.search`` validate them) and keep all
+search state in arrays allocated per call, so one graph serves any number of concurrent searches.
+Every kernel also runs as plain Python with ``NUMBA_DISABLE_JIT=1``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+# Status codes returned by the kernels.
+FOUND = 0
+EXHAUSTED = 1
+BUDGET = 2
+
+# Heuristic codes, in the order of navmesh.graph.HEURISTICS.
+H_ZERO = 0
+H_EUCLIDEAN = 1
+H_MANHATTAN = 2
+H_OCTILE = 3
+H_CHEBYSHEV = 4
+
+_SQRT2_MINUS_1 = 0.41421356237309515
+
+
+@njit(cache=True, inline="always")
+def heap_push(keys, vals, size, key, val):
+    """Push (key, val) on a binary min-heap stored in ``keys``/``vals``; return the new size."""
+    i = size
+    while i > 0:
+        p = (i - 1) >> 1
+        if keys[p] <= key:
+            break
+        keys[i] = keys[p]
+        vals[i] = vals[p]
+        i = p
+    keys[i] = key
+    vals[i] = val
+    return size + 1
+
+
+@njit(cache=True, inline="always")
+def heap_pop(keys, vals, size):
+    """Remove the smallest entry; return (key, val, new size). ``size`` must be > 0."""
+    top_key = keys[0]
+    top_val = vals[0]
+    size -= 1
+    key = keys[size]
+    val = vals[size]
+    i = 0
+    while True:
+        c = 2 * i + 1
+        if c >= size:
+            break
+        if c + 1 < size and keys[c + 1] < keys[c]:
+            c += 1
+        if keys[c] >= key:
+            break
+        keys[i] = keys[c]
+        vals[i] = vals[c]
+        i = c
+    keys[i] = key
+    vals[i] = val
+    return top_key, top_val, size
+
+
+@njit(cache=True, inline="always")
+def metric(points, u, target, code):
+    """Distance from node ``u`` to the point ``target`` under heuristic ``code`` (unscaled)."""
+    if code == H_ZERO:
+        return 0.0
+    dx = abs(points[u, 0] - target[0])
+    dy = abs(points[u, 1] - target[1])
+    dz = abs(points[u, 2] - target[2]) if points.shape[1] == 3 else 0.0
+    if code == H_EUCLIDEAN:
+        return np.sqrt(dx * dx + dy * dy + dz * dz)
+    if code == H_MANHATTAN:
+        return dx + dy + dz
+    if code == H_OCTILE:
+        lo = min(dx, dy)
+        return max(dx, dy) + _SQRT2_MINUS_1 * lo + dz
+    return max(dx, max(dy, dz))
+
+
+@njit(cache=True)
+def best_first(
+    indptr, indices, weights, points,
+    sources, source_costs, goals, goal_costs, goal_point,
+    hcode, hscale, limit, max_expansions,
+    record, log_expanded, log_opened, log_parent, log_step,
+):
+    """A* (or Dijkstra with ``hcode == H_ZERO``) from several sources to several goals.
+
+    Each source starts at its entry cost; reaching goal ``goals[j]`` costs ``goal_costs[j]`` more.
+    The heuristic is ``hscale * metric(node, goal_point)``. With no goals the search settles every
+    node with cost <= ``limit`` (a shortest-path tree). ``max_expansions <= 0`` means no budget.
+
+    Returns (g, parent, origin, closed, best_goal, status, expansions, n_logged_expanded,
+    n_logged_opened); ``closed`` marks the expanded nodes.
+    """
+    n = indptr.shape[0] - 1
+    g = np.full(n, np.inf)
+    parent = np.full(n, -1, np.int32)
+    origin = np.full(n, -1, np.int32)
+    closed = np.zeros(n, np.bool_)
+    cap = indices.shape[0] + sources.shape[0] + 1
+    keys = np.empty(cap)
+    vals = np.empty(cap, np.int32)
+    size = 0
+    n_exp = 0
+    n_open = 0
+    for i in range(sources.shape[0]):
+        s = sources[i]
+        if source_costs[i] < g[s]:
+            g[s] = source_costs[i]
+            origin[s] = s
+            size = heap_push(keys, vals, size, g[s] + hscale * metric(points, s, goal_point, hcode), s)
+            if record:
+                log_opened[n_open] = s
+                log_parent[n_open] = -1
+                log_step[n_open] = -1
+                n_open += 1
+    n_goals = goals.shape[0]
+    best_total = np.inf
+    best_goal = -1
+    expansions = 0
+    status = EXHAUSTED
+    while size > 0:
+        f, u, size = heap_pop(keys, vals, size)
+        if closed[u]:
+            continue
+        if f >= best_total or g[u] > limit:
+            break
+        closed[u] = True
+        if record:
+            log_expanded[n_exp] = u
+            n_exp += 1
+        expansions += 1
+        if n_goals > 0:
+            for j in range(n_goals):
+                if goals[j] == u and g[u] + goal_costs[j] < best_total:
+                    best_total = g[u] + goal_costs[j]
+                    best_goal = u
+            if best_total <= f:
+                break
+        if max_expansions > 0 and expansions >= max_expansions:
+            status = BUDGET
+            break
+        gu = g[u]
+        for e in range(indptr[u], indptr[u + 1]):
+            v = indices[e]
+            if closed[v]:
+                continue
+            ng = gu + weights[e]
+            if ng < g[v]:
+                g[v] = ng
+                parent[v] = u
+                origin[v] = origin[u]
+                size = heap_push(keys, vals, size, ng + hscale * metric(points, v, goal_point, hcode), v)
+                if record:
+                    log_opened[n_open] = v
+                    log_parent[n_open] = u
+                    log_step[n_open] = n_exp - 1
+                    n_open += 1
+    if best_goal >= 0:
+        status = FOUND
+    return g, parent, origin, closed, best_goal, status, expansions, n_exp, n_open
+
+
+@njit(cache=True)
+def breadth_first(
+    indptr, indices, source, goal, max_expansions,
+    record, log_expanded, log_opened, log_parent, log_step,
+):
+    """Breadth-first search (fewest arcs) from ``source``; stops when ``goal`` (>= 0) is dequeued.
+
+    Returns (hops, parent, queue, n_dequeued, status, expansions, n_logged_expanded, n_logged_opened);
+    ``hops`` is -1 for unreached nodes; ``queue[:n_dequeued]`` are the expanded nodes.
+    """
+    n = indptr.shape[0] - 1
+    hops = np.full(n, -1, np.int64)
+    parent = np.full(n, -1, np.int32)
+    queue = np.empty(n, np.int32)
+    head = 0
+    tail = 1
+    queue[0] = source
+    hops[source] = 0
+    n_exp = 0
+    n_open = 0
+    if record:
+        log_opened[0] = source
+        log_parent[0] = -1
+        log_step[0] = -1
+        n_open = 1
+    expansions = 0
+    status = EXHAUSTED
+    while head < tail:
+        u = queue[head]
+        head += 1
+        expansions += 1
+        if record:
+            log_expanded[n_exp] = u
+            n_exp += 1
+        if u == goal:
+            status = FOUND
+            break
+        if max_expansions > 0 and expansions >= max_expansions:
+            status = BUDGET
+            break
+        for e in range(indptr[u], indptr[u + 1]):
+            v = indices[e]
+            if hops[v] < 0:
+                hops[v] = hops[u] + 1
+                parent[v] = u
+                queue[tail] = v
+                tail += 1
+                if record:
+                    log_opened[n_open] = v
+                    log_parent[n_open] = u
+                    log_step[n_open] = n_exp - 1
+                    n_open += 1
+    return hops, parent, queue, head, status, expansions, n_exp, n_open
+
+
+@njit(cache=True)
+def depth_first(indptr, indices, source, goal):
+    """Iterative depth-first search for any path; returns (parent, found, expansions)."""
+    n = indptr.shape[0] - 1
+    parent = np.full(n, -1, np.int32)
+    seen = np.zeros(n, np.bool_)
+    stack = np.empty(n, np.int32)
+    cursor = np.empty(n, np.int64)
+    depth = 1
+    stack[0] = source
+    cursor[0] = indptr[source]
+    seen[source] = True
+    expansions = 1
+    if source == goal:
+        return parent, True, expansions
+    while depth > 0:
+        u = stack[depth - 1]
+        e = cursor[depth - 1]
+        if e == indptr[u + 1]:
+            depth -= 1
+            continue
+        cursor[depth - 1] = e + 1
+        v = indices[e]
+        if seen[v]:
+            continue
+        seen[v] = True
+        parent[v] = u
+        expansions += 1
+        if v == goal:
+            return parent, True, expansions
+        stack[depth] = v
+        cursor[depth] = indptr[v]
+        depth += 1
+    return parent, False, expansions
+
+
+@njit(cache=True)
+def bellman_ford_kernel(indptr, indices, weights, source):
+    """Bellman-Ford from ``source``; returns (dist, parent, cycle) where ``cycle`` is empty unless a
+    negative cycle is reachable, in which case it lists the cycle's nodes in order."""
+    n = indptr.shape[0] - 1
+    dist = np.full(n, np.inf)
+    parent = np.full(n, -1, np.int32)
+    dist[source] = 0.0
+    last = -1
+    for _ in range(n):
+        last = -1
+        for u in range(n):
+            du = dist[u]
+            if du == np.inf:
+                continue
+            for e in range(indptr[u], indptr[u + 1]):
+                v = indices[e]
+                if du + weights[e] < dist[v]:
+                    dist[v] = du + weights[e]
+                    parent[v] = u
+                    last = v
+        if last < 0:
+            break
+    if last < 0:
+        return dist, parent, np.empty(0, np.int32)
+    # A relaxation in the n-th pass: walking n parents back lands on the negative cycle.
+    x = last
+    for _ in range(n):
+        x = parent[x]
+    cycle = [x]
+    y = parent[x]
+    while y != x:
+        cycle.append(y)
+        y = parent[y]
+    out = np.empty(len(cycle), np.int32)
+    for i in range(len(cycle)):
+        out[i] = cycle[len(cycle) - 1 - i]
+    return dist, parent, out
+
+
+@njit(cache=True)
+def all_pairs_kernel(indptr, indices, weights, points):
+    """Dijkstra from every node; returns (costs (n, n), next_hops (n, n))."""
+    n = indptr.shape[0] - 1
+    costs = np.empty((n, n))
+    hops = np.full((n, n), -1, np.int32)
+    src = np.zeros(1, np.int32)
+    zero = np.zeros(1)
+    no_goals = np.empty(0, np.int32)
+    no_costs = np.empty(0)
+    target = np.zeros(points.shape[1])
+    log_expanded = np.empty(n, np.int32)
+    log_opened = np.empty(indices.shape[0] + 2, np.int32)
+    log_parent = np.empty(indices.shape[0] + 2, np.int32)
+    log_step = np.empty(indices.shape[0] + 2, np.int32)
+    for s in range(n):
+        src[0] = s
+        g, parent, _, _, _, _, _, n_exp, _ = best_first(
+            indptr, indices, weights, points, src, zero, no_goals, no_costs, target,
+            H_ZERO, 0.0, np.inf, 0, True, log_expanded, log_opened, log_parent, log_step,
+        )
+        costs[s, :] = g
+        hops[s, s] = s
+        # Settled order guarantees a node's parent already has its first hop.
+        for i in range(1, n_exp):
+            v = log_expanded[i]
+            p = parent[v]
+            hops[s, v] = v if p == s else hops[s, p]
+    return costs, hops
+
+
+@njit(cache=True)
+def trace_back(parent, end):
+    """Node ids from the root of ``parent`` links to ``end``, in travel order."""
+    count = 1
+    v = end
+    while parent[v] >= 0:
+        v = parent[v]
+        count += 1
+    out = np.empty(count, np.int32)
+    v = end
+    for i in range(count - 1, -1, -1):
+        out[i] = v
+        v = parent[v]
+    return out

@@ -1,0 +1,498 @@
+"""Public graph searches: validate once, call a numba kernel, wrap the result.
+
+Every search takes a :class:`~navmesh.graph.NavGraph` and node ids, and optionally ``weights``
+(an :class:`~navmesh.graph.EdgeWeights` from ``graph.weights(values)``, a plain array of one cost
+per arc, or None for the arc lengths). Pass an ``EdgeWeights`` when you search many times with the
+same costs: a plain array is validated on every call.
+
+Unreachable goals raise :class:`~navmesh.errors.NoPathError` unless ``allow_partial=True``, which
+returns a partial :class:`~navmesh.path.Path` to the expanded node nearest the goal (straight-line
+distance). A spent ``max_expansions`` budget raises :class:`~navmesh.errors.SearchBudgetError`
+unless ``allow_partial=True``. Nothing returns None.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Literal
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from navmesh import _kernels as K
+from navmesh._checks import (
+    check_node,
+    check_nodes,
+    check_nonneg_float,
+    check_option,
+    check_positive_int,
+    check_points,
+)
+from navmesh.errors import (
+    InvalidCostError,
+    InvalidOptionError,
+    NegativeCycleError,
+    NoPathError,
+    SearchBudgetError,
+)
+from navmesh.graph import HEURISTICS, EdgeWeights, Heuristic, NavGraph
+from navmesh.path import Path, RouteTable, SearchTrace, ShortestPathTree, path_from_parents
+
+__all__ = [
+    "astar",
+    "astar_multi",
+    "dijkstra",
+    "dijkstra_tree",
+    "bfs",
+    "bfs_tree",
+    "dfs",
+    "bellman_ford",
+    "all_pairs",
+    "search_trace",
+    "ALL_PAIRS_MAX_BYTES",
+]
+
+WeightsLike = "EdgeWeights | ArrayLike | None"
+ALL_PAIRS_MAX_BYTES = 256 * 1024 * 1024
+_NO_LOG = np.empty(0, np.int32)
+_ZERO1 = np.zeros(1)
+_ZERO1.flags.writeable = False
+
+
+def _budget(max_expansions: int | None) -> int:
+    return check_positive_int("max_expansions", max_expansions) or 0
+
+
+def _finish(
+    graph: NavGraph,
+    status: int,
+    end: int,
+    parent: NDArray[np.int32],
+    cost_of: NDArray[np.float64],
+    extra_cost: float,
+    expansions: int,
+    allow_partial: bool,
+    expanded: NDArray[np.integer] | NDArray[np.bool_],
+    goal_point: NDArray[np.float64],
+    describe: Callable[[], str],
+) -> Path:
+    """Turn kernel output into a Path, a partial Path or the right error.
+
+    ``expanded`` (node ids or a mask) lists the nodes a partial path may end at; ``describe``
+    builds the "search from X to Y" text only when an error needs it.
+    """
+    if status == K.FOUND:
+        return path_from_parents(parent, end, graph.points, cost_of[end] + extra_cost, expansions=expansions)
+    nodes = np.flatnonzero(expanded) if expanded.dtype == np.bool_ else np.asarray(expanded)
+    if allow_partial and len(nodes):
+        nearest = int(nodes[np.argmin(((graph.points[nodes] - goal_point) ** 2).sum(axis=1))])
+        return path_from_parents(parent, nearest, graph.points, cost_of[nearest], expansions=expansions, partial=True)
+    if status == K.BUDGET:
+        raise SearchBudgetError(
+            f"{describe()} spent its budget of {expansions} expansions; "
+            "raise max_expansions or pass allow_partial=True"
+        )
+    raise NoPathError(f"{describe()}: the goal is unreachable")
+
+
+def _best_first_path(
+    graph: NavGraph,
+    sources: NDArray[np.int32],
+    source_costs: NDArray[np.float64],
+    goals: NDArray[np.int32],
+    goal_costs: NDArray[np.float64],
+    goal_point: NDArray[np.float64],
+    weights: EdgeWeights | ArrayLike | None,
+    heuristic: str,
+    heuristic_weight: float,
+    max_expansions: int | None,
+    allow_partial: bool,
+) -> Path:
+    """Shared body of astar, astar_multi and dijkstra, after their own argument checks."""
+    check_option("heuristic", heuristic, HEURISTICS)
+    if heuristic_weight != 1.0:
+        hw = check_nonneg_float("heuristic_weight", heuristic_weight, allow_none=False)
+        if hw < 1.0:
+            raise InvalidOptionError(f"heuristic_weight={heuristic_weight!r} is not valid; expected a number >= 1")
+    w = graph.resolve_weights(weights)
+    g, parent, _, closed, end, status, expansions, _, _ = K.best_first(
+        graph.indptr, graph.indices, w.values, graph.points,
+        sources, source_costs, goals, goal_costs, goal_point,
+        HEURISTICS.index(heuristic), heuristic_weight * w.heuristic_scale(heuristic), np.inf,
+        _budget(max_expansions), False, _NO_LOG, _NO_LOG, _NO_LOG, _NO_LOG,
+    )
+    extra = float(goal_costs[goals == end].min()) if end >= 0 else 0.0
+
+    def describe() -> str:
+        what = "dijkstra" if heuristic == "zero" else "astar"
+        return f"{what} from node(s) {sources.tolist()} to node(s) {goals.tolist()}"
+
+    return _finish(graph, status, end, parent, g, extra, expansions, allow_partial, closed, goal_point, describe)
+
+
+def astar(
+    graph: NavGraph,
+    source: int,
+    goal: int,
+    *,
+    weights: EdgeWeights | ArrayLike | None = None,
+    heuristic: Heuristic = "euclidean",
+    heuristic_weight: float = 1.0,
+    max_expansions: int | None = None,
+    allow_partial: bool = False,
+) -> Path:
+    """Cheapest path from ``source`` to ``goal`` by A*.
+
+    Parameters
+    ----------
+    graph : NavGraph
+    source, goal : int
+        Node ids.
+    weights : EdgeWeights or float array of shape (m,), optional
+        Cost per arc (>= 0, ``inf`` closes an arc). Default: the arc lengths.
+    heuristic : {"euclidean", "manhattan", "octile", "chebyshev", "zero"}
+        Distance estimate to the goal. It is scaled by ``weights.heuristic_scale(heuristic)``, the
+        smallest cost/metric ratio over all arcs, so it never overestimates: the result is optimal
+        for every heuristic and every weights array (cheap roads included).
+    heuristic_weight : float
+        Factor >= 1 on the heuristic (weighted A*). Above 1 the search expands fewer nodes but the
+        path may cost up to that factor times the optimum: it is no longer guaranteed optimal.
+    max_expansions : int, optional
+        Budget of node expansions (>= 1).
+    allow_partial : bool
+        Return a partial path instead of raising when the goal is unreachable or the budget runs out.
+
+    Returns
+    -------
+    Path
+
+    Raises
+    ------
+    NodeNotFoundError, InvalidCostError, InvalidOptionError, NoPathError, SearchBudgetError
+
+    Examples
+    --------
+    >>> from navmesh import NavGraph, astar
+    >>> g = NavGraph.from_edges([[0, 0], [1, 0], [1, 1], [0, 1]], [(0, 1), (1, 2), (2, 3), (3, 0)])
+    >>> p = astar(g, 0, 2)
+    >>> p.cost, len(p.nodes)
+    (2.0, 3)
+    """
+    s = check_node("source", source, graph.n_nodes)
+    t = check_node("goal", goal, graph.n_nodes)
+    return _best_first_path(
+        graph, np.array([s], np.int32), _ZERO1, np.array([t], np.int32), _ZERO1, graph.points[t],
+        weights, heuristic, heuristic_weight, max_expansions, allow_partial,
+    )
+
+
+def astar_multi(
+    graph: NavGraph,
+    sources: ArrayLike,
+    goals: ArrayLike,
+    *,
+    source_costs: ArrayLike | None = None,
+    goal_costs: ArrayLike | None = None,
+    goal_point: ArrayLike | None = None,
+    weights: EdgeWeights | ArrayLike | None = None,
+    heuristic: Heuristic = "euclidean",
+    heuristic_weight: float = 1.0,
+    max_expansions: int | None = None,
+    allow_partial: bool = False,
+) -> Path:
+    """Cheapest path from any of several start nodes to any of several goal nodes.
+
+    This is the primitive behind point-to-point queries: a position joins the graph through several
+    visible nodes, each with its own entry (or exit) cost.
+
+    Parameters
+    ----------
+    sources : int or int array of shape (s,)
+        Start nodes.
+    goals : int or int array of shape (t,)
+        Goal nodes.
+    source_costs : float array of shape (s,), optional
+        Cost already paid on reaching each start node (>= 0, finite). Default 0.
+    goal_costs : float array of shape (t,), optional
+        Cost still to pay after each goal node (>= 0, finite). Default 0.
+    goal_point : array of shape (d,), optional
+        Where the heuristic aims. Default: the first goal node's position. For an optimal result
+        every ``goal_costs[j]`` must be at least ``scale * metric(goals[j], goal_point)``.
+    weights, heuristic, heuristic_weight, max_expansions, allow_partial
+        As in :func:`astar`.
+
+    Returns
+    -------
+    Path
+        From the chosen start node to the chosen goal node; ``cost`` includes the entry and exit
+        cost. A partial path ends at the expanded node nearest ``goal_point``.
+    """
+    src = check_nodes("sources", sources, graph.n_nodes)
+    dst = check_nodes("goals", goals, graph.n_nodes)
+    src_cost = _entry_costs("source_costs", source_costs, len(src))
+    dst_cost = _entry_costs("goal_costs", goal_costs, len(dst))
+    if goal_point is None:
+        target = graph.points[dst[0]]
+    else:
+        target = check_points("goal_point", np.reshape(goal_point, (1, -1)), dims=(graph.dim,))[0]
+    return _best_first_path(
+        graph, src, src_cost, dst, dst_cost, target,
+        weights, heuristic, heuristic_weight, max_expansions, allow_partial,
+    )
+
+
+def _entry_costs(name: str, values: ArrayLike | None, size: int) -> NDArray[np.float64]:
+    if values is None:
+        return np.zeros(size)
+    arr = np.atleast_1d(np.asarray(values, dtype=np.float64))
+    if arr.shape != (size,) or not (np.isfinite(arr).all() and (arr >= 0).all()):
+        raise InvalidCostError(f"{name}={arr.tolist()!r} is not valid; expected {size} finite numbers >= 0")
+    return arr
+
+
+def dijkstra(
+    graph: NavGraph,
+    source: int,
+    goal: int,
+    *,
+    weights: EdgeWeights | ArrayLike | None = None,
+    max_expansions: int | None = None,
+    allow_partial: bool = False,
+) -> Path:
+    """Cheapest path from ``source`` to ``goal`` by Dijkstra's algorithm, stopping at the goal.
+
+    Same parameters and results as :func:`astar` with ``heuristic="zero"``.
+
+    Examples
+    --------
+    >>> from navmesh import NavGraph, dijkstra
+    >>> g = NavGraph.from_edges([[0, 0], [1, 0], [2, 0]], [(0, 1), (1, 2)])
+    >>> dijkstra(g, 0, 2).nodes.tolist()
+    [0, 1, 2]
+    """
+    return astar(
+        graph, source, goal, weights=weights, heuristic="zero",
+        max_expansions=max_expansions, allow_partial=allow_partial,
+    )
+
+
+def dijkstra_tree(
+    graph: NavGraph,
+    sources: int | ArrayLike,
+    *,
+    weights: EdgeWeights | ArrayLike | None = None,
+    limit: float | None = None,
+) -> ShortestPathTree:
+    """Costs from the nearest of ``sources`` to every node (Dijkstra).
+
+    With one source this is single-source-to-all; with several, every node learns its nearest
+    source (``origin``): the primitive behind flow fields and "nearest exit" queries.
+
+    Parameters
+    ----------
+    sources : int or int array of shape (s,)
+    weights : as in :func:`astar`
+    limit : float, optional
+        Stop once costs exceed this (>= 0); farther nodes stay unreached (``inf``).
+
+    Examples
+    --------
+    >>> from navmesh import NavGraph, dijkstra_tree
+    >>> g = NavGraph.from_edges([[0, 0], [1, 0], [3, 0]], [(0, 1), (1, 2)])
+    >>> dijkstra_tree(g, [0, 2]).origin.tolist()
+    [0, 0, 2]
+    """
+    src = check_nodes("sources", sources, graph.n_nodes)
+    lim = check_nonneg_float("limit", limit)
+    w = graph.resolve_weights(weights)
+    g, parent, origin, _, _, _, expansions, _, _ = K.best_first(
+        graph.indptr, graph.indices, w.values, graph.points,
+        src, np.zeros(len(src)), _NO_LOG, np.empty(0), np.zeros(graph.dim),
+        K.H_ZERO, 0.0, np.inf if lim is None else lim, 0,
+        False, _NO_LOG, _NO_LOG, _NO_LOG, _NO_LOG,
+    )
+    if lim is not None:
+        # Nodes opened past the limit hold tentative costs: report them unreached, as scipy does.
+        beyond = g > lim
+        g[beyond] = np.inf
+        parent[beyond] = -1
+        origin[beyond] = -1
+    return ShortestPathTree(graph, g, parent, origin, expansions)
+
+
+def bfs(
+    graph: NavGraph,
+    source: int,
+    goal: int,
+    *,
+    max_expansions: int | None = None,
+    allow_partial: bool = False,
+) -> Path:
+    """Path with the fewest arcs (breadth-first search, the Lee algorithm); ``cost`` is the arc count.
+
+    Examples
+    --------
+    >>> from navmesh import NavGraph, bfs
+    >>> g = NavGraph.from_edges([[0, 0], [5, 0], [9, 0], [1, 1]], [(0, 1), (1, 2), (0, 3), (3, 2)])
+    >>> bfs(g, 0, 2).cost
+    2.0
+    """
+    s = check_node("source", source, graph.n_nodes)
+    t = check_node("goal", goal, graph.n_nodes)
+    hops, parent, queue, n_done, status, expansions, _, _ = K.breadth_first(
+        graph.indptr, graph.indices, s, t, _budget(max_expansions),
+        False, _NO_LOG, _NO_LOG, _NO_LOG, _NO_LOG,
+    )
+    return _finish(graph, status, t, parent, hops.astype(np.float64), 0.0, expansions, allow_partial,
+                   queue[:n_done], graph.points[t], lambda: f"bfs from node {s} to node {t}")
+
+
+def bfs_tree(graph: NavGraph, source: int) -> ShortestPathTree:
+    """Number of arcs from ``source`` to every node (``inf`` when unreachable), with BFS parents."""
+    s = check_node("source", source, graph.n_nodes)
+    hops, parent, _, _, _, expansions, _, _ = K.breadth_first(
+        graph.indptr, graph.indices, s, -1, 0,
+        False, _NO_LOG, _NO_LOG, _NO_LOG, _NO_LOG,
+    )
+    cost = np.where(hops >= 0, hops, np.inf).astype(np.float64)
+    origin = np.where(hops >= 0, s, -1)
+    return ShortestPathTree(graph, cost, parent, origin, expansions)
+
+
+def dfs(
+    graph: NavGraph,
+    source: int,
+    goal: int,
+    *,
+    weights: EdgeWeights | ArrayLike | None = None,
+) -> Path:
+    """Any path from ``source`` to ``goal`` (depth-first search): cheap to find, not short.
+
+    ``cost`` is the sum of the weights along the path found.
+    """
+    s = check_node("source", source, graph.n_nodes)
+    t = check_node("goal", goal, graph.n_nodes)
+    w = graph.resolve_weights(weights)
+    parent, found, expansions = K.depth_first(graph.indptr, graph.indices, s, t)
+    if not found:
+        raise NoPathError(f"dfs: no path from node {s} to node {t}")
+    path = path_from_parents(parent, t, graph.points, 0.0, expansions=expansions)
+    cost = sum(w.values[graph.arc(int(a), int(b))] for a, b in zip(path.nodes[:-1], path.nodes[1:]))
+    return Path(path.nodes, path.points, cost, expansions)
+
+
+def bellman_ford(
+    graph: NavGraph,
+    source: int,
+    *,
+    weights: EdgeWeights | ArrayLike | None = None,
+) -> ShortestPathTree:
+    """Costs from ``source`` to every node when some weights are negative (Bellman-Ford, O(n m)).
+
+    Raises
+    ------
+    NegativeCycleError
+        When a cycle of negative total weight is reachable from ``source``; ``error.cycle`` lists it.
+
+    Examples
+    --------
+    >>> from navmesh import NavGraph, bellman_ford
+    >>> g = NavGraph.from_edges([[0, 0], [1, 0], [2, 0]], [(0, 1), (1, 2), (0, 2)], directed=True)
+    >>> [(int(u), int(v)) for u, v in zip(g.arc_sources, g.indices)]   # arcs in CSR order
+    [(0, 1), (0, 2), (1, 2)]
+    >>> bellman_ford(g, 0, weights=[4.0, -2.0, 5.0]).cost.tolist()
+    [0.0, 4.0, -2.0]
+    """
+    s = check_node("source", source, graph.n_nodes)
+    w = graph.resolve_weights(weights, allow_negative=True)
+    dist, parent, cycle = K.bellman_ford_kernel(graph.indptr, graph.indices, w.values, s)
+    if len(cycle):
+        cyc = [int(c) for c in cycle] + [int(cycle[0])]
+        raise NegativeCycleError(f"bellman_ford: negative cycle reachable from node {s}: {cyc}", cyc)
+    origin = np.where(np.isfinite(dist), s, -1)
+    return ShortestPathTree(graph, dist, parent, origin)
+
+
+def all_pairs(
+    graph: NavGraph,
+    *,
+    weights: EdgeWeights | ArrayLike | None = None,
+    max_bytes: int = ALL_PAIRS_MAX_BYTES,
+) -> RouteTable:
+    """Precompute costs and next hops between every pair of nodes (a route matrix).
+
+    Memory is ``12 * n**2`` bytes (float64 cost + int32 hop per pair): about 120 MB at n = 3,000.
+    Time is n Dijkstra runs. Meant for small graphs (a few thousand nodes) queried very often.
+
+    Raises
+    ------
+    InvalidOptionError
+        When ``12 * n**2`` exceeds ``max_bytes`` (default 256 MiB, about 4,700 nodes).
+
+    Examples
+    --------
+    >>> from navmesh import NavGraph, all_pairs
+    >>> g = NavGraph.from_edges([[0, 0], [1, 0], [2, 0]], [(0, 1), (1, 2)])
+    >>> table = all_pairs(g)
+    >>> table.next_hop(0, 2), table.cost(0, 2)
+    (1, 2.0)
+    """
+    need = 12 * graph.n_nodes**2
+    if need > max_bytes:
+        raise InvalidOptionError(
+            f"all_pairs on {graph.n_nodes} nodes needs {need / 2**20:.0f} MiB, over max_bytes="
+            f"{max_bytes / 2**20:.0f} MiB; use astar per query or raise max_bytes"
+        )
+    w = graph.resolve_weights(weights)
+    costs, hops = K.all_pairs_kernel(graph.indptr, graph.indices, w.values, graph.points)
+    return RouteTable(graph, costs, hops)
+
+
+def search_trace(
+    graph: NavGraph,
+    source: int,
+    goal: int,
+    *,
+    algorithm: Literal["astar", "dijkstra", "bfs"] = "astar",
+    weights: EdgeWeights | ArrayLike | None = None,
+    heuristic: Heuristic = "euclidean",
+    heuristic_weight: float = 1.0,
+    max_expansions: int | None = None,
+) -> SearchTrace:
+    """Run a search while recording every expansion and every opened node, for visualisation.
+
+    The normal searches record nothing and pay nothing for this. The trace's path is partial when
+    the goal was not reached.
+
+    Examples
+    --------
+    >>> from navmesh import NavGraph, search_trace
+    >>> g = NavGraph.from_edges([[0, 0], [1, 0], [2, 0]], [(0, 1), (1, 2)])
+    >>> search_trace(g, 0, 2, algorithm="bfs").expanded.tolist()
+    [0, 1, 2]
+    """
+    check_option("algorithm", algorithm, ("astar", "dijkstra", "bfs"))
+    s = check_node("source", source, graph.n_nodes)
+    t = check_node("goal", goal, graph.n_nodes)
+    budget = _budget(max_expansions)
+    n, m = graph.n_nodes, graph.n_edges
+    log_expanded = np.empty(n, np.int32)
+    log_opened, log_parent, log_step = (np.empty(m + 2, np.int32) for _ in range(3))
+    logs = (log_expanded, log_opened, log_parent, log_step)
+    if algorithm == "bfs":
+        hops, parent, _, _, status, expansions, n_exp, n_open = K.breadth_first(
+            graph.indptr, graph.indices, s, t, budget, True, *logs
+        )
+        cost = hops.astype(np.float64)
+        end = t
+    else:
+        h = heuristic if algorithm == "astar" else "zero"
+        check_option("heuristic", h, HEURISTICS)
+        w = graph.resolve_weights(weights)
+        cost, parent, _, _, end, status, expansions, n_exp, n_open = K.best_first(
+            graph.indptr, graph.indices, w.values, graph.points,
+            np.array([s], np.int32), np.zeros(1), np.array([t], np.int32), np.zeros(1), graph.points[t],
+            HEURISTICS.index(h), float(heuristic_weight) * w.heuristic_scale(h), np.inf, budget, True, *logs,
+        )
+    path = _finish(graph, status, end, parent, cost, 0.0, expansions, True, log_expanded[:n_exp],
+                   graph.points[t], lambda: f"{algorithm} from node {s} to node {t}")
+    return SearchTrace(log_expanded[:n_exp], log_opened[:n_open], log_parent[:n_open], log_step[:n_open], path)
