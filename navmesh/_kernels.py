@@ -97,8 +97,9 @@ def best_first(
     The heuristic is ``hscale * metric(node, goal_point)``. With no goals the search settles every
     node with cost <= ``limit`` (a shortest-path tree). ``max_expansions <= 0`` means no budget.
 
-    Returns (g, parent, origin, closed, best_goal, status, expansions, n_logged_expanded,
-    n_logged_opened); ``closed`` marks the expanded nodes.
+    Returns (g, parent, origin, closed, best_goal, best_total, status, expansions,
+    n_logged_expanded, n_logged_opened); ``closed`` marks the expanded nodes and ``best_total`` is
+    the cost of the best path including the goal's exit cost.
     """
     n = indptr.shape[0] - 1
     g = np.full(n, np.inf)
@@ -166,7 +167,7 @@ def best_first(
                     n_open += 1
     if best_goal >= 0:
         status = FOUND
-    return g, parent, origin, closed, best_goal, status, expansions, n_exp, n_open
+    return g, parent, origin, closed, best_goal, best_total, status, expansions, n_exp, n_open
 
 
 @njit(cache=True)
@@ -317,7 +318,7 @@ def all_pairs_kernel(indptr, indices, weights, points):
     log_step = np.empty(indices.shape[0] + 2, np.int32)
     for s in range(n):
         src[0] = s
-        g, parent, _, _, _, _, _, n_exp, _ = best_first(
+        g, parent, _, _, _, _, _, _, n_exp, _ = best_first(
             indptr, indices, weights, points, src, zero, no_goals, no_costs, target,
             H_ZERO, 0.0, np.inf, 0, True, log_expanded, log_opened, log_parent, log_step,
         )

@@ -66,9 +66,9 @@ def _finish(
     graph: NavGraph,
     status: int,
     end: int,
+    end_cost: float,
     parent: NDArray[np.int32],
     cost_of: NDArray[np.float64],
-    extra_cost: float,
     expansions: int,
     allow_partial: bool,
     expanded: NDArray[np.integer] | NDArray[np.bool_],
@@ -77,11 +77,12 @@ def _finish(
 ) -> Path:
     """Turn kernel output into a Path, a partial Path or the right error.
 
+    ``end_cost`` is the cost of the found path; ``cost_of`` gives the cost of partial paths;
     ``expanded`` (node ids or a mask) lists the nodes a partial path may end at; ``describe``
     builds the "search from X to Y" text only when an error needs it.
     """
     if status == K.FOUND:
-        return path_from_parents(parent, end, graph.points, cost_of[end] + extra_cost, expansions=expansions)
+        return path_from_parents(parent, end, graph.points, end_cost, expansions=expansions)
     nodes = np.flatnonzero(expanded) if expanded.dtype == np.bool_ else np.asarray(expanded)
     if allow_partial and len(nodes):
         nearest = int(nodes[np.argmin(((graph.points[nodes] - goal_point) ** 2).sum(axis=1))])
@@ -114,19 +115,18 @@ def _best_first_path(
         if hw < 1.0:
             raise InvalidOptionError(f"heuristic_weight={heuristic_weight!r} is not valid; expected a number >= 1")
     w = graph.resolve_weights(weights)
-    g, parent, _, closed, end, status, expansions, _, _ = K.best_first(
+    g, parent, _, closed, end, total, status, expansions, _, _ = K.best_first(
         graph.indptr, graph.indices, w.values, graph.points,
         sources, source_costs, goals, goal_costs, goal_point,
         HEURISTICS.index(heuristic), heuristic_weight * w.heuristic_scale(heuristic), np.inf,
         _budget(max_expansions), False, _NO_LOG, _NO_LOG, _NO_LOG, _NO_LOG,
     )
-    extra = float(goal_costs[goals == end].min()) if end >= 0 else 0.0
 
     def describe() -> str:
         what = "dijkstra" if heuristic == "zero" else "astar"
         return f"{what} from node(s) {sources.tolist()} to node(s) {goals.tolist()}"
 
-    return _finish(graph, status, end, parent, g, extra, expansions, allow_partial, closed, goal_point, describe)
+    return _finish(graph, status, end, total, parent, g, expansions, allow_partial, closed, goal_point, describe)
 
 
 def astar(
@@ -304,7 +304,7 @@ def dijkstra_tree(
     src = check_nodes("sources", sources, graph.n_nodes)
     lim = check_nonneg_float("limit", limit)
     w = graph.resolve_weights(weights)
-    g, parent, origin, _, _, _, expansions, _, _ = K.best_first(
+    g, parent, origin, _, _, _, _, expansions, _, _ = K.best_first(
         graph.indptr, graph.indices, w.values, graph.points,
         src, np.zeros(len(src)), _NO_LOG, np.empty(0), np.zeros(graph.dim),
         K.H_ZERO, 0.0, np.inf if lim is None else lim, 0,
@@ -342,7 +342,7 @@ def bfs(
         graph.indptr, graph.indices, s, t, _budget(max_expansions),
         False, _NO_LOG, _NO_LOG, _NO_LOG, _NO_LOG,
     )
-    return _finish(graph, status, t, parent, hops.astype(np.float64), 0.0, expansions, allow_partial,
+    return _finish(graph, status, t, float(hops[t]), parent, hops.astype(np.float64), expansions, allow_partial,
                    queue[:n_done], graph.points[t], lambda: f"bfs from node {s} to node {t}")
 
 
@@ -483,16 +483,16 @@ def search_trace(
             graph.indptr, graph.indices, s, t, budget, True, *logs
         )
         cost = hops.astype(np.float64)
-        end = t
+        end, total = t, float(hops[t])
     else:
         h = heuristic if algorithm == "astar" else "zero"
         check_option("heuristic", h, HEURISTICS)
         w = graph.resolve_weights(weights)
-        cost, parent, _, _, end, status, expansions, n_exp, n_open = K.best_first(
+        cost, parent, _, _, end, total, status, expansions, n_exp, n_open = K.best_first(
             graph.indptr, graph.indices, w.values, graph.points,
             np.array([s], np.int32), np.zeros(1), np.array([t], np.int32), np.zeros(1), graph.points[t],
             HEURISTICS.index(h), float(heuristic_weight) * w.heuristic_scale(h), np.inf, budget, True, *logs,
         )
-    path = _finish(graph, status, end, parent, cost, 0.0, expansions, True, log_expanded[:n_exp],
+    path = _finish(graph, status, end, total, parent, cost, expansions, True, log_expanded[:n_exp],
                    graph.points[t], lambda: f"{algorithm} from node {s} to node {t}")
     return SearchTrace(log_expanded[:n_exp], log_opened[:n_open], log_parent[:n_open], log_step[:n_open], path)

@@ -1,0 +1,192 @@
+"""Graph searches on hand-made graphs whose answers are worked out by hand."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path as FilePath
+
+import numpy as np
+import pytest
+
+import navmesh
+from navmesh import (
+    InvalidCostError,
+    InvalidOptionError,
+    NavGraph,
+    NegativeCycleError,
+    NodeNotFoundError,
+    NoPathError,
+    SearchBudgetError,
+)
+
+ROOT = FilePath(__file__).resolve().parents[2]
+
+
+def ladder() -> NavGraph:
+    """Two rows of 5 nodes, 10 apart; rungs at both ends.
+
+    0 - 1 - 2 - 3 - 4        (y = 0)
+    |               |
+    5 - 6 - 7 - 8 - 9        (y = 10)
+    """
+    pts = [[10 * i, 0] for i in range(5)] + [[10 * i, 10] for i in range(5)]
+    edges = [(i, i + 1) for i in range(4)] + [(i, i + 1) for i in range(5, 9)] + [(0, 5), (4, 9)]
+    return NavGraph.from_edges(pts, edges)
+
+
+def test_astar_hand_computed():
+    p = navmesh.astar(ladder(), 1, 6)
+    # 1 -> 0 -> 5 -> 6 costs 10 + 10 + 10
+    assert p.nodes.tolist() == [1, 0, 5, 6] and p.cost == 30.0 and not p.partial
+    assert p.length == 30.0 and p.points.tolist() == [[10, 0], [0, 0], [0, 10], [10, 10]]
+
+
+def test_cheap_road_is_taken_and_astar_stays_optimal():
+    g = ladder()
+    w = g.lengths.copy()
+    for a, b in [(5, 6), (6, 7), (7, 8), (8, 9)]:
+        w[g.arc(a, b)] = w[g.arc(b, a)] = 2.0  # bottom row is a road at 1/5 cost
+    # top row 0->4 costs 40; road: 0->5->...->9->4 costs 10 + 8 + 10 = 28
+    for h in ("euclidean", "manhattan", "octile", "chebyshev", "zero"):
+        p = navmesh.astar(g, 0, 4, weights=w, heuristic=h)
+        assert p.cost == 28.0 and p.nodes.tolist() == [0, 5, 6, 7, 8, 9, 4], h
+
+
+def test_closed_arcs_are_never_used():
+    g = ladder()
+    w = g.lengths.copy()
+    w[g.arc(0, 5)] = w[g.arc(5, 0)] = np.inf
+    # around the ladder: 0 -> 4 (40), 4 -> 9 (10), 9 -> 5 (40)
+    assert navmesh.astar(g, 0, 5, weights=w).cost == 90.0
+
+
+def test_unreachable_goal_raises_or_gives_partial_path():
+    g = NavGraph.from_edges([[0, 0], [1, 0], [5, 0], [9, 0]], [(0, 1), (2, 3)])
+    with pytest.raises(NoPathError, match=r"\[0\].*\[3\]"):
+        navmesh.astar(g, 0, 3)
+    p = navmesh.astar(g, 0, 3, allow_partial=True)
+    assert p.partial and p.nodes.tolist() == [0, 1] and p.cost == 1.0
+    assert navmesh.bfs(g, 0, 3, allow_partial=True).nodes.tolist() == [0, 1]
+
+
+def test_budget_raises_or_gives_partial_path_toward_goal():
+    g = NavGraph.from_edges([[i, 0] for i in range(10)], [(i, i + 1) for i in range(9)])
+    with pytest.raises(SearchBudgetError, match="3 expansions"):
+        navmesh.dijkstra(g, 0, 9, max_expansions=3)
+    p = navmesh.dijkstra(g, 0, 9, max_expansions=3, allow_partial=True)
+    assert p.partial and p.nodes.tolist() == [0, 1, 2] and p.expansions == 3
+    with pytest.raises(SearchBudgetError):
+        navmesh.bfs(g, 0, 9, max_expansions=2)
+
+
+def test_astar_multi_uses_entry_and_exit_costs():
+    g = ladder()
+    # start off-graph between 2 and 7, joining both; goal off-graph near 4 and 9
+    p = navmesh.astar_multi(g, [2, 7], [4, 9], source_costs=[5.0, 5.0], goal_costs=[1.0, 6.0],
+                            goal_point=[41, 0])
+    assert p.nodes.tolist() == [2, 3, 4] and p.cost == 5.0 + 20.0 + 1.0
+
+
+def test_dijkstra_tree_and_nearest_source():
+    g = NavGraph.from_edges([[i, 0] for i in range(6)], [(i, i + 1) for i in range(5)])
+    tree = navmesh.dijkstra_tree(g, [0, 5])
+    assert tree.cost.tolist() == [0, 1, 2, 2, 1, 0]
+    assert tree.origin.tolist()[:2] == [0, 0] and tree.origin.tolist()[4:] == [5, 5]
+    assert tree.path_to(4).nodes.tolist() == [5, 4]
+    limited = navmesh.dijkstra_tree(g, 0, limit=2.5)
+    assert limited.cost.tolist() == [0, 1, 2, np.inf, np.inf, np.inf]
+    with pytest.raises(NoPathError):
+        limited.path_to(5)
+
+
+def test_bfs_counts_arcs_not_length():
+    g = NavGraph.from_edges([[0, 0], [50, 40], [100, 0], [1, 1], [2, 2]], [(0, 1), (1, 2), (0, 3), (3, 4), (4, 2)])
+    assert navmesh.bfs(g, 0, 2).nodes.tolist() == [0, 1, 2]
+    assert navmesh.dijkstra(g, 0, 2).nodes.tolist() == [0, 3, 4, 2]
+
+
+def test_bellman_ford_negative_arc_and_cycle():
+    g = NavGraph.from_edges([[0, 0], [1, 0], [2, 0], [3, 0]], [(0, 1), (1, 2), (2, 1), (2, 3)], directed=True)
+    order = [(int(u), int(v)) for u, v in zip(g.arc_sources, g.indices)]
+    assert order == [(0, 1), (1, 2), (2, 1), (2, 3)]
+    tree = navmesh.bellman_ford(g, 0, weights=[1.0, 4.0, -1.0, -2.0])
+    assert tree.cost.tolist() == [0.0, 1.0, 5.0, 3.0]
+    with pytest.raises(NegativeCycleError) as info:
+        navmesh.bellman_ford(g, 0, weights=[1.0, 1.0, -3.0, 0.0])
+    assert set(info.value.cycle) == {1, 2} and info.value.cycle[0] == info.value.cycle[-1]
+
+
+def test_negative_weights_refused_outside_bellman_ford():
+    g = ladder()
+    with pytest.raises(InvalidCostError, match=">= 0"):
+        navmesh.astar(g, 0, 1, weights=-g.lengths)
+
+
+def test_all_pairs_next_hop_and_memory_refusal():
+    g = ladder()
+    table = navmesh.all_pairs(g)
+    assert table.next_hop(1, 6) == 0 and table.next_hop(6, 6) == 6 and table.cost(1, 6) == 30.0
+    assert table.path(1, 6).nodes.tolist() == [1, 0, 5, 6]
+    with pytest.raises(InvalidOptionError, match="max_bytes"):
+        navmesh.all_pairs(g, max_bytes=1000)
+
+
+def test_search_trace_records_frontier_in_order():
+    g = ladder()
+    trace = navmesh.search_trace(g, 0, 4, algorithm="dijkstra")
+    assert trace.expanded[0] == 0 and trace.path.nodes.tolist() == [0, 1, 2, 3, 4]
+    assert trace.opened[0] == 0 and trace.opened_parent[0] == -1 and trace.opened_step[0] == -1
+    # every opened node (after the start) was opened by an already expanded node
+    for node, parent, step in zip(trace.opened[1:], trace.opened_parent[1:], trace.opened_step[1:]):
+        assert trace.expanded[step] == parent and g.arc(int(parent), int(node)) >= 0
+    astar_trace = navmesh.search_trace(g, 0, 4)
+    assert len(astar_trace.expanded) <= len(trace.expanded)
+    assert navmesh.search_trace(g, 0, 4, algorithm="bfs").path.cost == 4.0
+
+
+@pytest.mark.parametrize(
+    "call, error, words",
+    [
+        (lambda g: navmesh.astar(g, 0, 99), NodeNotFoundError, "goal=99"),
+        (lambda g: navmesh.astar(g, -1, 2), NodeNotFoundError, "source=-1"),
+        (lambda g: navmesh.astar(g, 0.5, 2), NodeNotFoundError, "source=0.5"),
+        (lambda g: navmesh.astar(g, 0, 2, heuristic="diagonal"), InvalidOptionError, "'euclidean'"),
+        (lambda g: navmesh.astar(g, 0, 2, heuristic_weight=0.5), InvalidOptionError, "heuristic_weight"),
+        (lambda g: navmesh.astar(g, 0, 2, max_expansions=0), InvalidOptionError, "max_expansions"),
+        (lambda g: navmesh.astar(g, 0, 2, weights=[1.0]), InvalidCostError, "shape"),
+        (lambda g: navmesh.dijkstra_tree(g, [], limit=1), NodeNotFoundError, "sources"),
+        (lambda g: navmesh.dijkstra_tree(g, 0, limit=float("nan")), InvalidOptionError, "limit"),
+        (lambda g: navmesh.search_trace(g, 0, 2, algorithm="ida"), InvalidOptionError, "algorithm"),
+    ],
+)
+def test_bad_arguments_get_specific_errors(call, error, words):
+    with pytest.raises(error, match=words):
+        call(ladder())
+
+
+def test_searches_run_as_plain_python_without_jit():
+    """The kernels are plain Python under NUMBA_DISABLE_JIT=1: the hand-made cases pass there too."""
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", "not without_jit",
+           str(ROOT / "tests" / "unit" / "test_search.py")]
+    result = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+
+
+def test_second_process_loads_kernels_from_numba_cache():
+    """cache=True: a fresh process reuses the compiled A* kernel instead of compiling it again."""
+    code = (
+        "import numpy as np, navmesh\n"
+        "from navmesh import _kernels as K\n"
+        "g = navmesh.NavGraph.from_edges([[0, 0], [1, 0], [2, 0]], [(0, 1), (1, 2)])\n"
+        "navmesh.astar(g, 0, 2)\n"
+        "print(sum(K.best_first.stats.cache_misses.values()), sum(K.best_first.stats.cache_hits.values()))\n"
+    )
+    if os.environ.get("NUMBA_DISABLE_JIT") == "1":
+        pytest.skip("no compilation without the JIT")
+    runs = [subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+            for _ in range(2)]
+    misses, hits = map(int, runs[1].stdout.split())
+    assert (misses, hits) == (0, 1)
