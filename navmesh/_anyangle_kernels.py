@@ -28,6 +28,8 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from navmesh._kernels import heap_pop, heap_push
+
 # Status codes, as in navmesh._kernels.
 FOUND = 0
 EXHAUSTED = 1
@@ -408,45 +410,6 @@ def _straight_cost(xy, mult, u, v):
     return mult[u] * np.sqrt((xy[v, 0] - xy[u, 0]) ** 2 + (xy[v, 1] - xy[u, 1]) ** 2)
 
 
-@njit(cache=True, inline="always")
-def _push(keys, vals, size, key, val):
-    i = size
-    while i > 0:
-        p = (i - 1) >> 1
-        if keys[p] <= key:
-            break
-        keys[i] = keys[p]
-        vals[i] = vals[p]
-        i = p
-    keys[i] = key
-    vals[i] = val
-    return size + 1
-
-
-@njit(cache=True, inline="always")
-def _pop(keys, vals, size):
-    top_key = keys[0]
-    top_val = vals[0]
-    size -= 1
-    key = keys[size]
-    val = vals[size]
-    i = 0
-    while True:
-        c = 2 * i + 1
-        if c >= size:
-            break
-        if c + 1 < size and keys[c + 1] < keys[c]:
-            c += 1
-        if keys[c] >= key:
-            break
-        keys[i] = keys[c]
-        vals[i] = vals[c]
-        i = c
-    keys[i] = key
-    vals[i] = val
-    return top_key, top_val, size
-
-
 @njit(cache=True)
 def theta_star(
     indptr, indices, weights, xy, mult, floor,
@@ -482,13 +445,13 @@ def theta_star(
     keys = np.empty(cap)
     vals = np.empty(cap, np.int32)
     g[start] = 0.0
-    size = _push(keys, vals, 0, hscale * np.sqrt((xy[start, 0] - gx) ** 2 + (xy[start, 1] - gy) ** 2), start)
+    size = heap_push(keys, vals, 0, hscale * np.sqrt((xy[start, 0] - gx) ** 2 + (xy[start, 1] - gy) ** 2), start)
     expansions = 0
     status = EXHAUSTED
     nearest = -1
     nearest_d = np.inf
     while size > 0:
-        _, u, size = _pop(keys, vals, size)
+        _, u, size = heap_pop(keys, vals, size)
         if closed[u]:
             continue
         if u == goal:
@@ -524,7 +487,7 @@ def theta_star(
                 ):
                     g[goal] = c
                     parent[goal] = a
-                    size = _push(keys, vals, size, c, goal)
+                    size = heap_push(keys, vals, size, c, goal)
                     break
         if u == start:
             lo, hi = 0, entry_nodes.shape[0]
@@ -560,7 +523,7 @@ def theta_star(
                 g[v] = best
                 parent[v] = bp
                 h = hscale * np.sqrt((xy[v, 0] - gx) ** 2 + (xy[v, 1] - gy) ** 2)
-                size = _push(keys, vals, size, best + h, v)
+                size = heap_push(keys, vals, size, best + h, v)
     return g, parent, status, expansions, nearest
 
 

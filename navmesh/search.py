@@ -13,7 +13,7 @@ unless ``allow_partial=True``. Nothing returns None.
 
 from __future__ import annotations
 
-from typing import Callable, Literal
+from typing import Callable, Literal, NoReturn
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -87,6 +87,11 @@ def _finish(
     if allow_partial and len(nodes):
         nearest = int(nodes[np.argmin(((graph.points[nodes] - goal_point) ** 2).sum(axis=1))])
         return path_from_parents(parent, nearest, graph.points, cost_of[nearest], expansions=expansions, partial=True)
+    _raise_no_path(status, expansions, describe)
+
+
+def _raise_no_path(status: int, expansions: int, describe: Callable[[], str]) -> NoReturn:
+    """Raise SearchBudgetError or NoPathError for a search that found no path."""
     if status == K.BUDGET:
         raise SearchBudgetError(
             f"{describe()} spent its budget of {expansions} expansions; "
@@ -115,18 +120,16 @@ def _best_first_path(
         if hw < 1.0:
             raise InvalidOptionError(f"heuristic_weight={heuristic_weight!r} is not valid; expected a number >= 1")
     w = graph.resolve_weights(weights)
-    g, parent, _, closed, end, total, status, expansions, _, _ = K.best_first(
+    nodes, cost, status, expansions, partial = K.best_first_path(
         graph.indptr, graph.indices, w.values, graph.points,
         sources, source_costs, goals, goal_costs, goal_point,
-        HEURISTICS.index(heuristic), heuristic_weight * w.heuristic_scale(heuristic), np.inf,
-        _budget(max_expansions), False, _NO_LOG, _NO_LOG, _NO_LOG, _NO_LOG,
+        HEURISTICS.index(heuristic), heuristic_weight * w.heuristic_scale(heuristic),
+        _budget(max_expansions), allow_partial,
     )
-
-    def describe() -> str:
-        what = "dijkstra" if heuristic == "zero" else "astar"
-        return f"{what} from node(s) {sources.tolist()} to node(s) {goals.tolist()}"
-
-    return _finish(graph, status, end, total, parent, g, expansions, allow_partial, closed, goal_point, describe)
+    if len(nodes):
+        return Path(nodes, graph.points.take(nodes, axis=0), cost, expansions, partial)
+    what = "dijkstra" if heuristic == "zero" else "astar"
+    _raise_no_path(status, expansions, lambda: f"{what} from node(s) {sources.tolist()} to node(s) {goals.tolist()}")
 
 
 def astar(
