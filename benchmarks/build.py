@@ -10,7 +10,9 @@ inputs (levels, segment arrays) are made before timing.
    (the loop is timed on a subset and scaled; the ratio is the speed-up of the bulk call).
 2. A jagged grid map (random 256 x 256 cells, 8% blocked, ~17,000 corner waypoints), k=8 corners.
 3. Local update vs rebuild: a door (obstacle) closes and opens again; ``WaypointGraph.update``
-   against ``build_waypoint_graph`` on the same new level; the two graphs are checked equal.
+   against ``build_waypoint_graph`` on the same new level (its LineOfSight made beforehand); the
+   two graphs are checked equal. Then the whole door operation, ``with_obstacle`` (new Level:
+   validation and LineOfSight, plus the update), against a new Level plus a rebuild.
 """
 
 from __future__ import annotations
@@ -68,6 +70,14 @@ def update_vs_rebuild(nav, door, runs: int, label: str) -> None:
     print(f"  {label}: close door: update {t_update:.3f} s, rebuild {t_build:.3f} s -> {t_build / t_update:.1f}x faster "
           f"(graphs equal: {same_graph(closed, rebuilt)}); open again: update {t_reopen:.3f} s "
           f"(equal to the original: {same_graph(reopened, nav)})")
+    # the whole door operation: the new Level (validation and its LineOfSight) plus the update,
+    # against making that Level from scratch and building
+    fresh = lambda: build_waypoint_graph(Level(nav.level.bounds, obstacles=closed_level.obstacles,
+                                               waypoints=nav.level.waypoints, on_bad_waypoint="warn"), **opts)
+    _, t_with = timed(lambda: nav.with_obstacle(door), runs)
+    _, t_fresh = timed(fresh, runs)
+    print(f"  {label}: nav.with_obstacle(door) {t_with:.3f} s (new Level + update), new Level + rebuild {t_fresh:.3f} s "
+          f"-> {t_fresh / t_with:.1f}x faster")
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -32,8 +32,11 @@ Local updates
 -------------
 :meth:`WaypointGraph.update` (and ``with_obstacle`` / ``without_obstacle`` / ``with_terrain``)
 re-runs the same pipeline on the changed level but reuses every line-of-sight answer and terrain
-breakdown whose segment does not meet the changed obstacles (inflated) or terrain regions; the
-KD-tree stage and the arc assembly are cheap array work. The result is the graph a rebuild gives.
+breakdown whose segment does not meet the changed obstacles (inflated) or terrain regions. When
+the waypoints and manual links are unchanged it also works row by row: only waypoints that tested
+a dropped pair (or whose blocked flag changed) choose their neighbours again, and the pairs that
+leave or join are spliced into the previous graph's sorted arc arrays. A build is the same splice
+into an empty graph, so the result is the graph a rebuild gives.
 """
 
 from __future__ import annotations
@@ -318,12 +321,33 @@ class BuildOptions:
         return self.max_candidates if self.max_candidates is not None else DEFAULT_WIDENING * self.k
 
 
+@dataclass(frozen=True, eq=False)
+class _Arcs:
+    """A graph's arcs in CSR order: by source, target, kind, tag."""
+
+    src: NDArray[np.int64]
+    dst: NDArray[np.int64]
+    kind: NDArray[np.int8]
+    tag: NDArray[np.int32]
+    length: NDArray[np.float64]
+
+
 class _Cache:
-    """Answers that a local update may reuse: keyed by unordered waypoint pairs of a point set."""
+    """Answers that a local update may reuse: keyed by unordered waypoint pairs of a point set.
+
+    A build fills every field. :meth:`WaypointGraph.update` passes a copy with the answers the
+    change may affect left out: ``stale`` lists the dropped line-of-sight keys and ``zone`` the
+    area where walkability may have changed, so only the waypoints they touch are looked at again.
+    """
 
     def __init__(self, points: NDArray[np.float64], los_keys: NDArray[np.int64], los_free: NDArray[np.bool_],
                  ter_keys: NDArray[np.int64], ter_rows: scipy.sparse.csr_array, ter_names: tuple[str, ...],
-                 candidates: NDArray[np.int64] | None = None) -> None:
+                 candidates: NDArray[np.int64] | None = None, *, designer: NDArray[np.float64] | None = None,
+                 blocked: NDArray[np.bool_] | None = None, chosen: NDArray[np.bool_] | None = None,
+                 row_blocked: NDArray[np.bool_] | None = None, pairs: NDArray[np.int64] | None = None,
+                 arcs: _Arcs | None = None, links: tuple[Any, Any] | None = None,
+                 trees: dict[float, tuple[cKDTree, NDArray[np.int64]]] | None = None,
+                 stale: NDArray[np.int64] | None = None, zone: shapely.Geometry | None = None) -> None:
         self.points = points
         # candidates of ``points``: an (n, max_candidates) nearest-first table, or pair keys (k=None)
         self.candidates = candidates
@@ -332,6 +356,16 @@ class _Cache:
         self.ter_keys = ter_keys  # sorted
         self.ter_rows = ter_rows
         self.ter_names = ter_names
+        self.designer = designer  # the level's waypoints, and which of them are blocked
+        self.blocked = blocked
+        self.chosen = chosen  # which candidates each waypoint links to (k given), like ``candidates``
+        self.row_blocked = row_blocked  # blocked flag per point, as the linking stage saw it
+        self.pairs = pairs  # sorted keys of the linked pairs
+        self.arcs = arcs  # the graph's arcs, and the manual and off-mesh links they were made with
+        self.links = links
+        self.trees = trees  # KD-trees per floor of ``points``
+        self.stale = np.zeros(0, np.int64) if stale is None else stale
+        self.zone = shapely.Polygon() if zone is None else zone
 
 
 class WaypointGraph:
@@ -658,9 +692,11 @@ class WaypointGraph:
             return _assemble(level, self.options, None)
         changed_obstacles = _multiset_diff(old.obstacles, level.obstacles, lambda p: p.wkb)
         keep_los = np.ones(len(cache.los_keys), dtype=bool)
+        moved = shapely.Polygon()  # where walkability may have changed
         if changed_obstacles:
-            zone = inflate(changed_obstacles, self.options.agent_radius, join=self.options.join)
-            keep_los = ~_segments_meet(cache.points, cache.los_keys, shapely.union_all(np.asarray(zone, dtype=object)))
+            grown = inflate(changed_obstacles, self.options.agent_radius, join=self.options.join)
+            moved = shapely.union_all(np.asarray(grown, dtype=object))
+            keep_los = ~_segments_meet(cache.points, cache.los_keys, moved)
         changed_regions = _multiset_diff(old.terrain, level.terrain, lambda r: (r.tag, r.polygon.wkb))
         keep_ter = np.ones(len(cache.ter_keys), dtype=bool)
         if changed_regions:
@@ -672,6 +708,9 @@ class WaypointGraph:
         kept = _Cache(
             cache.points, cache.los_keys[keep_los], cache.los_free[keep_los],
             cache.ter_keys[keep_ter], cache.ter_rows[np.flatnonzero(keep_ter)], cache.ter_names, cache.candidates,
+            designer=cache.designer, blocked=cache.blocked, chosen=cache.chosen, row_blocked=cache.row_blocked,
+            pairs=cache.pairs, arcs=cache.arcs, links=cache.links, trees=cache.trees,
+            stale=cache.los_keys[~keep_los], zone=moved,
         )
         return _assemble(level, self.options, kept)
 
@@ -761,17 +800,17 @@ def _segments_meet(points: NDArray[np.float64], keys: NDArray[np.int64], zone: s
     if len(keys) == 0 or zone.is_empty:
         return out
     n = len(points)
-    a = points[keys // n, :2]
-    b = points[keys % n, :2]
+    ka = keys // n
+    kb = keys - ka * n
     x0, y0, x1, y1 = zone.bounds
-    near = (
-        (np.minimum(a[:, 0], b[:, 0]) <= x1) & (np.maximum(a[:, 0], b[:, 0]) >= x0)
-        & (np.minimum(a[:, 1], b[:, 1]) <= y1) & (np.maximum(a[:, 1], b[:, 1]) >= y0)
-    )
-    idx = np.flatnonzero(near)
+    # bounding boxes first, x then y, on 1-D gathers (this runs over every cached pair)
+    xa, xb = points[ka, 0], points[kb, 0]
+    idx = np.flatnonzero((np.minimum(xa, xb) <= x1) & (np.maximum(xa, xb) >= x0))
+    ya, yb = points[ka[idx], 1], points[kb[idx], 1]
+    idx = idx[(np.minimum(ya, yb) <= y1) & (np.maximum(ya, yb) >= y0)]
     if idx.size:
         shapely.prepare(zone)
-        lines = shapely.linestrings(np.stack([a[idx], b[idx]], axis=1))
+        lines = shapely.linestrings(np.stack([points[ka[idx], :2], points[kb[idx], :2]], axis=1))
         out[idx] = shapely.intersects(zone, lines)
     return out
 
@@ -948,34 +987,38 @@ def _query_candidates(tree: cKDTree, pts: NDArray[np.float64], k: int | None, ma
     return out
 
 
-def _nearest_visible(cand: NDArray[np.int64], k: int, blocked: NDArray[np.bool_], los_for: Any, n: int) -> NDArray[np.int64]:
-    """Sorted unique pair keys linking each waypoint to its ``k`` nearest visible candidates.
+def _nearest_visible(cand: NDArray[np.int64], k: int, blocked: NDArray[np.bool_], los_for: Any, n: int,
+                     rows: NDArray[np.int64]) -> NDArray[np.bool_]:
+    """Which candidates waypoints ``rows`` link to: their ``k`` nearest visible ones.
 
-    ``cand`` holds each waypoint's candidates nearest first (-1 padded). Columns are tested in
-    stages (k, 2k, 4k, ... up to the table width) and only for waypoints that still have fewer
-    than ``k`` visible candidates, so the answer is the same as testing the whole table.
+    ``cand`` holds each waypoint's candidates nearest first (-1 padded); the answer has the
+    shape of ``cand[rows]``. Columns are tested in stages (k, 2k, 4k, ... up to the table
+    width) and only for waypoints that still have fewer than ``k`` visible candidates, so the
+    answer is the same as testing the whole table. A row's answer depends only on the line of
+    sight of the pairs it tested and on whether it is blocked.
     """
-    rows_n, width = cand.shape
-    visible = np.zeros(cand.shape, dtype=bool)
-    active = np.flatnonzero(~blocked[:rows_n]) if rows_n else np.zeros(0, np.int64)
+    table = cand[rows]
+    blk = blocked[rows]
+    rows_n, width = table.shape
+    visible = np.zeros(table.shape, dtype=bool)
+    active = np.arange(rows_n)
     lo, hi = 0, min(k, width)
-    first = True
-    while hi > lo and (len(active) or first):
-        rows = np.arange(rows_n) if first else active
-        block = cand[rows, lo:hi]
-        ok = block >= 0
-        r_idx, c_idx = np.nonzero(ok)
-        keys = _pair_keys(rows[r_idx], block[r_idx, c_idx], n)
+    while hi > lo and len(active):
+        block = table[active, lo:hi]
+        r_idx, c_idx = np.nonzero(block >= 0)
+        keys = _pair_keys(rows[active[r_idx]], block[r_idx, c_idx], n)
         uniq, inv = np.unique(keys, return_inverse=True)
-        visible[rows[r_idx], lo + c_idx] = los_for(uniq)[inv.reshape(-1)]
+        visible[active[r_idx], lo + c_idx] = los_for(uniq)[inv.reshape(-1)]
         count = visible[:, :hi].sum(axis=1)
-        more = (count < k) & ~blocked[:rows_n] & (cand[:, hi - 1] >= 0)
-        active = np.flatnonzero(more)
-        first = False
+        active = np.flatnonzero((count < k) & ~blk & (table[:, hi - 1] >= 0))
         lo, hi = hi, min(2 * hi, width)
-    keep = visible & (np.cumsum(visible, axis=1) <= k)
-    r_idx, c_idx = np.nonzero(keep)
-    return np.unique(_pair_keys(r_idx, cand[r_idx, c_idx], n))
+    return visible & (np.cumsum(visible, axis=1) <= k)
+
+
+def _unique_keys(keys: NDArray[np.int64]) -> NDArray[np.int64]:
+    """Sorted unique keys (numpy 2's hash-based ``np.unique`` is ~50x slower on 10^5 int64 keys)."""
+    s = np.sort(keys)
+    return s[np.concatenate([[True], s[1:] != s[:-1]])] if len(s) else s
 
 
 def _pair_keys(u: NDArray[np.int64], v: NDArray[np.int64], n: int) -> NDArray[np.int64]:
@@ -1045,6 +1088,66 @@ def _remap_keys(keys: NDArray[np.int64], old_points: NDArray[np.float64], new_po
     return _pair_keys(a[ok], b[ok], n_new), ok
 
 
+def _changed_pairs(cand: NDArray[np.int64], before: NDArray[np.bool_], after: NDArray[np.bool_], rows: NDArray[np.int64],
+                   pairs: NDArray[np.int64], n: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """Pairs leaving and joining the sorted ``pairs`` when the choices of waypoints ``rows`` go from
+    ``before`` to ``after`` (tables like ``cand``): a pair is linked while either end chooses it."""
+
+    def keys(table: NDArray[np.bool_]) -> NDArray[np.int64]:
+        r, c = np.nonzero(table[rows])
+        return _unique_keys(_pair_keys(rows[r], cand[rows[r], c], n))
+
+    was, now = keys(before), keys(after)
+    lost = was[_lookup(was, now) < 0]
+    a, b = lost // n, lost % n
+    still = ((cand[a] == b[:, None]) & after[a]).any(axis=1) | ((cand[b] == a[:, None]) & after[b]).any(axis=1)
+    won = now[_lookup(now, was) < 0]
+    return lost[~still], won[_lookup(won, pairs) < 0]
+
+
+def _merge_keys(keys: NDArray[np.int64], gone: NDArray[np.int64], added: NDArray[np.int64]) -> NDArray[np.int64]:
+    """Sorted ``keys`` without ``gone`` (all present) and with ``added`` (sorted, all absent)."""
+    kept = np.delete(keys, np.searchsorted(keys, gone))
+    return np.insert(kept, np.searchsorted(kept, added), added)
+
+
+def _splice_arcs(base: _Arcs, gone: NDArray[np.int64], added: NDArray[np.int64], overridden: NDArray[np.int64],
+                 points: NDArray[np.float64], n: int) -> _Arcs:
+    """``base`` without the walking arcs of the pairs ``gone`` and with those of the pairs ``added``
+    (both ways, except arcs whose key a manual link overrides, sorted ``overridden``), in CSR order.
+
+    A walking arc (kind 0) sorts first among the arcs with its ends, so it is found and inserted
+    at the left end of its key's run; arrays are deleted from and inserted into, never re-sorted.
+    """
+
+    def both_ways(pairs: NDArray[np.int64]) -> NDArray[np.int64]:
+        a, b = pairs // n, pairs % n
+        return np.concatenate([a * n + b, b * n + a])
+
+    key = base.src * n + base.dst
+    out = both_ways(gone)
+    at = np.minimum(np.searchsorted(key, out), max(len(key) - 1, 0))
+    at = at[(key[at] == out) & (base.kind[at] == ARC_WALK)] if len(key) else at[:0]
+    key = np.delete(key, at)
+    new = np.sort(both_ways(added))
+    new = new[_lookup(new, overridden) < 0]
+    where = np.searchsorted(key, new)
+    src, dst = new // n, new % n
+
+    def splice(old: NDArray[Any], values: Any) -> NDArray[Any]:
+        return np.insert(np.delete(old, at), where, values)
+
+    return _Arcs(
+        splice(base.src, src), splice(base.dst, dst), splice(base.kind, ARC_WALK), splice(base.tag, 0),
+        splice(base.length, _distances(points, src, dst)),
+    )
+
+
+def _distances(points: NDArray[np.float64], a: NDArray[np.int64], b: NDArray[np.int64]) -> NDArray[np.float64]:
+    """Euclidean length of each segment ``points[a[i]] -> points[b[i]]`` (the same either way round)."""
+    return np.sqrt(((points[b] - points[a]) ** 2).sum(axis=1)) if len(a) else np.zeros(0)
+
+
 def _lookup(keys: NDArray[np.int64], table: NDArray[np.int64]) -> NDArray[np.int64]:
     """Index of each key in the sorted ``table``, -1 when absent."""
     if len(table) == 0:
@@ -1052,6 +1155,19 @@ def _lookup(keys: NDArray[np.int64], table: NDArray[np.int64]) -> NDArray[np.int
     pos = np.searchsorted(table, keys)
     pos_c = np.minimum(pos, len(table) - 1)
     return np.where(table[pos_c] == keys, pos_c, -1)
+
+
+def _blocked_waypoints(los: LineOfSight, designer: NDArray[np.float64], cache: _Cache | None) -> NDArray[np.bool_]:
+    """Which of the level's waypoints lie outside W; a cache answers for those outside its zone."""
+    if len(designer) == 0:
+        return np.zeros(0, dtype=bool)
+    if cache is None or cache.blocked is None or not np.array_equal(cache.designer, designer):
+        return ~los.walkable(designer[:, :2])
+    flags = cache.blocked.copy()
+    if not cache.zone.is_empty:
+        near = np.flatnonzero(shapely.intersects_xy(cache.zone, designer[:, 0], designer[:, 1]))
+        flags[near] = ~los.walkable(designer[near, :2])
+    return flags
 
 
 def _assemble(level: Level, opts: BuildOptions, cache: _Cache | None) -> WaypointGraph:
@@ -1081,7 +1197,9 @@ def _assemble(level: Level, opts: BuildOptions, cache: _Cache | None) -> Waypoin
         extra = extra[fresh & once]
 
     # Blocked designer waypoints (outside W for this radius).
-    blocked_designer = np.flatnonzero(~los.walkable(designer[:, :2])) if len(designer) else np.zeros(0, np.int64)
+    designer_checked = designer  # before the blocked policy may drop some
+    designer_blocked = _blocked_waypoints(los, designer, cache)
+    blocked_designer = np.flatnonzero(designer_blocked)
     if blocked_designer.size and opts.on_blocked_waypoint != "warn":
         level = _apply_blocked_policy(level, blocked_designer, opts)
         designer = level.waypoints
@@ -1107,9 +1225,12 @@ def _assemble(level: Level, opts: BuildOptions, cache: _Cache | None) -> Waypoin
     else:
         zs, floors = np.array([0.0]), np.zeros(n, dtype=np.int64)
     trees: dict[float, tuple[cKDTree, NDArray[np.int64]]] = {}
-    for f, z in enumerate(zs.tolist()):
-        ids = np.flatnonzero(floors == f).astype(np.int64)
-        trees[float(z)] = (cKDTree(p2[ids]) if len(ids) else cKDTree(np.zeros((0, 2))), ids)
+    if cache is not None and cache.trees is not None and np.array_equal(cache.points, points):
+        trees = cache.trees  # the same waypoints: the same trees
+    else:
+        for f, z in enumerate(zs.tolist()):
+            ids = np.flatnonzero(floors == f).astype(np.int64)
+            trees[float(z)] = (cKDTree(p2[ids]) if len(ids) else cKDTree(np.zeros((0, 2))), ids)
 
     # LOS answers: reuse the cache, compute the rest in bulk.
     if cache is not None:
@@ -1119,8 +1240,6 @@ def _assemble(level: Level, opts: BuildOptions, cache: _Cache | None) -> Waypoin
         los_keys, los_free = los_keys[order], los_free[order]
     else:
         los_keys, los_free = np.zeros(0, np.int64), np.zeros(0, bool)
-    known_keys = [los_keys]
-    known_free = [los_free]
 
     def los_for(keys: NDArray[np.int64]) -> NDArray[np.bool_]:
         """LOS for sorted unique keys, from the cache or computed now (and remembered)."""
@@ -1132,19 +1251,20 @@ def _assemble(level: Level, opts: BuildOptions, cache: _Cache | None) -> Waypoin
         if todo.size:
             a, b = keys[todo] // n, keys[todo] % n
             out[todo] = _visible(opts.visibility, los, walls, p2[a], p2[b])
-            known_keys.append(keys[todo])
-            known_free.append(out[todo])
-            all_k = np.concatenate(known_keys)
-            all_f = np.concatenate(known_free)
-            srt = np.argsort(all_k, kind="stable")
-            los_keys, los_free = all_k[srt], all_f[srt]
-            known_keys[:] = [los_keys]
-            known_free[:] = [los_free]
+            # the new keys are sorted and absent from los_keys: inserting keeps it sorted
+            where = np.searchsorted(los_keys, keys[todo])
+            los_keys = np.insert(los_keys, where, keys[todo])
+            los_free = np.insert(los_free, where, out[todo])
         return out
 
     blocked_all = np.zeros(n, dtype=bool)
     blocked_all[blocked_designer] = True
     same_points = cache is not None and cache.candidates is not None and np.array_equal(cache.points, points)
+    chosen = None
+    # a cache of the same waypoints and links lets the linking and the arcs change row by row
+    reuse = same_points and cache.chosen is not None and cache.links == (level.links, level.offmesh_links)
+    old_pairs = cache.pairs if reuse else np.zeros(0, np.int64)
+    gone = np.zeros(0, np.int64)
     if opts.k is None:
         # every pair of a floor (within max_distance): the visibility graph
         if same_points:
@@ -1162,7 +1282,7 @@ def _assemble(level: Level, opts: BuildOptions, cache: _Cache | None) -> Waypoin
                 chunks.append(_pair_keys(ids[iu], ids[ju], n))
             pair_list = np.sort(np.concatenate(chunks)) if chunks else np.zeros(0, np.int64)
         candidates = pair_list
-        pairs = pair_list[los_for(pair_list)]
+        added = pair_list[los_for(pair_list)]
     else:
         # the k nearest visible waypoints among the max_candidates nearest, tested in stages
         cand = None
@@ -1178,7 +1298,17 @@ def _assemble(level: Level, opts: BuildOptions, cache: _Cache | None) -> Waypoin
                 local = _query_candidates(tree, p2[ids], opts.widened_k, opts.max_distance, self_ids=np.arange(len(ids)))
                 cand[ids, : local.shape[1]] = np.where(local >= 0, ids[np.maximum(local, 0)], -1)
         candidates = cand
-        pairs = _nearest_visible(cand, opts.k, blocked_all, los_for, n)
+        rows, before = np.arange(n), np.zeros(cand.shape, dtype=bool)
+        if reuse:
+            # only waypoints that tested a pair whose answer was dropped, or whose blocked flag
+            # changed, can link differently
+            stale = cache.stale
+            changed = np.flatnonzero(blocked_all != cache.row_blocked)
+            rows = _unique_keys(np.concatenate([stale // n, stale % n, changed]))
+            before = cache.chosen
+        chosen = before.copy()
+        chosen[rows] = _nearest_visible(cand, opts.k, blocked_all, los_for, n, rows)
+        gone, added = _changed_pairs(cand, before, chosen, rows, old_pairs, n)
 
     # Arcs: automatic pairs both ways, then manual and off-mesh links (few: a Python loop is fine).
     names: dict[str, int] = {"": 0}
@@ -1207,32 +1337,26 @@ def _assemble(level: Level, opts: BuildOptions, cache: _Cache | None) -> Waypoin
     for name in sorted(set(x_name) - {""}):
         names[name] = len(names)
     tag_names = tuple(names)
-    a_pairs, b_pairs = pairs // n, pairs % n
-    src_all = np.concatenate([a_pairs, b_pairs, np.asarray(x_src, np.int64)])
-    dst_all = np.concatenate([b_pairs, a_pairs, np.asarray(x_dst, np.int64)])
-    kind_all = np.concatenate([np.full(2 * len(pairs), ARC_WALK, np.int8), np.asarray(x_kind, np.int8)])
-    tag_ids = np.concatenate([np.zeros(2 * len(pairs), np.int32), np.asarray([names[t] for t in x_name], np.int32)])
-    own_cost = np.concatenate([np.full(2 * len(pairs), np.nan), np.asarray(x_cost, np.float64)])
-    if remove:
-        drop = np.isin(src_all * n + dst_all, np.fromiter(remove, np.int64)) & (kind_all == ARC_WALK)
-        keep = ~drop
-        src_all, dst_all, kind_all, tag_ids, own_cost = (
-            src_all[keep], dst_all[keep], kind_all[keep], tag_ids[keep], own_cost[keep]
-        )
-    lengths = np.sqrt(((points[dst_all] - points[src_all]) ** 2).sum(axis=1)) if len(src_all) else np.zeros(0)
-    offmesh = kind_all == ARC_OFFMESH
-    lengths[offmesh] = own_cost[offmesh]
-    order = np.lexsort((tag_ids, kind_all, dst_all, src_all))
-    src_all, dst_all, kind_all, tag_ids, lengths = (
-        src_all[order], dst_all[order], kind_all[order], tag_ids[order], lengths[order]
-    )
+    if reuse:
+        base = cache.arcs
+    else:
+        x_src_a, x_dst_a = np.asarray(x_src, np.int64), np.asarray(x_dst, np.int64)
+        x_kind_a, x_tag = np.asarray(x_kind, np.int8), np.asarray([names[t] for t in x_name], np.int32)
+        x_len = np.asarray(x_cost, np.float64)
+        x_len[x_kind_a != ARC_OFFMESH] = _distances(points, x_src_a, x_dst_a)[x_kind_a != ARC_OFFMESH]
+        order = np.lexsort((x_tag, x_kind_a, x_dst_a, x_src_a))
+        base = _Arcs(x_src_a[order], x_dst_a[order], x_kind_a[order], x_tag[order], x_len[order])
+    overridden = np.sort(np.fromiter(remove, np.int64, count=len(remove)))
+    arcs = _splice_arcs(base, gone, added, overridden, points, n)
+    pairs = _merge_keys(old_pairs, gone, added)
+    src_all, dst_all, kind_all, tag_ids, lengths = arcs.src, arcs.dst, arcs.kind, arcs.tag, arcs.length
 
     # Terrain lengths per walking arc, by unordered pair (reused from the cache when allowed).
     layer = level.terrain_layer()
     ter_names = layer.tag_names
     if len(ter_names):
         walk = kind_all != ARC_OFFMESH
-        ter_keys = np.unique(_pair_keys(src_all[walk], dst_all[walk], n))
+        ter_keys = _unique_keys(_pair_keys(src_all[walk], dst_all[walk], n))
     else:
         ter_keys = np.zeros(0, np.int64)
     ter_rows = scipy.sparse.csr_array((len(ter_keys), len(ter_names)), dtype=np.float64)
@@ -1272,7 +1396,9 @@ def _assemble(level: Level, opts: BuildOptions, cache: _Cache | None) -> Waypoin
     np.cumsum(np.bincount(src_all, minlength=n), out=indptr[1:])
     graph = NavGraph(points, indptr, dst_all, lengths, tag_ids, tag_names)
     blocked_nodes = np.flatnonzero(blocked_all).astype(np.int32)
-    new_cache = _Cache(points, los_keys, los_free, ter_keys, ter_rows, ter_names, candidates)
+    new_cache = _Cache(points, los_keys, los_free, ter_keys, ter_rows, ter_names, candidates,
+                       designer=designer_checked, blocked=designer_blocked, chosen=chosen, row_blocked=blocked_all,
+                       pairs=pairs, arcs=arcs, links=(level.links, level.offmesh_links), trees=trees)
     return WaypointGraph(
         level=level, options=opts, graph=graph, n_generated=len(extra), line_of_sight=los, walkable=free,
         terrain=TerrainLengths(ter_names, arc_rows), arc_kinds=kind_all.astype(np.int8),

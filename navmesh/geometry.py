@@ -618,12 +618,20 @@ class LineOfSight:
             rings.append(poly.exterior)
             rings.extend(poly.interiors)
         found: list[NDArray[np.float64]] = []
-        for ring in rings:
-            # A valid ring never touches itself, but repaired input may; cheap to check.
-            xy = np.asarray(ring.coords)[:-1]
-            uniq, counts = np.unique(xy, axis=0, return_counts=True)
-            if (counts > 1).any():
-                found.append(uniq[counts > 1])
+        if rings:
+            # A valid ring never touches itself, but repaired input may: a vertex repeated within
+            # one ring (its closing vertex aside). One sort over all rings' vertices finds them.
+            xy, ring_id = shapely.get_coordinates(np.asarray(rings, dtype=object), return_index=True)
+            opening = np.flatnonzero(np.r_[True, ring_id[1:] != ring_id[:-1]])
+            closing = np.r_[opening[1:], len(xy)] - 1
+            keep = np.ones(len(xy), dtype=bool)
+            keep[closing] = False
+            xy, ring_id = xy[keep], ring_id[keep]
+            order = np.lexsort((xy[:, 1], xy[:, 0], ring_id))
+            xy, ring_id = xy[order], ring_id[order]
+            again = (ring_id[1:] == ring_id[:-1]) & (xy[1:] == xy[:-1]).all(axis=1)
+            if again.any():
+                found.append(xy[1:][again])
         if len(rings) > 1:
             ring_arr = np.asarray(rings, dtype=object)
             i, j = shapely.STRtree(ring_arr).query(ring_arr, predicate="intersects")

@@ -10,6 +10,7 @@ import pytest
 import scipy.sparse
 import shapely
 
+import navmesh.build as build_mod
 from navmesh.build import (
     ARC_LINK,
     ARC_OFFMESH,
@@ -438,3 +439,31 @@ def test_update_on_a_jagged_grid_with_regenerated_corners_equals_a_rebuild():
             changed = nav.with_obstacle(block)
             _same_graph(changed, build_waypoint_graph(changed.level, k=8, corners=True, visibility=visibility))
             _same_graph(changed.without_obstacle(-1), nav)
+
+
+@pytest.mark.parametrize("options", [{"k": 8}, {"k": 5, "agent_radius": 1.0}])
+def test_a_chain_of_door_updates_equals_rebuilds_and_relinks_only_near_the_doors(monkeypatch, options):
+    # doors over waypoints (their blocked flag flips) and over manually linked ones; each update
+    # starts from the previous one, so the spliced arcs and linking choices are carried along
+    level = _random_level(5)
+    pts = level.waypoints
+    doors = [shapely.box(*(pts[0] - 3), *(pts[0] + 3)), shapely.box(95, 60, 104, 140), shapely.box(*(pts[2] - 2), *(pts[2] + 2))]
+    nav = quiet_build(level, **options)
+    real = build_mod._nearest_visible
+    rows = []
+
+    def spy(cand, k, blocked, los_for, n, which):
+        rows.append(len(which))
+        return real(cand, k, blocked, los_for, n, which)
+
+    steps = [("with_obstacle", door) for door in doors] + [("without_obstacle", -1)] * len(doors)
+    current = nav
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", NavmeshWarning)
+        for method, arg in steps:
+            monkeypatch.setattr(build_mod, "_nearest_visible", spy)
+            current = getattr(current, method)(arg)
+            monkeypatch.setattr(build_mod, "_nearest_visible", real)
+            _same_graph(current, build_waypoint_graph(current.level, **options))
+    _same_graph(current, nav)
+    assert len(rows) == len(steps) and max(rows) < nav.n_nodes / 2  # only waypoints near a door chose again
