@@ -25,10 +25,10 @@ from pathlib import Path
 from statistics import median
 
 import numpy as np
-import shapely
 
 from navmesh.build import build_waypoint_graph
 from navmesh.errors import NoPathError
+from navmesh.geometry import cell_rectangles
 from navmesh.level import Level
 from navmesh.movingai import read_map, read_scenarios
 from navmesh.query import find_path
@@ -38,31 +38,9 @@ SHARED = ROOT.parent / "shared" / "data"
 LOCAL = ROOT / "tests" / "data" / "anyangle"
 
 
-def blocked_rectangles(blocked: np.ndarray) -> list[shapely.Polygon]:
-    """Rectangles covering the True cells of a (rows, cols) grid: runs along each row, stacked
-    while the next rows repeat them. Cell (x, y) is [x, x+1] x [y, y+1]."""
-    out, open_runs = [], {}
-    h = blocked.shape[0]
-    for y in range(h + 1):
-        runs = set()
-        if y < h:
-            d = np.diff(np.concatenate([[0], blocked[y].astype(np.int8), [0]]))
-            runs = set(zip(np.flatnonzero(d == 1).tolist(), np.flatnonzero(d == -1).tolist()))
-        still = {}
-        for run, y0 in open_runs.items():
-            if run in runs:
-                still[run] = y0
-            else:
-                out.append(shapely.box(run[0], y0, run[1], y))
-        for run in runs - still.keys():
-            still[run] = y
-        open_runs = still
-    return out
-
-
 def grid_level(blocked: np.ndarray) -> Level:
     """A level whose obstacles are the blocked cells and whose bounds are the map rectangle."""
-    return Level((0, 0, blocked.shape[1], blocked.shape[0]), obstacles=blocked_rectangles(blocked))
+    return Level((0, 0, blocked.shape[1], blocked.shape[0]), obstacles=cell_rectangles(blocked))
 
 
 def map_blocked(name: str) -> np.ndarray:

@@ -47,6 +47,7 @@ __all__ = [
     "erode",
     "segment_lengths_inside",
     "LineOfSight",
+    "cell_rectangles",
     "Join",
 ]
 
@@ -772,3 +773,43 @@ def _point_geoms(points: ArrayLike) -> NDArray[np.object_]:
     if not np.isfinite(arr).all():
         raise InvalidGeometryError("points must be finite numbers")
     return shapely.points(arr[:, :2])
+
+
+def cell_rectangles(blocked: NDArray[np.bool_]) -> list[shapely.Polygon]:
+    """Few rectangles exactly covering the True cells of a grid (tile maps as obstacles).
+
+    Runs of True cells along each row are merged, and stacked while the next rows repeat them.
+
+    Parameters
+    ----------
+    blocked : bool array of shape (rows, cols)
+        Row ``y`` is the cell square ``[x, x + 1] x [y, y + 1]`` in the grid's own units (rows grow
+        in +y, as in Moving AI files read top-down).
+
+    Returns
+    -------
+    list of shapely.Polygon
+        Axis-aligned boxes whose union is the blocked area.
+
+    Examples
+    --------
+    >>> [b.bounds for b in cell_rectangles(np.array([[1, 1, 0], [1, 1, 0]], dtype=bool))]
+    [(0.0, 0.0, 2.0, 2.0)]
+    """
+    out, open_runs = [], {}
+    h = blocked.shape[0]
+    for y in range(h + 1):
+        runs = set()
+        if y < h:
+            d = np.diff(np.concatenate([[0], blocked[y].astype(np.int8), [0]]))
+            runs = set(zip(np.flatnonzero(d == 1).tolist(), np.flatnonzero(d == -1).tolist()))
+        still = {}
+        for run, y0 in open_runs.items():
+            if run in runs:
+                still[run] = y0
+            else:
+                out.append(shapely.box(run[0], y0, run[1], y))
+        for run in runs - still.keys():
+            still[run] = y
+        open_runs = still
+    return out

@@ -17,6 +17,7 @@ import pytest
 import shapely
 
 from navmesh.build import build_waypoint_graph
+from navmesh.geometry import cell_rectangles
 from navmesh.level import Level
 from navmesh.movingai import read_map
 from navmesh.query import find_path
@@ -33,33 +34,12 @@ def _files() -> tuple[Path, Path]:
     pytest.skip("arena any-angle reference data not found (tests/data/anyangle or ../shared/data)")
 
 
-def blocked_rectangles(blocked: np.ndarray) -> list[shapely.Polygon]:
-    """Rectangles covering the True cells: runs along each row, stacked while rows repeat them."""
-    out, open_runs = [], {}
-    h = blocked.shape[0]
-    for y in range(h + 1):
-        runs = set()
-        if y < h:
-            d = np.diff(np.concatenate([[0], blocked[y].astype(np.int8), [0]]))
-            runs = set(zip(np.flatnonzero(d == 1).tolist(), np.flatnonzero(d == -1).tolist()))
-        still = {}
-        for run, y0 in open_runs.items():
-            if run in runs:
-                still[run] = y0
-            else:
-                out.append(shapely.box(run[0], y0, run[1], y))
-        for run in runs - still.keys():
-            still[run] = y
-        open_runs = still
-    return out
-
-
 @pytest.fixture(scope="module")
 def arena():
     map_path, csv_path = _files()
     chars = read_map(map_path).chars
     blocked = ~np.isin(chars, list(".GS"))
-    level = Level((0, 0, blocked.shape[1], blocked.shape[0]), obstacles=blocked_rectangles(blocked))
+    level = Level((0, 0, blocked.shape[1], blocked.shape[0]), obstacles=cell_rectangles(blocked))
     rows = list(csv.DictReader(csv_path.open()))
     queries = [
         ((float(r["start_x"]), float(r["start_y"])), (float(r["goal_x"]), float(r["goal_y"])), float(r["expected_euclidean_length"]))
