@@ -14,12 +14,13 @@ import numpy as np
 import scipy.sparse
 from numpy.typing import ArrayLike, NDArray
 
-from navmesh._checks import check_costs, check_node, check_option, check_points
+from navmesh._checks import check_costs, check_flag, check_node, check_option, check_points
 from navmesh.errors import InvalidGeometryError, InvalidOptionError, NodeNotFoundError
 
 __all__ = ["NavGraph", "EdgeWeights", "Heuristic", "HEURISTICS", "NO_NODE"]
 
 NO_NODE = -1
+_MAX_SCALE = 1e100
 Heuristic = Literal["euclidean", "manhattan", "octile", "chebyshev", "zero"]
 HEURISTICS: tuple[str, ...] = ("zero", "euclidean", "manhattan", "octile", "chebyshev")
 
@@ -161,6 +162,7 @@ class NavGraph:
             Whether each pair is a one-way arc.
         """
         pts = check_points("points", points)
+        directed = check_flag("directed", directed)
         e = np.asarray(edges)
         if e.size == 0:
             e = np.zeros((0, 2), dtype=np.int64)
@@ -326,5 +328,7 @@ class EdgeWeights:
                 scale = 0.0 if heuristic == "zero" else 1.0
             else:
                 scale = float(np.min(self.values[open_arcs][positive] / metric[positive]))
-            self._scales[heuristic] = max(scale, 0.0)
+            # A smaller scale stays admissible: the cap keeps scale * distance finite even when
+            # nearly coincident nodes make a ratio overflow.
+            self._scales[heuristic] = min(max(scale, 0.0), _MAX_SCALE)
         return self._scales[heuristic]
