@@ -98,7 +98,8 @@ class _Reader:
                 raise self.fail(path, f"missing field {key!r}")
         for key in value:
             if key not in required and key not in optional:
-                raise self.fail(f"{path}.{key}" if path != "$" else key, "unknown field")
+                where = describe(key) if not isinstance(key, str) or len(key) > 40 else key
+                raise self.fail(f"{path}.{where}" if path != "$" else where, "unknown field")
         return value
 
     def arr(self, value: Any, path: str) -> list[Any]:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from navmesh.errors import LevelFormatError
+from navmesh.errors import LevelFormatError, describe
 
 __all__ = ["MovingAIMap", "Scenarios", "read_map", "read_scenarios", "decode_rows", "MAP_CHARACTERS"]
 
@@ -219,7 +219,7 @@ def read_map(path: str | os.PathLike[str]) -> MovingAIMap:
         key = parts[0].lower()
         if key not in ("type", "height", "width") or len(parts) != 2:
             raise LevelFormatError(
-                f"{name}, line {i}: header line {line!r} is not valid; expected 'type octile', "
+                f"{name}, line {i}: header line {describe(line)} is not valid; expected 'type octile', "
                 "'height H', 'width W' or 'map'"
             )
         if key in header:
@@ -232,7 +232,7 @@ def read_map(path: str | os.PathLike[str]) -> MovingAIMap:
     for key in ("height", "width"):
         text = header[key]
         if not text.isdigit() or int(text) < 1:
-            raise LevelFormatError(f"{name}: {key} {text!r} is not valid; expected a whole number >= 1")
+            raise LevelFormatError(f"{name}: {key} {describe(text)} is not valid; expected a whole number >= 1")
         size[key] = int(text)
     height, width = size["height"], size["width"]
     rest = lines[i:]
@@ -280,14 +280,14 @@ def read_scenarios(path: str | os.PathLike[str]) -> Scenarios:
     line_no, first = numbered[0]
     parts = first.split()
     if len(parts) != 2 or parts[0].lower() != "version":
-        raise LevelFormatError(f"{name}, line {line_no}: expected 'version 1', found {first!r}")
+        raise LevelFormatError(f"{name}, line {line_no}: expected 'version 1', found {describe(first)}")
     try:
         version_ok = float(parts[1]) == 1.0
     except ValueError:
         version_ok = False
     if not version_ok:
         raise LevelFormatError(
-            f"{name}, line {line_no}: scenario version {parts[1]!r} is not supported; expected 1 or 1.0"
+            f"{name}, line {line_no}: scenario version {describe(parts[1])} is not supported; expected 1 or 1.0"
         )
     n = len(numbered) - 1
     ints = np.empty((n, 7), dtype=np.int64)
@@ -312,7 +312,7 @@ def read_scenarios(path: str | os.PathLike[str]) -> Scenarios:
             length = math.nan
         if not (length >= 0 and math.isfinite(length)):
             raise LevelFormatError(
-                f"{name}, line {line_no}: optimal length {fields[8]!r} is not valid; expected a number >= 0"
+                f"{name}, line {line_no}: optimal length {describe(fields[8])} is not valid; expected a number >= 0"
             )
         _, w, h, sx, sy, gx, gy = vals
         if w < 1 or h < 1 or not (0 <= sx < w and 0 <= gx < w and 0 <= sy < h and 0 <= gy < h):
