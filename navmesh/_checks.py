@@ -6,6 +6,7 @@ naming the argument, the bad value and the rule.
 
 from __future__ import annotations
 
+import os
 from typing import Any, Iterable
 
 import numpy as np
@@ -125,6 +126,17 @@ def check_positive_int(name: str, value: Any, *, allow_none: bool = True, maximu
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or not 1 <= value <= maximum:
         raise InvalidOptionError(f"{name}={describe(value)} is not valid; expected an integer from 1 to {maximum}")
     return int(value)
+
+
+def check_path(name: str, value: Any) -> str:
+    """Return ``value`` (a str or path-like) as a str path; raise InvalidOptionError otherwise."""
+    try:
+        path = os.fspath(value)
+    except TypeError:
+        path = None
+    if not isinstance(path, str) or not path or "\0" in path:
+        raise InvalidOptionError(f"{name}={describe(value)} is not a file path; expected a str or os.PathLike")
+    return path
 
 
 def check_flag(name: str, value: Any) -> bool:
