@@ -156,6 +156,8 @@ def test_bfs_equals_scipy_hop_counts(case, data):
 @given(random_graphs(), st.data())
 def test_dfs_finds_a_path_exactly_when_open_arcs_lead_there(case, data):
     graph, values = case
+    closed = data.draw(st.lists(st.booleans(), min_size=graph.n_edges, max_size=graph.n_edges))
+    values = np.where(np.array(closed, dtype=bool), np.inf, values)
     dist = csgraph.dijkstra(scipy_matrix(graph, values), directed=True)
     s = data.draw(st.integers(0, graph.n_nodes - 1))
     t = data.draw(st.integers(0, graph.n_nodes - 1))
