@@ -66,9 +66,17 @@ def check_node(name: str, node: Any, n_nodes: int) -> int:
     return int(node)
 
 
+def as_array(name: str, values: Any, error: type[NavmeshError]) -> NDArray[Any]:
+    """``np.asarray(values)``, raising ``error`` (naming ``name``) for ragged nesting and the like."""
+    try:
+        return np.asarray(values)
+    except (TypeError, ValueError, OverflowError):
+        raise error(f"{name}={describe(values)} cannot be read as an array (ragged or mixed nesting)") from None
+
+
 def check_nodes(name: str, nodes: ArrayLike, n_nodes: int) -> NDArray[np.int32]:
     """Return ``nodes`` (an int or a 1-D sequence of ints) as a non-empty int32 array of valid ids."""
-    arr = np.atleast_1d(np.asarray(nodes))
+    arr = np.atleast_1d(as_array(name, nodes, NodeNotFoundError))
     if arr.ndim != 1 or arr.size == 0 or not np.issubdtype(arr.dtype, np.integer):
         raise NodeNotFoundError(f"{name}={describe(nodes)} must be a node id or a non-empty 1-D list of node ids")
     bad = arr[(arr < 0) | (arr >= n_nodes)]

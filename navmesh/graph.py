@@ -14,7 +14,7 @@ import numpy as np
 import scipy.sparse
 from numpy.typing import ArrayLike, NDArray
 
-from navmesh._checks import check_costs, check_flag, check_node, check_option, check_points
+from navmesh._checks import as_array, check_costs, check_flag, check_node, check_option, check_points
 from navmesh.errors import InvalidGeometryError, InvalidOptionError, NodeNotFoundError
 
 __all__ = ["NavGraph", "EdgeWeights", "Heuristic", "HEURISTICS", "NO_NODE"]
@@ -93,8 +93,8 @@ class NavGraph:
     ) -> None:
         pts = check_points("points", points)
         n = len(pts)
-        ptr = np.asarray(indptr)
-        idx = np.asarray(indices)
+        ptr = as_array("indptr", indptr, InvalidGeometryError)
+        idx = as_array("indices", indices, InvalidGeometryError)
         if ptr.ndim != 1 or ptr.shape[0] != n + 1 or not np.issubdtype(ptr.dtype, np.integer):
             raise InvalidGeometryError(f"indptr has shape {ptr.shape}; expected ({n + 1},) integers")
         if ptr[0] != 0 or np.any(np.diff(ptr) < 0):
@@ -120,7 +120,7 @@ class NavGraph:
         if tags is None:
             tg = np.zeros(m, dtype=np.int32)
         else:
-            tg = np.asarray(tags)
+            tg = as_array("tags", tags, InvalidGeometryError)
             if tg.shape != (m,) or (m and not np.issubdtype(tg.dtype, np.integer)):
                 raise InvalidGeometryError(f"tags has shape {tg.shape}; expected ({m},) integer tag ids")
             if m and (tg.min() < 0 or tg.max() >= len(names)):
@@ -163,7 +163,7 @@ class NavGraph:
         """
         pts = check_points("points", points)
         directed = check_flag("directed", directed)
-        e = np.asarray(edges)
+        e = as_array("edges", edges, InvalidGeometryError)
         if e.size == 0:
             e = np.zeros((0, 2), dtype=np.int64)
         if e.ndim != 2 or e.shape[1] != 2 or not np.issubdtype(e.dtype, np.integer):
@@ -172,7 +172,7 @@ class NavGraph:
             bad = e[(e < 0) | (e >= len(pts))][0]
             raise NodeNotFoundError(f"edges holds node {int(bad)}, out of range; there are {len(pts)} points")
         lens = None if lengths is None else check_costs("lengths", lengths, len(e))
-        tg = None if tags is None else np.asarray(tags)
+        tg = None if tags is None else as_array("tags", tags, InvalidGeometryError)
         if tg is not None and tg.shape != (len(e),):
             raise InvalidGeometryError(f"tags has shape {tg.shape}; expected ({len(e)},), one per edge")
         if not directed:

@@ -19,7 +19,7 @@ import numpy as np
 import shapely
 from numpy.typing import NDArray
 
-from navmesh._checks import MAX_COORDINATE, check_option, check_points
+from navmesh._checks import MAX_COORDINATE, MAX_COST, check_nonneg_float, check_option, check_points, is_real
 from navmesh.errors import (
     InvalidCostError,
     InvalidGeometryError,
@@ -149,11 +149,13 @@ class OffMeshLink:
         object.__setattr__(self, "b", _check_index("OffMeshLink.b", self.b))
         if self.a == self.b:
             raise InvalidOptionError(f"OffMeshLink a=b={self.a}; a link joins two different waypoints")
-        ok = isinstance(self.cost, (int, float, np.integer, np.floating)) and not isinstance(self.cost, bool)
-        cost = float(self.cost) if ok else float("nan")
-        if not (math.isfinite(cost) and cost >= 0):
+        try:
+            cost = float(self.cost) if is_real(self.cost) else math.nan
+        except OverflowError:
+            cost = math.inf
+        if not 0 <= cost <= MAX_COST:
             raise InvalidCostError(
-                f"OffMeshLink cost={describe(self.cost)} is not allowed; expected a finite number >= 0"
+                f"OffMeshLink cost={describe(self.cost)} is not allowed; expected a number from 0 to {MAX_COST:g}"
             )
         object.__setattr__(self, "cost", cost)
         check_tag("OffMeshLink.tag", self.tag, allow_empty=True)
@@ -246,8 +248,9 @@ waypoints must lie in the walkable area, ...
             ) from None
         self._check_extent()
 
-        pts = np.asarray(self.waypoints, dtype=object)
-        pts = _no_waypoints() if pts.size == 0 else check_points("waypoints", self.waypoints)
+        raw = self.waypoints
+        empty = (isinstance(raw, (list, tuple)) and not raw) or (isinstance(raw, np.ndarray) and raw.size == 0)
+        pts = _no_waypoints() if empty else check_points("waypoints", raw)
         links = [self._as_link(i, lk) for i, lk in enumerate(_sequence("links", self.links))]
         offmesh = [self._as_offmesh(i, lk) for i, lk in enumerate(_sequence("offmesh_links", self.offmesh_links))]
 
@@ -286,7 +289,7 @@ waypoints must lie in the walkable area, ...
         if known_tags is not None:
             if isinstance(known_tags, str):
                 raise InvalidOptionError("known_tags must be a set of str, not one str")
-            known = frozenset(_sequence("known_tags", known_tags))
+            known = frozenset(check_tag("known_tags item", t) for t in _sequence("known_tags", known_tags))
             used = [(f"terrain[{i}].tag", r.tag) for i, r in enumerate(self.terrain)]
             used += [(f"links[{i}].tag", lk.tag) for i, lk in enumerate(self.links) if lk.tag]
             used += [(f"offmesh_links[{i}].tag", lk.tag) for i, lk in enumerate(self.offmesh_links) if lk.tag]
@@ -304,7 +307,7 @@ waypoints must lie in the walkable area, ...
 
         if isinstance(self.obstacles, (shapely.Geometry, str)):
             raise InvalidGeometryError("obstacles must be a sequence of polygons, not a single geometry")
-        put("obstacles", polygon_list(self.obstacles, name="obstacles", repair=repair))
+        put("obstacles", polygon_list(_sequence("obstacles", self.obstacles), name="obstacles", repair=repair))
 
         regions: list[TerrainRegion] = []
         for i, reg in enumerate(_sequence("terrain", self.terrain)):
@@ -469,11 +472,12 @@ waypoints must lie in the walkable area, ...
         >>> level.line_of_sight(agent_radius=2.5).blocked([[1, 8]], [[9, 8]]).tolist()
         [True]
         """
+        agent_radius = check_nonneg_float("agent_radius", agent_radius, allow_none=False)
         key = ("los", agent_radius, join)
         try:
             hash(key)
         except TypeError:
-            key = ("los", repr(agent_radius), repr(join))
+            key = ("los", agent_radius, repr(join))
         if key not in self._cache:
             self._cache[key] = LineOfSight(self.obstacles, self.bounds, agent_radius=agent_radius, join=join)
         return self._cache[key]

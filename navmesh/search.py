@@ -13,6 +13,7 @@ unless ``allow_partial=True``. Nothing returns None.
 
 from __future__ import annotations
 
+import math
 from typing import Callable, Literal, NoReturn
 
 import numpy as np
@@ -33,6 +34,7 @@ from navmesh._checks import (
 )
 from navmesh.errors import (
     InvalidCostError,
+    InvalidGeometryError,
     InvalidOptionError,
     NegativeCycleError,
     NoPathError,
@@ -75,7 +77,10 @@ def _budget(max_expansions: int | None) -> int:
 def _check_heuristic(heuristic: str, heuristic_weight: float) -> float:
     """Check ``heuristic`` and return ``heuristic_weight`` as a float in [1, MAX_HEURISTIC_WEIGHT]."""
     check_option("heuristic", heuristic, HEURISTICS)
-    hw = float("nan") if not is_real(heuristic_weight) else float(heuristic_weight)
+    try:
+        hw = float(heuristic_weight) if is_real(heuristic_weight) else math.nan
+    except OverflowError:
+        hw = math.inf
     if not 1.0 <= hw <= MAX_HEURISTIC_WEIGHT:
         raise InvalidOptionError(
             f"heuristic_weight={_short(heuristic_weight)} is not valid; expected a number from 1 to "
@@ -255,7 +260,8 @@ def astar_multi(
     if goal_point is None:
         target = graph.points[dst[0]]
     else:
-        target = check_points("goal_point", np.reshape(goal_point, (1, -1)), dims=(graph.dim,))[0]
+        target = as_float_array("goal_point", goal_point, InvalidGeometryError).reshape(1, -1)
+        target = check_points("goal_point", target, dims=(graph.dim,))[0]
     return _best_first_path(
         graph, src, src_cost, dst, dst_cost, target,
         weights, heuristic, heuristic_weight, max_expansions, allow_partial,
