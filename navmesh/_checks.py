@@ -26,9 +26,10 @@ from navmesh.errors import (
 #: meaning long before they overflow; 1e15 keeps every product the library forms finite and exact
 #: enough.
 MAX_COORDINATE = 1e15
-#: Largest finite cost, weight or multiplier accepted. A path sums up to 2**31 arcs of length up
-#: to ~3e15 times a multiplier: 1e15 keeps every such total far below float64's 1.8e308.
-MAX_COST = 1e15
+#: Largest finite cost, weight or multiplier accepted. An arc between coordinates within
+#: MAX_COORDINATE is up to ~3.5e15 long; times a multiplier up to 1e30, summed over up to 2**31
+#: arcs, a path costs below 1e55: far from float64's 1.8e308, with room for heuristic scaling.
+MAX_COST = 1e30
 #: Largest integer accepted for counts and budgets that reach a numba kernel (int64).
 MAX_INT = 2**62
 
