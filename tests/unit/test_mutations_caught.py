@@ -246,3 +246,47 @@ def test_smooth_path_never_raises_an_expensive_teleport_path_cost():
     smooth = smooth_path(nav, raw)
     assert smooth.cost <= raw.cost + 1e-9
     assert smooth.cost == pytest.approx(98.0)
+
+
+# -- work that cannot fit is refused before it is allocated ---------------------------------------------
+def test_huge_k_on_five_waypoints_allocates_nothing_large():
+    import tracemalloc
+
+    from navmesh.waypoints.options import BuildOptions
+
+    pts = [[1, 1], [2, 5], [8, 8], [5, 5], [9, 1]]
+    level = Level.rectangle(10, 10, waypoints=pts)
+    assert BuildOptions(k=10**7).candidate_width(5) == 5
+    tracemalloc.start()
+    try:
+        huge = build_waypoint_graph(level, k=10**7)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 50 * 2**20
+    every = build_waypoint_graph(level, k=4)  # k=4 on five waypoints already links every visible pair
+    assert np.array_equal(huge.graph.indptr, every.graph.indptr)
+    assert np.array_equal(huge.graph.indices, every.graph.indices)
+
+
+def test_candidate_table_too_large_is_refused_by_arithmetic():
+    from navmesh.waypoints.options import MAX_TABLE_ENTRIES, BuildOptions
+
+    with pytest.raises(navmesh.InvalidOptionError, match=r"k=1000 .* candidate table"):
+        BuildOptions(k=1000).candidate_width(2**20)
+    assert BuildOptions(k=8).candidate_width(MAX_TABLE_ENTRIES // 32) == 32
+
+
+def test_tiny_fill_spacing_is_refused_before_the_lattice_exists():
+    import tracemalloc
+
+    from navmesh.waypoints.placement import fill_waypoints
+
+    tracemalloc.start()
+    try:
+        with pytest.raises(navmesh.InvalidOptionError, match="spacing"):
+            fill_waypoints(Level.rectangle(10, 10), 1e-9)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 50 * 2**20
