@@ -295,9 +295,8 @@ waypoints must lie in the walkable area, ...
             used += [(f"offmesh_links[{i}].tag", lk.tag) for i, lk in enumerate(self.offmesh_links) if lk.tag]
             for where, tag in used:
                 if tag not in known:
-                    raise InvalidOptionError(
-                        f"{where}={describe(tag)} is not a known tag; known tags: {', '.join(map(describe, sorted(known)[:10]))}{', ...' if len(known) > 10 else ''}"
-                    )
+                    shown = ", ".join(map(describe, sorted(known)[:10])) + (", ..." if len(known) > 10 else "")
+                    raise InvalidOptionError(f"{where}={describe(tag)} is not a known tag; known tags: {shown}")
 
     # -- validation helpers -----------------------------------------------------------------
     def _put_geometry(self, repair: bool) -> None:

@@ -51,7 +51,8 @@ def byte_mutations(draw, original: bytes) -> bytes:
         if kind == "flip" and data:
             data[i] ^= 1 << draw(st.integers(0, 7))
         elif kind == "insert":
-            data[i:i] = draw(st.binary(min_size=1, max_size=8) | st.sampled_from([b"\xff\xfe", b"\x00", b"\r\n", b"9" * 30, b"[" * 50]))
+            odd = st.sampled_from([b"\xff\xfe", b"\x00", b"\r\n", b"9" * 30, b"[" * 50])
+            data[i:i] = draw(st.binary(min_size=1, max_size=8) | odd)
         elif kind == "delete":
             del data[i : i + draw(st.integers(1, 16))]
         elif kind == "truncate":

@@ -196,7 +196,11 @@ points = st.tuples(st.integers(-1, 13), st.integers(-1, 13)) | st.tuples(
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.tuples(BOXES, st.sampled_from(TAGS)), max_size=5), st.lists(st.tuples(points, points), min_size=1, max_size=8), profiles)
+@given(
+    st.lists(st.tuples(BOXES, st.sampled_from(TAGS)), max_size=5),
+    st.lists(st.tuples(points, points), min_size=1, max_size=8),
+    profiles,
+)
 def test_arc_weights_match_the_painter_and_weight_rules(regions, segments, profile):
     multipliers, forbidden = profile
     unit = CostProfile("unit", multipliers, forbidden=forbidden)

@@ -41,7 +41,7 @@ def random_waypoint_graph(seed: int, n: int = 160) -> NavGraph:
     pts = rng.uniform(0, 100, size=(n, 2))
     d = np.hypot(*(pts[:, None, :] - pts[None, :, :]).transpose(2, 0, 1))
     near = np.argsort(d, axis=1)[:, 1:7]
-    edges = np.array([(i, int(j)) for i in range(n) for j in near[i] if i < j] + [(int(j), i) for i in range(n) for j in near[i] if j < i])
+    edges = np.sort(np.array([(i, int(j)) for i in range(n) for j in near[i]]), axis=1)
     return NavGraph.from_edges(pts, np.unique(edges, axis=0))
 
 
