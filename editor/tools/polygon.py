@@ -42,7 +42,7 @@ class PolygonTool(Tool):
         if button == "right":
             self._delete_at(p, sel)
             return
-        if self.draft:
+        if self.draft or self.hole_of is not None:
             if len(self.draft) >= 3 and abs(p[0] - self.draft[0][0]) <= r and abs(p[1] - self.draft[0][1]) <= r:
                 self.close()
             else:
