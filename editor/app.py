@@ -8,6 +8,7 @@ Script actions (coordinates are world units)::
     {"click": [x, y]}  {"click": [x, y], "button": "right", "mods": ["ctrl"]}
     {"drag": [[x0, y0], [x1, y1]]}                      left-button drag
     {"text": "path/to/file.json"}                       typed into the open prompt
+    {"prompt": "path/to/file.json"}                     replaces the open prompt's text
     {"wait": 30}                                        do nothing for 30 frames
     {"screenshot": "file.png"}                          save the window now
 """
@@ -85,6 +86,10 @@ def replay(view: EditorView, action: dict[str, Any]) -> int:
         view.drag_to(tuple(start), tuple(end))
     elif "text" in action:
         view.on_text(str(action["text"]))
+    elif "prompt" in action:
+        if view.prompt is None or view.prompt.text is None:
+            raise ValueError(f"{action!r}: no text prompt is open")
+        view.prompt.text = str(action["prompt"])
     elif "screenshot" in action:
         view.on_draw()
         arcade.get_image().save(action["screenshot"])

@@ -108,16 +108,21 @@ class Findings:
     origin: int | None
     forbidden: dict[str, np.ndarray]  # profile name -> arc ids crossing terrain it forbids
 
-    def lines(self) -> list[str]:
+    def lines(self) -> list[tuple[str, tuple[int, int, int, int]]]:
+        """Summary lines, each in the colour its marks have in the overlay."""
         d = self.diagnostics
+        plain = (225, 228, 235, 255)
+        origin = "-" if self.origin is None else f"waypoint {self.origin}"
         out = [
-            f"islands: {d.n_islands}",
-            f"isolated waypoints: {len(d.isolated)}",
-            f"unreachable from {self.origin}: {len(d.unreachable)}" if self.origin is not None else "unreachable: -",
-            f"one-way sinks: {len(d.sinks)}   sources: {len(d.sources)}",
-            f"inside obstacles (agent radius): {len(d.blocked)}",
+            (f"islands: {d.n_islands} (node colours)", plain),
+            (f"isolated waypoints: {len(d.isolated)} (orange rings)", PROBLEM_COLORS["isolated"]),
+            (f"unreachable from {origin}: {len(d.unreachable)} (grey)", PROBLEM_COLORS["unreachable"]),
+            (f"one-way sinks: {len(d.sinks)} (red rings)", PROBLEM_COLORS["sink"]),
+            (f"one-way sources: {len(d.sources)} (cyan rings)", PROBLEM_COLORS["source"]),
+            (f"in obstacles for the radius: {len(d.blocked)} (red X)", PROBLEM_COLORS["blocked"]),
         ]
-        out += [f"arcs over {name}'s forbidden terrain: {len(arcs)}" for name, arcs in self.forbidden.items()]
+        out += [(f"arcs over {name}'s forbidden terrain: {len(arcs)}", PROBLEM_COLORS["forbidden"])
+                for name, arcs in self.forbidden.items()]
         return out
 
 
@@ -196,19 +201,24 @@ def draw_help(view: EditorView) -> None:
     from editor.views.editor_view import KEYMAP
 
     w, h = view.window.width, view.window.height
-    arcade.draw_lrbt_rectangle_filled(0, w, 0, h, (10, 12, 18, 235))
+    arcade.draw_lrbt_rectangle_filled(0, w, 0, h, (10, 12, 18, 248))
     view.texts.put("help.title", "navmesh editor: keyboard and mouse  (F1 or Esc closes)", 24, h - 16,
                    color=(255, 220, 0, 255), size=13, bold=True)
     rows = [(shown, what) for shown, what, _, _ in KEYMAP]
-    rows += [("Mouse", "left: use the tool   right: delete / goal   middle drag: pan   wheel: zoom"),
-             ("Panel", "click the tool names, [-] [+] beside the build settings, and the toggles")]
+    rows += [("Mouse", "left: use the tool   right: delete (goal in test path)"),
+             ("Obstacle, terrain", "Enter or first corner: close   Backspace: drop corner   H: hole in selected"),
+             ("", "Ctrl+click an edge: insert a corner   right-click: delete corner / polygon"),
+             ("Terrain", "1 swamp  2 road  3 water  4 custom (retags the selected region)"),
+             ("Link", "1 forced  2 one-way  3 forbidden  4 gated (wade)  5 off-mesh"),
+             ("Test path", "Tab: unit profile   A: algorithm (A*, Dijkstra, BFS)   drag an end"),
+             ("Panel", "click tools, [-] [+] beside the build settings, and the toggles")]
     half = (len(rows) + 1) // 2
     line = min(22.0, (h - 60) / max(half, 1))
     for i, (shown, what) in enumerate(rows):
         col, row = divmod(i, half)
         x, y = 24 + col * w / 2, h - 50 - row * line
         view.texts.put(f"help.k{i}", shown, x, y, color=(140, 200, 255, 255), size=10, bold=True)
-        view.texts.put(f"help.v{i}", what, x + 150, y, color=(230, 230, 230, 255), size=10, width=int(w / 2 - 180))
+        view.texts.put(f"help.v{i}", what, x + 175, y, color=(230, 230, 230, 255), size=10)
 
 
 def export_png(view: EditorView, path: str) -> None:

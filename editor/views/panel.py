@@ -112,14 +112,19 @@ class Panel:
         text("proftitle", "unit profiles (terrain cost x)", color=HEAD, bold=True)
         for prof in PROFILES:
             parts = [f"{t} x{mult:g}" for t, mult in prof.multipliers.items()]
-            parts += [f"no {t}" for t in sorted(prof.forbidden)]
-            parts += [f"can {c}" for c in sorted(prof.capabilities)]
-            text(f"prof.{prof.name}", f"{prof.name}: {', '.join(parts) or 'all x1'}"[:50], color=DIM)
+            rules = [f"no {t}" for t in sorted(prof.forbidden)] + [f"can {c}" for c in sorted(prof.capabilities)]
+            text(f"prof.{prof.name}", f"{prof.name}: {'  '.join(parts) or 'every tag x1'}", color=DIM)
+            if rules:
+                text(f"prof.{prof.name}.rules", "   " + "  ".join(rules), color=DIM)
+        y -= 4
         if v.show_diagnostics:
-            y -= 4
             text("diagtitle", "diagnostics", color=HEAD, bold=True)
-            for i, line in enumerate(overlays.findings(v).lines()):
-                text(f"diag{i}", line)
+            for i, (line, color) in enumerate(overlays.findings(v).lines()):
+                text(f"diag{i}", line, color=color)
+        else:
+            text("legendtitle", "manual links", color=HEAD, bold=True)
+            for kind, color in overlays.LINK_COLORS.items():
+                text(f"legend.{kind}", kind.replace("_", "-") + (" (wade)" if kind == "gated" else ""), color=color)
         return buttons
 
     def selection_lines(self) -> list[str]:
