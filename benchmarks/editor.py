@@ -2,7 +2,7 @@
 
 Run: ``python -m benchmarks.editor [--runs 7]``. An edit in the editor is ``EditorModel.edit``:
 the pure level edit (a new, validated ``Level``) plus the graph's local update
-(``WaypointGraph.update``), exactly what one mouse-drag step costs. Each figure is the median of
+(``NavMap.update``), exactly what one mouse-drag step costs. Each figure is the median of
 ``--runs`` edits, each edit starting from the same level (so every run does the same work). The
 peer is what a naive editor does: a new Level plus a full ``build_waypoint_graph``. The graphs are
 checked equal after each kind of edit.
@@ -31,7 +31,7 @@ warnings.simplefilter("ignore", navmesh.NavmeshWarning)
 TARGET_MS = 50.0
 
 
-def same_graph(a: navmesh.WaypointGraph, b: navmesh.WaypointGraph) -> bool:
+def same_graph(a: navmesh.NavMap, b: navmesh.NavMap) -> bool:
     return all(np.array_equal(getattr(a.graph, n), getattr(b.graph, n)) for n in ("points", "indptr", "indices"))
 
 

@@ -10,6 +10,7 @@ used it.
 from __future__ import annotations
 
 import dataclasses
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -36,8 +37,13 @@ def polygon_rings(poly: shapely.Polygon) -> list[Ring]:
 
 
 def make_polygon(rings: Sequence[Sequence[tuple[float, float]]], name: str = "obstacle") -> shapely.Polygon:
-    """A validated polygon from rings (exterior first); ``InvalidGeometryError`` when invalid."""
-    return navmesh.as_polygon({"exterior": list(rings[0]), "holes": [list(r) for r in rings[1:]]}, name=name)
+    """A polygon from rings (exterior first), not yet validated: the ``Level`` it goes into checks
+    it (self-intersection, zero area) and raises ``InvalidGeometryError``."""
+    for ring in rings:
+        if len(set(map(tuple, ring))) < 3:
+            raise navmesh.InvalidGeometryError(f"{name} ring has {len(set(map(tuple, ring)))} distinct corners; "
+                                               "a ring needs at least 3")
+    return shapely.Polygon(rings[0], rings[1:])
 
 
 # -- waypoints -------------------------------------------------------------------------------
@@ -81,8 +87,8 @@ def _set_polygon(level: navmesh.Level, kind: str, index: int, poly: shapely.Poly
         obstacles = list(level.obstacles)
         obstacles[index] = poly
         return level.replace(obstacles=tuple(obstacles))
-    terrain = list(level.terrain)
-    terrain[index] = navmesh.TerrainRegion(poly, terrain[index].tag)
+    terrain: list[Any] = list(level.terrain)
+    terrain[index] = (poly, terrain[index].tag)  # a pair, so the Level validates the polygon
     return level.replace(terrain=tuple(terrain))
 
 
@@ -98,8 +104,7 @@ def add_obstacle(level: navmesh.Level, ring: Sequence[tuple[float, float]]) -> n
 
 def add_terrain(level: navmesh.Level, ring: Sequence[tuple[float, float]], tag: str) -> navmesh.Level:
     """The level with a terrain region on top of the others (painter's order)."""
-    region = navmesh.TerrainRegion(make_polygon([ring], name="terrain"), tag)
-    return level.replace(terrain=(*level.terrain, region))
+    return level.replace(terrain=(*level.terrain, (make_polygon([ring], name="terrain"), tag)))
 
 
 def add_hole(level: navmesh.Level, kind: str, index: int, ring: Sequence[tuple[float, float]]) -> navmesh.Level:
@@ -154,8 +159,8 @@ def delete_vertex(level: navmesh.Level, kind: str, index: int, ring: int, vertex
 
 def retag_terrain(level: navmesh.Level, index: int, tag: str) -> navmesh.Level:
     """The level with terrain region ``index`` given another tag."""
-    terrain = list(level.terrain)
-    terrain[index] = navmesh.TerrainRegion(terrain[index].polygon, tag)
+    terrain: list[Any] = list(level.terrain)
+    terrain[index] = (terrain[index].polygon, tag)
     return level.replace(terrain=tuple(terrain))
 
 
@@ -198,12 +203,20 @@ def _new_points(level: navmesh.Level, pts: np.ndarray) -> np.ndarray:
     return np.array([p for p in pts.tolist() if tuple(p) not in have]).reshape(-1, 2)
 
 
+def _generated(level: navmesh.Level, **placement: Any) -> np.ndarray:
+    """The waypoints ``build_waypoint_graph`` generates for ``level`` (they follow the level's own)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", navmesh.NavmeshWarning)
+        nav = navmesh.build_waypoint_graph(level, k=1, **placement)
+    return np.asarray(nav.points[level.n_waypoints:, :2])
+
+
 def generate_corners(level: navmesh.Level, agent_radius: float) -> navmesh.Level:
     """The level with a waypoint at every convex corner of the inflated obstacles (not yet there)."""
-    return add_waypoints(level, _new_points(level, navmesh.corner_waypoints(level, agent_radius=agent_radius)))
+    return add_waypoints(level, _new_points(level, _generated(level, corners=True, agent_radius=agent_radius)))
 
 
 def generate_fill(level: navmesh.Level, spacing: float, agent_radius: float) -> navmesh.Level:
     """The level with lattice waypoints ``spacing`` apart over the open walkable area."""
-    pts = navmesh.fill_waypoints(level, spacing, agent_radius=agent_radius)
+    pts = _generated(level, fill_spacing=spacing, agent_radius=agent_radius)
     return add_waypoints(level, _new_points(level, pts))

@@ -71,7 +71,7 @@ class Snapshot:
     settings: BuildSettings
 
 
-def build(level: navmesh.Level, settings: BuildSettings) -> navmesh.WaypointGraph:
+def build(level: navmesh.Level, settings: BuildSettings) -> navmesh.NavMap:
     """The waypoint graph of ``level`` under ``settings`` (a full build)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", navmesh.NavmeshWarning)
@@ -195,8 +195,8 @@ class EditorModel:
     def update_settings(self, **changes: Any) -> str | None:
         """``set_settings`` with some fields changed; returns the reason when they are refused."""
         new = replace(self.settings, **changes)
-        try:
-            navmesh.BuildOptions(**new.build_options())
+        try:  # the library checks the options; an empty level makes that cheap
+            navmesh.build_waypoint_graph(navmesh.Level.rectangle(1, 1), **new.build_options())
         except navmesh.NavmeshError as exc:
             return str(exc)
         self.set_settings(new)

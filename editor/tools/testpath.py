@@ -82,15 +82,16 @@ class TestPathTool(Tool):
         self.path = self.trace = self.error = None
         if self.start is None or self.goal is None:
             return
-        nav, prof = model.nav, PROFILES[self.profile]
+        nav = model.nav
+        query = navmesh.NavQuery(nav, PROFILES[self.profile])
         try:
-            self.path = navmesh.find_path(nav, self.start, self.goal, profile=prof)
+            self.path = query.find_path(self.start, self.goal)
         except navmesh.NavmeshError as exc:
             self.error = str(exc)
         try:
-            s, g = navmesh.snap(nav, self.start), navmesh.snap(nav, self.goal)
+            s, g = query.snap(self.start), query.snap(self.goal)
             self.trace = navmesh.search_trace(nav.graph, s, g, algorithm=ALGORITHMS[self.algorithm],
-                                              weights=nav.weights(prof))
+                                              weights=nav.weights(query.profile))
         except navmesh.NavmeshError as exc:
             self.error = self.error or str(exc)
 
@@ -114,6 +115,9 @@ class TestPathTool(Tool):
             return lines
         if self.path is not None:
             lines.append(f"cost {self.path.cost:.2f}   length {self.path.length:.1f}")
+            moved = [end for end in ("start", "goal") if getattr(self.path, f"{end}_moved")]
+            if moved:
+                lines.append(f"{' and '.join(moved)} moved out of a wall")
         if self.trace is not None:
             t = self.trace
             found = "" if not t.path.partial else " (goal not reached)"

@@ -104,7 +104,7 @@ def draw_selection(view: EditorView) -> None:
 class Findings:
     """What the diagnostics overlay shows, computed once per level revision."""
 
-    diagnostics: navmesh.Diagnostics
+    diagnostics: Any  # navmesh.diagnose's result
     origin: int | None
     forbidden: dict[str, np.ndarray]  # profile name -> arc ids crossing terrain it forbids
 

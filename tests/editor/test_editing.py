@@ -38,7 +38,7 @@ def build_small_level(view) -> None:
 
 def expected_level() -> navmesh.Level:
     return navmesh.Level.rectangle(400, 300, obstacles=[OBSTACLE], waypoints=WAYPOINTS,
-                                   terrain=[navmesh.TerrainRegion(navmesh.as_polygon(SWAMP), "swamp")])
+                                   terrain=[(SWAMP, "swamp")])
 
 
 def same_graph(a: navmesh.NavGraph, b: navmesh.NavGraph) -> bool:
@@ -201,8 +201,13 @@ def test_manual_gated_and_offmesh_links(make_editor) -> None:
 def test_generate_corners_and_fill(make_editor) -> None:
     view = make_editor(navmesh.Level.rectangle(400, 300, obstacles=[OBSTACLE]))
     view.press_key("C")
-    corners = navmesh.corner_waypoints(navmesh.Level.rectangle(400, 300, obstacles=[OBSTACLE]))
-    assert view.model.level.waypoints.tolist() == corners.tolist()
+    # radius 0: the corners of the box itself, sorted by x then y
+    assert view.model.level.waypoints.tolist() == [[150.0, 60.0], [150.0, 240.0], [250.0, 60.0], [250.0, 240.0]]
+    view.press_key("PERIOD")  # agent radius 2: mitre corners outside the grown box (two per corner)
+    view.press_key("C")
+    grown = view.model.level.waypoints[4:]
+    assert len(grown) == 8
+    assert np.all((grown[:, 0] <= 148.0) | (grown[:, 0] >= 252.0) | (grown[:, 1] <= 58.0) | (grown[:, 1] >= 242.0))
     view.press_key("F")
-    assert view.model.level.n_waypoints > len(corners)
+    assert view.model.level.n_waypoints > 12
     assert view.model.nav.graph.n_edges > 0
