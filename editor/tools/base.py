@@ -89,14 +89,25 @@ def pick_link(level: Any, p: Point, radius: float) -> Selection | None:
 
 # -- drags --------------------------------------------------------------------------------------------
 class Drag:
-    """A mouse drag that edits the level; all its steps are one undo step."""
+    """A mouse drag that edits the level; all its steps are one undo step.
+
+    Mouse motion only records the target; :meth:`flush` (once per frame, and on release) makes
+    the edit, so a burst of motion events costs one edit and one relink per frame.
+    """
 
     def __init__(self, view: EditorView, sel: Selection, start: Point) -> None:
         self.view, self.sel, self.last = view, sel, start
         self.key = object()  # merge key: one undo step per drag
+        self.pending: Point | None = None
 
     def move(self, p: Point) -> None:
-        p = self.view.snap(p)
+        self.pending = p
+
+    def flush(self) -> None:
+        """Apply the latest recorded target, if any."""
+        if self.pending is None:
+            return
+        p, self.pending = self.view.snap(self.pending), None
         s = self.sel
         if s.kind == "waypoint":
             err = self.view.model.edit(edits.move_waypoint, s.index, p, merge=self.key)
@@ -113,6 +124,7 @@ class Drag:
             self.view.say(err, error=True)
 
     def finish(self) -> None:
+        self.flush()
         self.view.model.end_merge()
 
 

@@ -2,7 +2,8 @@
 
 Click a waypoint, then another: the pair gets a link of the current kind (1 forced, 2 one-way,
 3 forbidden, 4 gated: forced but only for units with the gate capability, 5 off-mesh teleport
-costing the straight distance). Right-click near a link removes it.
+costing the straight distance). Right-click near a link removes it. With a manual link selected,
+1-4 change its kind; with an off-mesh link selected, B makes it one-way / two-way.
 """
 
 from __future__ import annotations
@@ -60,9 +61,22 @@ class LinkTool(Tool):
         view.say(f"{self.kind} link {a} -> {b}")
 
     def on_key(self, symbol: str, mods: frozenset[str]) -> bool:
+        view, sel = self.view, self.view.selection
         if symbol in ("_1", "_2", "_3", "_4", "_5"):
             self.kind = KINDS[int(symbol[1]) - 1]
-            self.view.say(f"link kind: {self.kind}")
+            if sel is not None and sel.kind == "link" and self.kind != "offmesh":
+                lk = view.model.level.links[sel.index]
+                kind, requires = ("forced", GATE) if self.kind == "gated" else (self.kind, None)
+                err = view.model.edit(edits.set_link, lk.a, lk.b, kind, requires)
+                view.selection = None if err else Selection("link", len(view.model.level.links) - 1)
+                view.say(err or f"link {lk.a} -> {lk.b} is now {self.kind}", error=err is not None)
+            else:
+                view.say(f"link kind: {self.kind}")
+            return True
+        if symbol == "B" and sel is not None and sel.kind == "offmesh":
+            both = not view.model.level.offmesh_links[sel.index].bidirectional
+            err = view.model.edit(lambda lv: edits.replace_offmesh(lv, sel.index, bidirectional=both))
+            view.say(err or f"off-mesh link {'two-way' if both else 'one-way'}", error=err is not None)
             return True
         return False
 
@@ -76,7 +90,7 @@ class LinkTool(Tool):
         arcade.draw_line(a[0], a[1], *self.view.cursor, (255, 200, 0, 255), 2.0 / self.view.zoom)
 
     def status(self) -> list[str]:
-        lines = [f"kind: {self.kind}  (1 forced 2 one-way 3 forbidden 4 gated[{GATE}] 5 off-mesh)"]
+        lines = [f"kind: {self.kind}", f"1 forced 2 one-way 3 forbidden 4 gated({GATE}) 5 off-mesh"]
         if self.first is not None:
             lines.append(f"from waypoint {self.first}: click the other end")
         return lines

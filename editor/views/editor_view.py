@@ -483,6 +483,8 @@ class EditorView(arcade.View):
 
     # -- frame --------------------------------------------------------------------------------------
     def on_update(self, delta_time: float) -> None:
+        if self.tool.drag is not None:
+            self.tool.drag.flush()
         try:
             self.model.tick()
         except OSError as exc:
@@ -507,6 +509,8 @@ class EditorView(arcade.View):
         """Draw the level, graph, overlays and tool marks with the world camera."""
         self._sync_camera(width, height)
         with self.camera.activate():
+            if self.snap_on and marks:
+                overlays.draw_grid(self, GRID)
             self.level_shapes().draw()
             overlays.draw_links(self)
             if self.show_diagnostics:

@@ -72,6 +72,18 @@ def draw_links(view: EditorView) -> None:
             _arrow(b, a, LINK_COLORS["offmesh"], 14.0 / z)
 
 
+def draw_grid(view: EditorView, spacing: float) -> None:
+    """Faint snap-grid lines over the level's bounding box (when they are far enough apart)."""
+    if spacing * view.zoom < 6.0:
+        return
+    x0, y0, x1, y1 = view.model.level.bounds.bounds
+    xs = np.arange(np.ceil(x0 / spacing), np.floor(x1 / spacing) + 1) * spacing
+    ys = np.arange(np.ceil(y0 / spacing), np.floor(y1 / spacing) + 1) * spacing
+    seg = [p for x in xs for p in ((x, y0), (x, y1))]
+    seg += [p for y in ys for p in ((x0, y), (x1, y))]
+    arcade.draw_lines(seg, (255, 255, 255, 28), 1.0)
+
+
 def draw_selection(view: EditorView) -> None:
     """Highlight the selection; a selected polygon shows its corner handles."""
     s = view.selection

@@ -211,3 +211,38 @@ def test_generate_corners_and_fill(make_editor) -> None:
     view.press_key("F")
     assert view.model.level.n_waypoints > 12
     assert view.model.nav.graph.n_edges > 0
+
+
+def test_import_tiled_map_is_one_undoable_edit(make_editor) -> None:
+    tiled = Path(__file__).resolve().parents[1] / "data" / "tiled" / "level_sample.tmj"
+    view = make_editor()
+    before = view.model.level
+    view.press_key("I", frozenset({"ctrl"}))
+    view.prompt.text = str(tiled)
+    view.press_key("RETURN")
+    assert view.model.level == navmesh.load_tiled_level(tiled)
+    assert same_graph(view.model.nav.graph, navmesh.build_waypoint_graph(view.model.level).graph)
+    view.press_key("Z", frozenset({"ctrl"}))
+    assert view.model.level is before
+    view.import_file(str(tiled.with_name("missing.tmj")))
+    assert view.model.level is before and view.message_error
+
+
+def test_grid_snap_and_link_kind_changes(make_editor) -> None:
+    view = make_editor(navmesh.Level.rectangle(400, 300, waypoints=[(40.0, 150.0), (350.0, 150.0)]))
+    view.press_key("G")
+    view.press_key("W")
+    view.click(101.0, 203.0)
+    assert view.model.level.waypoints[-1].tolist() == [96.0, 208.0]  # nearest point of the 16-unit grid
+    view.press_key("L")
+    view.click(40.0, 150.0)
+    view.click(350.0, 150.0)
+    assert view.model.level.links == (navmesh.Link(0, 1, "forced"),)
+    view.press_key("_3")  # the selected link becomes forbidden
+    assert view.model.level.links == (navmesh.Link(0, 1, "forbidden"),)
+    assert 1 not in view.model.nav.graph.neighbors(0).tolist()
+    view.press_key("_5")
+    view.click(40.0, 150.0)
+    view.click(96.0, 208.0)
+    view.press_key("B")
+    assert view.model.level.offmesh_links[0].bidirectional
