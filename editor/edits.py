@@ -66,7 +66,7 @@ def delete_waypoint(level: navmesh.Level, index: int) -> navmesh.Level:
     """The level without waypoint ``index``; links using it go, later links are renumbered."""
     keep = np.ones(level.n_waypoints, dtype=bool)
     keep[index] = False
-    shift = lambda i: i - (i > index)  # noqa: E731
+    shift = lambda i: i - (i > index)
 
     def renumber(items: Sequence[Any]) -> tuple[Any, ...]:
         return tuple(

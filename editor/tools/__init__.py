@@ -7,4 +7,4 @@ from editor.tools.select import SelectTool
 from editor.tools.testpath import TestPathTool
 from editor.tools.waypoint import WaypointTool
 
-__all__ = ["Selection", "Tool", "SelectTool", "WaypointTool", "PolygonTool", "LinkTool", "TestPathTool"]
+__all__ = ["LinkTool", "PolygonTool", "SelectTool", "Selection", "TestPathTool", "Tool", "WaypointTool"]

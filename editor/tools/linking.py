@@ -12,7 +12,14 @@ import arcade
 import numpy as np
 
 from editor import edits
-from editor.tools.base import Point, Selection, Tool, delete_selection, pick_link, pick_waypoint
+from editor.tools.base import (
+    Point,
+    Selection,
+    Tool,
+    delete_selection,
+    pick_link,
+    pick_waypoint,
+)
 
 KINDS = ("forced", "one_way", "forbidden", "gated", "offmesh")
 GATE = "wade"  # capability a gated link asks for

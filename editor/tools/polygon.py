@@ -12,9 +12,18 @@ from __future__ import annotations
 import arcade
 
 from editor import edits
-from editor.tools.base import Point, Selection, Tool, delete_selection, pick_edge, pick_polygon, pick_vertex, start_drag
-
 from editor.profiles import TAGS
+from editor.tools.base import (
+    Point,
+    Selection,
+    Tool,
+    delete_selection,
+    pick_edge,
+    pick_polygon,
+    pick_vertex,
+    start_drag,
+)
+
 DRAFT_COLOR = (255, 200, 0, 255)
 
 

@@ -13,9 +13,9 @@ import arcade
 import numpy as np
 
 import navmesh
-from navmesh import arcade_draw
 from editor.profiles import PROFILES
 from editor.tools.base import Point, Tool
+from navmesh import arcade_draw
 
 ALGORITHMS = ("astar", "dijkstra", "bfs")
 START_COLOR = (50, 220, 90, 255)

@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from editor import edits
-from editor.tools.base import Point, Selection, Tool, delete_selection, pick_waypoint, start_drag
+from editor.tools.base import (
+    Point,
+    Selection,
+    Tool,
+    delete_selection,
+    pick_waypoint,
+    start_drag,
+)
 
 
 class WaypointTool(Tool):

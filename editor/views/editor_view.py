@@ -20,14 +20,22 @@ import pyglet
 from arcade.types import LBWH
 
 import navmesh
-from navmesh import arcade_draw
 from editor import edits
 from editor.model import EditorModel
-from editor.tools import LinkTool, PolygonTool, SelectTool, Selection, TestPathTool, Tool, WaypointTool
+from editor.tools import (
+    LinkTool,
+    PolygonTool,
+    Selection,
+    SelectTool,
+    TestPathTool,
+    Tool,
+    WaypointTool,
+)
 from editor.tools.base import delete_selection
 from editor.views import overlays
 from editor.views.panel import PANEL_WIDTH, Panel
 from editor.views.text import Texts
+from navmesh import arcade_draw
 
 BACKGROUND = (24, 26, 32, 255)
 MESSAGE_SECONDS = 6.0

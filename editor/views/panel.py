@@ -138,8 +138,8 @@ class Panel:
             if s.kind in ("obstacle", "terrain"):
                 poly = level.obstacles[s.index] if s.kind == "obstacle" else level.terrain[s.index].polygon
                 tag = f" '{level.terrain[s.index].tag}'" if s.kind == "terrain" else ""
-                lines = [f"{s.kind} {s.index}{tag}: {len(poly.exterior.coords) - 1} corners, "
-                         f"{len(poly.interiors)} holes", f"area {poly.area:.0f}"]
+                shape = f"{len(poly.exterior.coords) - 1} corners, {len(poly.interiors)} holes"
+                lines = [f"{s.kind} {s.index}{tag}: {shape}", f"area {poly.area:.0f}"]
                 if s.vertex is not None:
                     lines.append(f"corner {s.vertex} of ring {s.ring}")
                 return lines

@@ -59,7 +59,7 @@ def run_editor(tmp_path: Path, level_file: Path, actions: list[dict], screenshot
         [sys.executable, "-m", "editor", str(level_file), "--script", str(script), "--frames", str(len(actions) + 5),
          "--screenshot", str(screenshot), "--hidden", "--width", "1280", "--height", "800",
          "--state-dir", str(tmp_path / "state")],
-        cwd=REPO, env=dict(os.environ, PYTHONPATH=str(REPO)), capture_output=True, text=True, timeout=300,
+        cwd=REPO, env=dict(os.environ, PYTHONPATH=str(REPO)), capture_output=True, text=True, timeout=300, check=False,
     )
     assert done.returncode == 0, done.stdout + done.stderr
     return Image.open(screenshot)
