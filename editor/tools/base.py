@@ -212,3 +212,7 @@ class Tool:
     def status(self) -> list[str]:
         """Lines for the side panel."""
         return []
+
+    def buttons(self) -> list[tuple[str, str]]:
+        """(label, key name) buttons for the side panel; pressing one presses the key."""
+        return []

@@ -96,6 +96,9 @@ class LinkTool(Tool):
         a = self.view.model.level.waypoints[self.first, :2]
         arcade.draw_line(a[0], a[1], *self.view.cursor, (255, 200, 0, 255), 2.0 / self.view.zoom)
 
+    def buttons(self) -> list[tuple[str, str]]:
+        return [(f"{i + 1} {kind.replace('_', '-')}", f"_{i + 1}") for i, kind in enumerate(KINDS)]
+
     def status(self) -> list[str]:
         lines = [f"kind: {self.kind}", f"1 forced 2 one-way 3 forbidden 4 gated({GATE}) 5 off-mesh"]
         if self.first is not None:

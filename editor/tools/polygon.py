@@ -141,6 +141,12 @@ class PolygonTool(Tool):
         for x, y in self.draft:
             arcade.draw_circle_filled(x, y, 4.0 / self.view.zoom, DRAFT_COLOR)
 
+    def buttons(self) -> list[tuple[str, str]]:
+        close = [("Enter close", "RETURN")] if self.draft else []
+        if self.kind == "terrain":
+            return [(f"{i + 1} {tag}", f"_{i + 1}") for i, tag in enumerate(TAGS)] + close
+        return close
+
     def status(self) -> list[str]:
         lines = [f"tag: {self.tag}  (1 swamp 2 road 3 water 4 custom)"] if self.kind == "terrain" else []
         if self.hole_of is not None:

@@ -107,6 +107,9 @@ class TestPathTool(Tool):
                 arcade.draw_circle_filled(q[0], q[1], 7.0 / z, color)
                 arcade.draw_circle_outline(q[0], q[1], 7.0 / z, (0, 0, 0, 255), 1.5 / z)
 
+    def buttons(self) -> list[tuple[str, str]]:
+        return [("Tab profile", "TAB"), ("A algorithm", "A")]
+
     def status(self) -> list[str]:
         self.update()
         lines = [f"profile: {PROFILES[self.profile].name} (Tab)   algorithm: {ALGORITHMS[self.algorithm]} (A)"]

@@ -106,6 +106,11 @@ class Panel:
             text(f"sel{i}", line)
         y -= 4
         text("tooltitle", f"{v.tool.name} tool", color=HEAD, bold=True)
+        tool_buttons = v.tool.buttons()
+        for i, (label, key) in enumerate(tool_buttons):
+            button(label, x0 + (i % 3) * 94, 90, lambda k=key: v.press_key(k))
+            if i % 3 == 2 or i == len(tool_buttons) - 1:
+                y -= LINE + 2
         for i, line in enumerate(v.tool.status()[:4]):
             text(f"tool{i}", line[:48])
         y -= 4

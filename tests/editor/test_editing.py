@@ -246,3 +246,35 @@ def test_grid_snap_and_link_kind_changes(make_editor) -> None:
     view.click(96.0, 208.0)
     view.press_key("B")
     assert view.model.level.offmesh_links[0].bidirectional
+
+
+def test_zoom_keeps_the_point_under_the_cursor_and_pan_moves_the_view(make_editor) -> None:
+    view = make_editor()
+    screen = (120.0, 90.0)
+    before = view.to_world(*screen)
+    view.on_mouse_scroll(*screen, 0, 3)
+    assert view.zoom == pytest.approx(1.15**3)
+    assert view.to_world(*screen) == pytest.approx(before)
+    view.press_key("LEFT")
+    assert view.to_world(*screen)[0] == pytest.approx(before[0] - 60.0 / view.zoom)
+    view.press_key("HOME")
+    x0, y0, x1, y1 = view.model.level.bounds.bounds
+    assert view.to_world(view.world_width / 2, view.window.height / 2) == pytest.approx(((x0 + x1) / 2, (y0 + y1) / 2))
+
+
+def test_side_panel_buttons_press_the_same_commands(make_editor) -> None:
+    view = make_editor()
+
+    def click_button(index: int) -> None:
+        left, right, bottom, top, _ = view.panel.layout(draw=False)[index]
+        assert left >= view.world_width  # in the panel, right of the level area
+        view.on_mouse_press((left + right) / 2, (bottom + top) / 2, 1, 0)
+
+    click_button(4)  # tools: S W O / T L P
+    assert view.tool is view.tools["L"]
+    click_button(7)  # k's [+] (after the six tools and k's [-])
+    assert view.model.settings.k == 9
+    click_button(5)
+    assert view.tool is view.tools["P"]
+    click_button(20)  # after tools (6), settings (8), C F G and N D F1: the tool's "Tab profile"
+    assert view.tools["P"].profile == 1
