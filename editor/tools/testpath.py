@@ -124,7 +124,7 @@ class TestPathTool(Tool):
         if self.trace is not None:
             t = self.trace
             found = "" if not t.path.partial else " (goal not reached)"
-            lines.append(f"{ALGORITHMS[self.algorithm]}: {len(t.expanded)} expanded{found}")
+            lines.append(f"{ALGORITHMS[self.algorithm]}: {len(t.expanded)} expanded (red), frontier green{found}")
         if self.error:
             lines.append(self.error)
         return lines

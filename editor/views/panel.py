@@ -129,7 +129,8 @@ class Panel:
         else:
             text("legendtitle", "manual links", color=HEAD, bold=True)
             for kind, color in overlays.LINK_COLORS.items():
-                text(f"legend.{kind}", kind.replace("_", "-") + (" (wade)" if kind == "gated" else ""), color=color)
+                label = {"one_way": "one-way", "offmesh": "off-mesh (teleport)", "gated": "gated (needs wade)"}.get(kind, kind)
+                text(f"legend.{kind}", label, color=color)
         return buttons
 
     def selection_lines(self) -> list[str]:
