@@ -10,8 +10,6 @@ import pytest
 
 import navmesh
 
-DOCS_IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
-
 
 @pytest.fixture
 def make_editor(window: Any, tmp_path: Path) -> Iterator[Any]:
@@ -31,10 +29,3 @@ def make_editor(window: Any, tmp_path: Path) -> Iterator[Any]:
         return view
 
     yield make
-
-
-@pytest.fixture(scope="session")
-def docs_images() -> Path:
-    """``docs/images`` in the repository: screenshots for people to look at."""
-    DOCS_IMAGES.mkdir(parents=True, exist_ok=True)
-    return DOCS_IMAGES

@@ -1,5 +1,9 @@
-"""Screenshots of the editor with each overlay (docs/images/editor*.png), made by unattended runs
-of the real program (``--script``, ``--screenshot``) at 1280 x 800, plus the diagnostics they show."""
+"""Screenshots of the editor with each overlay, made by unattended runs of the real program
+(``--script``, ``--screenshot``) at 1280 x 800, plus the diagnostics they show.
+
+The images go to the session's screenshot folder (not tracked); the copies in ``docs/images`` are
+these files.
+"""
 
 from __future__ import annotations
 
@@ -88,28 +92,29 @@ def test_diagnostics_find_the_planted_problems(make_editor) -> None:
 
 
 @pytest.mark.usefixtures("display")
-def test_screenshots_with_each_overlay(tmp_path: Path, docs_images: Path) -> None:
+def test_screenshots_with_each_overlay(tmp_path: Path, screenshot_dir: Path) -> None:
     level_file = tmp_path / "showcase.json"
     navmesh.save_level(showcase_level(), level_file)
 
-    image = run_editor(tmp_path, level_file, [{"key": "S"}, {"click": [835.0, 600.0]}], docs_images / "editor.png")
+    image = run_editor(tmp_path, level_file, [{"key": "S"}, {"click": [835.0, 600.0]}], screenshot_dir / "editor.png")
     assert colour_count(image, OBSTACLE_FILL) > 10_000
 
     path_keys = [{"key": "P"}, {"click": list(START)}, {"click": list(GOAL)}, {"key": "TAB"}, {"key": "TAB"},
                  {"key": "A"}]
     export = tmp_path / "export.png"
-    image = run_editor(tmp_path, level_file, path_keys + [{"key": "E", "mods": ["ctrl"]}, {"prompt": str(export)},
-                                                          {"key": "RETURN"}], docs_images / "editor_testpath.png")
-    assert colour_count(image, PATH_COLOR) > 300
+    shot = screenshot_dir / "editor_testpath.png"
+    run_editor(tmp_path, level_file, path_keys + [{"screenshot": str(shot)}, {"key": "E", "mods": ["ctrl"]},
+                                                  {"prompt": str(export)}, {"key": "RETURN"}], tmp_path / "end.png")
+    assert colour_count(Image.open(shot), PATH_COLOR) > 300
     exported = Image.open(export)
     assert exported.size == (1280, 800)
     assert colour_count(exported, OBSTACLE_FILL) > 10_000 and colour_count(exported, PATH_COLOR) > 300
-    exported.save(docs_images / "editor_export.png")
+    exported.save(screenshot_dir / "editor_export.png")
     tank = navmesh.find_path(navmesh.build_waypoint_graph(showcase_level()), START, GOAL, profile=PROFILES[2])
     assert tank.cost > 0
 
-    image = run_editor(tmp_path, level_file, [{"key": "S"}, {"key": "D"}], docs_images / "editor_diagnostics.png")
+    image = run_editor(tmp_path, level_file, [{"key": "S"}, {"key": "D"}], screenshot_dir / "editor_diagnostics.png")
     assert colour_count(image, (255, 0, 255)) > 50  # arcs over the tank's forbidden water
 
-    image = run_editor(tmp_path, level_file, [{"key": "F1"}], docs_images / "editor_help.png")
+    image = run_editor(tmp_path, level_file, [{"key": "F1"}], screenshot_dir / "editor_help.png")
     assert colour_count(image, OBSTACLE_FILL) < 100  # the help covers the level
