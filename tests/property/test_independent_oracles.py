@@ -168,7 +168,8 @@ def segment_cost(a, b, regions, multipliers, forbidden) -> float:
         for axis, lo, hi in ((0, box[0], box[2]), (1, box[1], box[3])):
             if d[axis] != 0:
                 for edge in (lo, hi):
-                    t = (edge - a[axis]) / d[axis]
+                    with np.errstate(over="ignore"):  # a subnormal step: the crossing is far outside
+                        t = (edge - a[axis]) / d[axis]
                     if 0 < t < 1:
                         cuts.add(t)
     cuts = sorted(cuts)
