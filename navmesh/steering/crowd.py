@@ -111,12 +111,23 @@ def formation_slots(walls: Walls, cls: int, goal: ArrayLike, count: int, spacing
 
 
 @dataclass
+class _Block:
+    """One route tree toward a goal: row positions, next row (-1: then the unit's slot), and the
+    route cost from each row to the goal. The last row is the goal (grids: its cell centre)."""
+
+    xy: NDArray[np.float64]
+    nxt: NDArray[np.int64]
+    dist: NDArray[np.float64]
+    goal: NDArray[np.float64]
+
+
+@dataclass
 class _Order:
     """A group order: its units, goal, slots, and (once computed) route blocks per unit type."""
 
     ids: NDArray[np.int64]
     goal: NDArray[np.float64]
-    blocks: dict[Any, tuple[NDArray[np.float64], NDArray[np.int64], NDArray[np.float64]]]
+    blocks: dict[Any, _Block]
 
 
 class Crowd:
@@ -221,6 +232,7 @@ class Crowd:
         "_moving": (np.bool_, ()),
         "_cls": (np.int64, ()),
         "_cur": (np.int64, ()),
+        "_lost": (np.bool_, ()),
         "_slot": (np.float64, (2,)),
         "_prof": (np.int64, ()),
         "_order": (np.int64, ()),
@@ -423,70 +435,104 @@ class Crowd:
             return
         a = self._arrays
         prof_i, cls = key
-        members = order.ids[(a["_order"][order.ids] == oid) & (a["_prof"][order.ids] == prof_i) & (a["_cls"][order.ids] == cls)]
+        ids = order.ids
+        members = ids[(a["_order"][ids] == oid) & (a["_prof"][ids] == prof_i) & (a["_cls"][ids] == cls)]
         if members.size == 0:
             return
+        pos = a["positions"][members]
         if self._grid:
-            xy, nxt, first = self._flow_routes(order.goal, a["positions"][members])
+            block = self._flow_block(order.goal)
         else:
-            xy, nxt, first = self._tree_routes(order.goal, self._profiles[prof_i], cls, a["positions"][members])
-        order.blocks[key] = (xy, nxt, first)
+            block = self._tree_block(order.goal, self._profiles[prof_i], cls)
+        order.blocks[key] = block
+        first, cost = self._enter(block, pos, cls)
+        a["_slot"][members] = _fill_order(a["_slot"][members], order.goal, pos, block, first, cost)
         self._routes_dirty = True
         self._rebuild_routes()
         base = self._route_base[(oid, key)]
         a["_cur"][members] = np.where(first >= 0, first + base, -1)
         a["_moving"][members] = True
 
-    def _flow_routes(self, goal, pos):
+    def _flow_block(self, goal: NDArray[np.float64]) -> _Block:
         grid: GridMap = self.map
         cell = grid.cell_at(goal)
         if not grid.is_passable(cell):
             raise NodeNotFoundError(f"goal={goal.tolist()} lies in a blocked cell")
         field = FlowField(grid, cell)
-        key = ("flow", cell)
-        if key not in self._tree_cache:
-            allc = np.arange(grid.n_cells)
-            nxt = np.asarray(field.next_cell(allc), np.int64)
-            nxt = np.where(nxt == allc, -1, nxt)
-            self._tree_cache = {key: (grid.cell_center(allc), nxt)}
-        xy, nxt = self._tree_cache[key]
-        first = np.asarray(grid.cell_at(pos), np.int64)
-        first = np.where(field.distance_at(first) < np.inf, nxt[first], -1)
-        return xy, nxt, first
+        allc = np.arange(grid.n_cells)
+        nxt = np.asarray(field.next_cell(allc), np.int64)
+        # the goal cell leads to the goal row (the exact goal), which leads to the slot
+        nxt = np.append(np.where(nxt == allc, grid.n_cells, nxt), -1)
+        dist = np.append(np.asarray(field.distance_at(allc), np.float64).ravel(), 0.0)
+        return _Block(np.concatenate([grid.cell_center(allc), goal[None]]), nxt, dist, goal)
 
-    def _tree_routes(self, goal, profile, cls, pos):
-        nav = self.map
-        graph = nav.graph
+    def _tree_block(self, goal: NDArray[np.float64], profile: CostProfile | None, cls: int) -> _Block:
+        """Reversed Dijkstra from the goal over the graph: every node's next hop and cost to it."""
+        graph = self.map.graph
         n = graph.n_nodes
         pts = np.ascontiguousarray(graph.points[:, :2])
-        w = np.asarray(nav.weights(profile).values, dtype=np.float64)
-        tree = cKDTree(pts)
-        k = min(16, n)
-        gd, gi = tree.query(goal[None], k=k)
+        w = np.asarray(self.map.weights(profile).values, dtype=np.float64)
+        gd, gi = self._node_tree().query(goal[None], k=min(16, n))
         gi, gd = np.atleast_1d(gi[0]), np.atleast_1d(gd[0])
-        vis = self._walls.visible(pts[gi], np.repeat(goal[None], len(gi), axis=0), cls)
+        vis = self._walls.sees(np.repeat(goal[None], len(gi), axis=0), pts[gi], cls)
         exits, exit_cost = gi[vis], gd[vis]
         src = np.repeat(np.arange(n), np.diff(graph.indptr))
         keep = np.isfinite(w)
-        # reversed graph plus the goal as node n: dist[u] = cost from u to the goal
+        # reversed arcs plus the goal as node n, so dist[u] is the cost from u to the goal
         rows = np.concatenate([graph.indices[keep], np.full(len(exits), n)])
         cols = np.concatenate([src[keep], exits])
         vals = np.maximum(np.concatenate([w[keep], exit_cost]), 1e-12)
         rev = scipy.sparse.csr_array((vals, (rows, cols)), shape=(n + 1, n + 1))
-        dist, pred = scipy.sparse.csgraph.dijkstra(rev, indices=n, return_predecessors=True, min_only=False)
-        nxt = np.where((pred >= 0) & (pred < n), pred, -1).astype(np.int64)[:n]
-        # entry: per unit, the visible node among its nearest that gives the cheapest route
-        kk = min(8, n)
-        ed, ei = tree.query(pos, k=kk)
-        ed, ei = ed.reshape(len(pos), kk), ei.reshape(len(pos), kk)
-        flat_vis = self._walls.visible(np.repeat(pos, kk, axis=0), pts[ei.ravel()], cls).reshape(len(pos), kk)
-        total = np.where(flat_vis, ed + dist[ei], np.inf)
+        dist, pred = scipy.sparse.csgraph.dijkstra(rev, indices=n, return_predecessors=True)
+        # route rows: the graph nodes, then the goal itself (row n), then each unit's slot
+        nxt = np.where(pred >= 0, pred, -1).astype(np.int64)
+        nxt[n] = -1
+        return _Block(np.concatenate([pts, goal[None]]), nxt, dist, goal)
+
+    def _node_tree(self) -> cKDTree:
+        if "nodes" not in self._tree_cache:
+            self._tree_cache["nodes"] = cKDTree(np.asarray(self.map.graph.points[:, :2]))
+        return self._tree_cache["nodes"]
+
+    def _enter(self, block: _Block, pos: NDArray[np.float64], cls: int) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+        """First route row and route cost for units at ``pos``: straight to the goal row when it
+        is in sight, else the visible one of the nearest rows with the cheapest route."""
+        m = len(pos)
+        goal_row = len(block.xy) - 1
+        if self._grid:
+            cells = np.asarray(self.map.cell_at(pos), np.int64).reshape(m)
+            cost = block.dist[cells]
+            return np.where(np.isfinite(cost), block.nxt[cells], -1), cost
+        kk = min(8, goal_row)
+        ed, ei = self._node_tree().query(pos, k=kk)
+        ed, ei = ed.reshape(m, kk), ei.reshape(m, kk)
+        vis = self._walls.sees(np.repeat(pos, kk, axis=0), block.xy[ei.ravel()], cls).reshape(m, kk)
+        total = np.where(vis, ed + block.dist[ei], np.inf)
         best = np.argmin(total, axis=1)
-        first = ei[np.arange(len(pos)), best].astype(np.int64)
-        first[~np.isfinite(total[np.arange(len(pos)), best])] = -1
-        direct = self._walls.visible(pos, np.repeat(goal[None], len(pos), axis=0), cls)
-        first[direct] = -1
-        return pts, nxt, first
+        rows = np.arange(m)
+        first = ei[rows, best].astype(np.int64)
+        cost = total[rows, best]
+        first[~np.isfinite(cost)] = -1
+        direct = self._walls.sees(pos, np.repeat(block.goal[None], m, axis=0), cls)
+        first[direct] = goal_row
+        cost[direct] = np.hypot(*(pos[direct] - block.goal).T)
+        return first, cost
+
+    def _reenter(self, lost: NDArray[np.int64]) -> None:
+        """Units that lost sight of their route point (pushed off their route) join the route
+        tree again from where they stand."""
+        a = self._arrays
+        keys = np.stack([a["_order"][lost], a["_prof"][lost], a["_cls"][lost]], axis=1)
+        for oid, prof_i, cls in np.unique(keys, axis=0).tolist():
+            order = self._orders.get(oid)
+            block = order.blocks.get((prof_i, cls)) if order is not None else None
+            if block is None:
+                continue
+            u = lost[(keys == (oid, prof_i, cls)).all(axis=1)]
+            first, _ = self._enter(block, a["positions"][u], cls)
+            base = self._route_base[(oid, (prof_i, cls))]
+            keep = first >= 0
+            a["_cur"][u[keep]] = first[keep] + base
 
     def _rebuild_routes(self) -> None:
         if not self._routes_dirty:
@@ -496,7 +542,8 @@ class Crowd:
         old_base = self._route_base
         remap = np.full(len(self._route_xy), -1, np.int64)
         for oid, order in self._orders.items():
-            for key, (bxy, bnxt, _) in order.blocks.items():
+            for key, block in order.blocks.items():
+                bxy, bnxt = block.xy, block.nxt
                 base[(oid, key)] = off
                 if (oid, key) in old_base:
                     ob = old_base[(oid, key)]
@@ -525,10 +572,14 @@ class Crowd:
             return
         a = self._arrays
         n = self._n
+        lost = np.flatnonzero(a["_lost"][:n])
+        if lost.size:
+            a["_lost"][lost] = False
+            self._reenter(lost)
         K.crowd_step(
             t, self._frame, a["positions"][:n], a["velocities"][:n], a["headings"][:n], a["radii"][:n],
             a["speeds"][:n], a["_cls"][:n], a["alive"][:n], a["_moving"][:n], a["arrived"][:n], a["_cur"][:n],
-            a["_slot"][:n], self._route_xy, self._route_next, self.separation, *self._walls.arrays,
+            a["_lost"][:n], a["_slot"][:n], self._route_xy, self._route_next, self.separation, *self._walls.arrays,
         )
         self._frame += 1
 
@@ -557,6 +608,26 @@ class Crowd:
     def walls(self) -> Walls | None:
         """The wall arrays per radius class (None before the first unit is added)."""
         return self._walls
+
+
+def _fill_order(slots, goal, pos, block, first, cost) -> NDArray[np.float64]:
+    """Give the units that arrive first the slots deepest along the direction they arrive from,
+    so that later units never walk through the ones already standing."""
+    lead = int(np.argmin(np.where(np.isfinite(cost), cost, np.inf)))
+    last = pos[lead]
+    c, steps = int(first[lead]), 0
+    while c >= 0 and steps < len(block.xy):
+        last, c, steps = block.xy[c], int(block.nxt[c]), steps + 1
+    d = goal - last
+    if np.hypot(*d) < 1e-12:
+        d = goal - pos.mean(axis=0)
+    norm = np.hypot(*d)
+    if norm < 1e-12:
+        return slots
+    depth = (slots - goal) @ (d / norm)
+    out = np.empty_like(slots)
+    out[np.argsort(np.where(np.isfinite(cost), cost, np.inf), kind="stable")] = slots[np.argsort(-depth, kind="stable")]
+    return out
 
 
 def _check_float(name: str, value: Any, low: float, *, strict: bool = False) -> float:

@@ -151,6 +151,29 @@ def segment_free(ax, ay, bx, by, cls, edges, grid, cell_ptr, cell_items, ref, ep
 
 
 @njit(cache=True)
+def target_visible(ax, ay, bx, by, cls, edges, grid, cell_ptr, cell_items, ref, eps, buf):
+    """:func:`segment_free` to a target that may lie on a wall (a corner waypoint): the segment
+    is cut short by ``1000 * eps`` before the target."""
+    dx, dy = bx - ax, by - ay
+    d = math.sqrt(dx * dx + dy * dy)
+    cut = 1000.0 * eps
+    if d <= cut:
+        return True
+    k = (d - cut) / d
+    return segment_free(ax, ay, ax + dx * k, ay + dy * k, cls, edges, grid, cell_ptr, cell_items, ref, eps, buf)
+
+
+@njit(cache=True)
+def targets_visible(a, b, cls, edges, grid, cell_ptr, cell_items, ref, eps):
+    """Bulk :func:`target_visible` for rows of ``a``, ``b`` (m, 2) and classes ``cls`` (m,)."""
+    out = np.empty(a.shape[0], np.bool_)
+    buf = np.empty(4096, np.int64)
+    for i in range(a.shape[0]):
+        out[i] = target_visible(a[i, 0], a[i, 1], b[i, 0], b[i, 1], cls[i], edges, grid, cell_ptr, cell_items, ref, eps, buf)
+    return out
+
+
+@njit(cache=True)
 def segments_free(a, b, cls, edges, grid, cell_ptr, cell_items, ref, eps):
     """Bulk :func:`segment_free` for rows of ``a``, ``b`` (m, 2) and classes ``cls`` (m,)."""
     m = a.shape[0]
@@ -296,14 +319,17 @@ def spatial_hash(pos, active, cs):
 
 @njit(cache=True)
 def crowd_step(
-    dt, frame, pos, vel, heading, radius, speed, cls, active, moving, arrived, cur, slot,
+    dt, frame, pos, vel, heading, radius, speed, cls, active, moving, arrived, cur, lost, slot,
     route_xy, route_next, sep_weight, edges, grid, cell_ptr, cell_items, ref, eps,
 ):
     """Advance every active unit by ``dt`` seconds.
 
-    Per unit: steer toward its current route point (``route_xy[cur]``; ``cur = -1`` means its own
-    slot), skipping to the following point when the straight walk there is free (checked on one
-    frame in four, staggered), slowing down within two radii of the slot and stopping on it; add
+    Per unit with an order (``moving``): steer toward its current route point (``route_xy[cur]``;
+    ``cur = -1`` means its own slot; units keep holding their slot after arriving), skipping to the following point, or straight to the slot, when the straight walk there is
+    free (checked on one
+    frame in four, staggered; a unit that cannot see its current target is flagged ``lost`` so the
+    caller can route it again), slowing down within two radii of the slot and stopping on it (``arrived`` once within a tenth
+    of a radius); add
     separation from neighbours closer than the sum of radii (found by a spatial hash); move with
     :func:`safe_move`, so a unit centre never ends inside a wall. Then one relaxation pass pushes
     overlapping pairs apart, again only by safe moves.
@@ -335,14 +361,22 @@ def crowd_step(
                     c = nxt
                     continue
                 if (i + frame) % 4 == 0:
+                    if target_visible(px, py, slot[i, 0], slot[i, 1], cls[i], edges, grid, cell_ptr, cell_items, ref, eps, buf):
+                        c = -1
+                        break
                     if nxt >= 0:
                         ax_, ay_ = route_xy[nxt, 0], route_xy[nxt, 1]
                     else:
                         ax_, ay_ = slot[i, 0], slot[i, 1]
-                    if segment_free(px, py, ax_, ay_, cls[i], edges, grid, cell_ptr, cell_items, ref, eps, buf):
+                    if target_visible(px, py, ax_, ay_, cls[i], edges, grid, cell_ptr, cell_items, ref, eps, buf):
                         c = nxt
                         continue
+                    if not target_visible(px, py, tx, ty, cls[i], edges, grid, cell_ptr, cell_items, ref, eps, buf):
+                        lost[i] = True
                 break
+            if c < 0 and (i + frame) % 4 == 0 and not arrived[i]:
+                if not target_visible(px, py, slot[i, 0], slot[i, 1], cls[i], edges, grid, cell_ptr, cell_items, ref, eps, buf):
+                    lost[i] = True
             cur[i] = c
             if c >= 0:
                 tx, ty = route_xy[c, 0], route_xy[c, 1]
@@ -352,10 +386,9 @@ def crowd_step(
                 slow = 0.0
             dx, dy = tx - px, ty - py
             d = math.sqrt(dx * dx + dy * dy)
-            if c < 0 and d <= max(1e-3 * radius[i], eps * 8.0) + 1e-12:
-                moving[i] = False
+            if c < 0 and d <= 0.1 * radius[i] + eps * 8.0:
                 arrived[i] = True
-            elif d > 0.0:
+            if d > eps * 8.0:
                 v = speed[i]
                 if slow == 0.0:
                     brake = 2.0 * radius[i]
@@ -399,7 +432,7 @@ def crowd_step(
         qx, qy = safe_move(px, py, px + vx * dt, py + vy * dt, cls[i], edges, grid, cell_ptr, cell_items, ref, eps, buf)
         newpos[i, 0], newpos[i, 1] = qx, qy
         vel[i, 0], vel[i, 1] = (qx - px) / dt, (qy - py) / dt
-        if moving[i] and (dvx != 0.0 or dvy != 0.0):
+        if moving[i] and not arrived[i] and (dvx != 0.0 or dvy != 0.0):
             heading[i] = math.atan2(dvy, dvx)
     # one relaxation pass: overlapping pairs move apart by half their overlap each (safe moves)
     for i in range(n):

@@ -153,6 +153,14 @@ class Walls:
             raise InvalidGeometryError(f"a has shape {pa.shape} and b {pb.shape}; expected the same")
         return K.segments_free(pa, pb, self._classes(cls, len(pa)), *self.arrays)
 
+    def sees(self, a: ArrayLike, b: ArrayLike, cls: int | ArrayLike) -> NDArray[np.bool_]:
+        """:meth:`visible`, but the targets ``b`` may lie on a wall (corner waypoints): each
+        segment is tested up to a hair before its target."""
+        pa, pb = self._points("a", a), self._points("b", b)
+        if pa.shape != pb.shape:
+            raise InvalidGeometryError(f"a has shape {pa.shape} and b {pb.shape}; expected the same")
+        return K.targets_visible(pa, pb, self._classes(cls, len(pa)), *self.arrays)
+
     def nearest_free(self, points: ArrayLike, cls: int) -> NDArray[np.float64]:
         """Each point moved to the nearest point of the class's free space (nudged inside)."""
         p = self._points("points", points).copy()
