@@ -25,7 +25,7 @@ from scipy.spatial import cKDTree
 
 from navmesh._checks import check_positive_int
 from navmesh.errors import InvalidGeometryError, InvalidOptionError, NodeNotFoundError, describe
-from navmesh.flowfield import FlowField
+from navmesh.grid import FlowField
 from navmesh.grid import GridMap
 from navmesh.path import Path
 from navmesh.steering import kernels as K

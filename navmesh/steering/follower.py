@@ -15,6 +15,7 @@ from navmesh.errors import InvalidGeometryError, InvalidOptionError, describe
 from navmesh.path import Path
 from navmesh.steering.curves import TANGENTS, Tangents, arc_lengths, as_polyline, hermite_curve, point_at
 from navmesh.terrain import CostProfile
+from navmesh.waypoints.query import NavQuery
 
 __all__ = ["PathFollower", "FollowerEvent", "MODES", "Mode"]
 
@@ -368,26 +369,11 @@ class PathFollower:
 
 
 def _find_path(follower: PathFollower, start: NDArray[np.float64], goal: NDArray[np.float64]) -> Path:
-    """A path on the follower's map from ``start`` to ``goal`` (endpoints moved to walkable
-    points when they are not)."""
-    import navmesh
-
-    nav = follower.navmap
-    query_cls = getattr(navmesh, "NavQuery", None)
-    if query_cls is not None:
-        if follower._query is None:
-            follower._query = query_cls(nav, follower.profile)
-        return follower._query.find_path(start, goal)
-    los = nav.line_of_sight
-    ends = np.stack([start, goal])
-    bad = ~los.walkable(ends)
-    if bad.any():
-        import shapely
-
-        free = nav.walkable
-        ends[bad] = shapely.get_coordinates(shapely.shortest_line(free, shapely.points(ends[bad])))[0::2]
-    path = navmesh.find_path(nav, ends[0], ends[1], profile=follower.profile)
-    pts = path.points
-    if bad[0]:
-        pts = np.concatenate([start[None], pts])
-    return Path(path.nodes, pts, path.cost, path.expansions, path.partial)
+    """A path on the follower's map from ``start`` to ``goal`` (a goal inside an obstacle moves to
+    the nearest walkable point; a start pushed into one walks out first)."""
+    if follower._query is None:
+        follower._query = NavQuery(follower.navmap, follower.profile)
+    path = follower._query.find_path(start, goal)
+    if path.start_moved:
+        return Path(path.nodes, np.concatenate([start[None], path.points]), path.cost, path.expansions, path.partial)
+    return path
