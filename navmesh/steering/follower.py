@@ -11,7 +11,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from navmesh._checks import check_option
-from navmesh.errors import InvalidGeometryError, InvalidOptionError, describe
+from navmesh.errors import InvalidGeometryError, InvalidOptionError, NoPathError, describe
 from navmesh.path import Path
 from navmesh.steering.curves import TANGENTS, Tangents, arc_lengths, as_polyline, hermite_curve, point_at
 from navmesh.terrain import CostProfile
@@ -33,7 +33,8 @@ class FollowerEvent:
         ``"waypoint"``: an inner waypoint was passed; ``"goal"``: the goal was reached (the
         follower is done); ``"replan"``: a new route was planned (target moved, timer, pushed
         off the route, or blocked); ``"blocked"``: the map changed and the route ahead is no
-        longer walkable.
+        longer walkable (followed by ``"replan"``, or alone when the goal can no longer be
+        reached: the follower then stands still and is ``done``).
     index : int
         The waypoint's index in the route's points (``-1`` for replan / blocked).
     position : tuple of float
@@ -322,10 +323,16 @@ class PathFollower:
                 events.append(FollowerEvent("blocked", -1, tuple(self.position.tolist())))
                 self._blocked = False
             goal = self.target if self.target is not None else self.route[-1]
-            self.set_path(self._plan(goal))
             self._replan_now = False
             self._since_plan = 0.0
-            events.append(FollowerEvent("replan", -1, tuple(self.position.tolist())))
+            try:
+                self.set_path(self._plan(goal))
+                events.append(FollowerEvent("replan", -1, tuple(self.position.tolist())))
+            except NoPathError:
+                # cut off: stand still (done) until the caller gives a new path or target
+                self._set_route(self.position[None].copy(), start_tangent=None)
+                if not events:
+                    events.append(FollowerEvent("blocked", -1, tuple(self.position.tolist())))
         before = self.position.copy()
         if self.done:
             self.velocity = np.zeros(2)
