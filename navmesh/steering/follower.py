@@ -245,14 +245,16 @@ class PathFollower:
         """Keep heading for a moving target: call every frame with its position.
 
         The route is re-planned (from the unit's exact position, so motion stays continuous) when
-        the target is farther than ``replan_distance`` from the current route's goal, or every
-        ``replan_interval`` seconds, on the next :meth:`update`.
+        the target is farther than ``replan_distance`` from the current route's goal, every
+        ``replan_interval`` seconds, or when the unit has reached its route's goal and the target
+        is elsewhere, on the next :meth:`update`.
         """
         t = np.asarray(target, dtype=np.float64).ravel()[:2]
         if t.shape != (2,) or not np.isfinite(t).all():
             raise InvalidGeometryError(f"target={describe(target)} is not two finite numbers")
         self.target = t
-        if float(np.hypot(*(t - self.route[-1]))) > self.replan_distance:
+        gap = float(np.hypot(*(t - self.route[-1])))
+        if gap > self.replan_distance or (self.done and gap > 0.0):
             self._replan_now = True
 
     def push(self, offset: ArrayLike) -> None:

@@ -126,7 +126,7 @@ def test_chaser_catches_a_slower_target(level_nav):
     caught_at, replans = None, 0
     for frame in range(60 * 60):
         target.update(dt)
-        before = chaser.position.copy()
+        before, velocity = chaser.position.copy(), chaser.velocity.copy()
         chaser.chase(target.position)
         events = chaser.update(dt)
         # continuous motion: never faster than its speed, never into a wall
@@ -134,6 +134,7 @@ def test_chaser_catches_a_slower_target(level_nav):
         if any(e.kind == "replan" for e in events):
             replans += 1
             assert los.walkable(chaser.route).all()
+            assert velocity @ chaser.velocity >= 0  # no reversal at the re-plan
         if np.hypot(*(chaser.position - target.position)) < 0.5:
             caught_at = frame
             break
