@@ -59,21 +59,24 @@ def _cell_of(x, y, grid):
 
 
 @njit(cache=True)
-def point_free(x, y, cls, edges, grid, cell_ptr, cell_items, ref, eps):
-    """Whether a unit of radius class ``cls`` may stand at (x, y): inside its free space and at
-    least ``eps`` away from every wall edge. Outside the grid is not free."""
+def point_status(x, y, cls, edges, grid, cell_ptr, cell_items, ref, eps):
+    """1 where a unit of radius class ``cls`` may stand at (x, y) at least ``eps`` away from every
+    wall edge; 0 within ``eps`` of a wall edge (on the boundary, up to rounding); -1 inside a
+    wall or outside the grid."""
     c = _cell_of(x, y, grid)
     if c < 0:
-        return False
+        return -1
     slot = cls * (int(grid[3]) * int(grid[4])) + c
     rx, ry = ref[slot, 0], ref[slot, 1]
     free = ref[slot, 2] > 0.5
     e2 = eps * eps
+    near = False
     for k in range(cell_ptr[slot], cell_ptr[slot + 1]):
         e = cell_items[k]
         ax, ay, bx, by = edges[e, 0], edges[e, 1], edges[e, 2], edges[e, 3]
         if _seg_dist2(x, y, ax, ay, bx, by) < e2:
-            return False
+            near = True
+            break
         # does the segment ref -> p cross edge a -> b? (vertices on its line count as "above")
         sa = _orient(rx, ry, x, y, ax, ay) > 0.0
         sb = _orient(rx, ry, x, y, bx, by) > 0.0
@@ -82,7 +85,16 @@ def point_free(x, y, cls, edges, grid, cell_ptr, cell_items, ref, eps):
             o2 = _orient(ax, ay, bx, by, x, y)
             if (o1 > 0.0 and o2 < 0.0) or (o1 < 0.0 and o2 > 0.0):
                 free = not free
-    return free
+    if near:
+        return 0
+    return 1 if free else -1
+
+
+@njit(cache=True)
+def point_free(x, y, cls, edges, grid, cell_ptr, cell_items, ref, eps):
+    """Whether a unit of radius class ``cls`` may stand at (x, y): inside its free space and at
+    least ``eps`` away from every wall edge. Outside the grid is not free."""
+    return point_status(x, y, cls, edges, grid, cell_ptr, cell_items, ref, eps) == 1
 
 
 @njit(cache=True)
@@ -117,34 +129,44 @@ def _cells_of_segment(ax, ay, bx, by, grid, out):
 
 @njit(cache=True)
 def segment_hit(ax, ay, bx, by, cls, edges, grid, cell_ptr, cell_items, buf):
-    """First wall edge the segment a -> b touches: (t along the segment in [0, 1], edge id), or
-    (2.0, -1) when it touches none. A too long segment reports (0.0, -1)."""
+    """First wall edge the segment a -> b crosses: (t along the segment in [0, 1], edge id), or
+    (2.0, -1) when it crosses none. A too long segment reports (0.0, -1).
+
+    A crossing means a and b lie strictly on opposite sides of the edge's line and the edge's
+    ends on opposite sides of the segment's line, an edge end lying exactly on that line
+    counting as on its left (so a segment entering through a vertex crosses one of its two
+    edges). Running along an edge or ending on it is no crossing: :func:`point_free` on the end
+    point settles those.
+    """
     n = _cells_of_segment(ax, ay, bx, by, grid, buf)
     if n < 0:
         return 0.0, -1
     base = cls * (int(grid[3]) * int(grid[4]))
     best_t, best_e = 2.0, -1
-    dx, dy = bx - ax, by - ay
+    seg = math.sqrt((bx - ax) ** 2 + (by - ay) ** 2)
     for j in range(n):
         slot = base + buf[j]
         for k in range(cell_ptr[slot], cell_ptr[slot + 1]):
             e = cell_items[k]
             px, py, qx, qy = edges[e, 0], edges[e, 1], edges[e, 2], edges[e, 3]
-            ex, ey = qx - px, qy - py
-            den = dx * ey - dy * ex
-            if den == 0.0:
+            if (_orient(ax, ay, bx, by, px, py) >= 0.0) == (_orient(ax, ay, bx, by, qx, qy) >= 0.0):
                 continue
-            t = ((px - ax) * ey - (py - ay) * ex) / den
-            u = ((px - ax) * dy - (py - ay) * dx) / den
-            if 0.0 <= t <= 1.0 and 0.0 <= u <= 1.0 and t < best_t:
-                best_t, best_e = t, e
+            o1 = _orient(px, py, qx, qy, ax, ay)
+            o2 = _orient(px, py, qx, qy, bx, by)
+            tol = 1e-12 * seg * math.sqrt((qx - px) ** 2 + (qy - py) ** 2)
+            if (o1 > tol and o2 < -tol) or (o1 < -tol and o2 > tol):
+                t = o1 / (o1 - o2)
+                if t < best_t:
+                    best_t, best_e = t, e
     return best_t, best_e
 
 
 @njit(cache=True)
 def segment_free(ax, ay, bx, by, cls, edges, grid, cell_ptr, cell_items, ref, eps, buf):
-    """Whether a unit can walk straight from a to b: both ends free and no wall edge touched."""
-    if not point_free(bx, by, cls, edges, grid, cell_ptr, cell_items, ref, eps):
+    """Whether a unit can walk straight from a to b (a not inside a wall): b not inside a wall
+    and no wall edge crossed. Running along a wall and touching it are allowed, as in
+    :class:`navmesh.geometry.LineOfSight`."""
+    if point_status(bx, by, cls, edges, grid, cell_ptr, cell_items, ref, eps) < 0:
         return False
     t, e = segment_hit(ax, ay, bx, by, cls, edges, grid, cell_ptr, cell_items, buf)
     return e < 0 and t > 1.0
@@ -188,7 +210,7 @@ def segments_free(a, b, cls, edges, grid, cell_ptr, cell_items, ref, eps):
     out = np.empty(m, np.bool_)
     buf = np.empty(4096, np.int64)
     for i in range(m):
-        out[i] = point_free(a[i, 0], a[i, 1], cls[i], edges, grid, cell_ptr, cell_items, ref, eps) and segment_free(
+        out[i] = point_status(a[i, 0], a[i, 1], cls[i], edges, grid, cell_ptr, cell_items, ref, eps) >= 0 and segment_free(
             a[i, 0], a[i, 1], b[i, 0], b[i, 1], cls[i], edges, grid, cell_ptr, cell_items, ref, eps, buf
         )
     return out
