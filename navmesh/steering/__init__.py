@@ -14,6 +14,7 @@ Pure numpy / numba (no arcade import).
 from navmesh.steering.crowd import Crowd, formation_slots
 from navmesh.steering.curves import Curve, hermite_curve, hermite_tangents
 from navmesh.steering.follower import FollowerEvent, PathFollower
+from navmesh.steering.variation import alternative_paths, vary_path
 from navmesh.steering.walls import Walls
 
 __all__ = [
@@ -25,4 +26,6 @@ __all__ = [
     "hermite_curve",
     "hermite_tangents",
     "Walls",
+    "vary_path",
+    "alternative_paths",
 ]

@@ -162,5 +162,5 @@ def alternative_paths(
         if key not in seen:
             seen.add(key)
             out.append(path)
-    return out
+    return sorted(out, key=lambda path: path.cost)
 
