@@ -233,6 +233,11 @@ def safe_move(px, py, qx, qy, cls, edges, grid, cell_ptr, cell_items, ref, eps, 
     first wall it touches (sliding), if that ends free without touching a wall; otherwise the part
     of the step before the wall, backed off; otherwise p itself. The result is always free.
     """
+    c = _cell_of(qx, qy, grid)
+    if c >= 0 and c == _cell_of(px, py, grid):
+        slot = cls * (int(grid[3]) * int(grid[4])) + c
+        if cell_ptr[slot] == cell_ptr[slot + 1] and ref[slot, 2] > 0.5:
+            return qx, qy  # one wall-free cell holds the whole step
     t, e = segment_hit(px, py, qx, qy, cls, edges, grid, cell_ptr, cell_items, buf)
     if e < 0 and t > 1.0 and point_free(qx, qy, cls, edges, grid, cell_ptr, cell_items, ref, eps):
         return qx, qy
