@@ -137,7 +137,7 @@ class Crowd:
         wait for the next updates. Default 4.
     joins_per_update : int
         Units that join their order's route tree per :meth:`update` (a few line-of-sight tests
-        each), >= 1; the others wait for the next updates. Default 2,000.
+        each), >= 1; the others wait for the next updates. Default 1,000.
     separation : float
         Strength of the push between overlapping units, >= 0 (1 = a unit overlapping its
         neighbour by its full radius is pushed at its own speed). Default 2.
@@ -186,7 +186,7 @@ class Crowd:
         navmap_or_grid: Any,
         *,
         searches_per_update: int = 4,
-        joins_per_update: int = 2000,
+        joins_per_update: int = 1000,
         separation: float = 2.0,
         formation_spacing: float = 2.2,
     ) -> None:

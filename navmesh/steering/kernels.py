@@ -164,8 +164,9 @@ def segment_hit(ax, ay, bx, by, cls, edges, grid, cell_ptr, cell_items, buf):
 @njit(cache=True)
 def segment_free(ax, ay, bx, by, cls, edges, grid, cell_ptr, cell_items, ref, eps, buf):
     """Whether a unit can walk straight from a to b (a not inside a wall): b not inside a wall
-    and no wall edge crossed. Running along a wall and touching it are allowed, as in
-    :class:`navmesh.geometry.LineOfSight`."""
+    and no wall edge crossed. Ending on a wall and running along the inside of a wall edge are
+    allowed, as in :class:`navmesh.geometry.LineOfSight`; passing exactly through a wall vertex
+    may count as blocked (the conservative side)."""
     if point_status(bx, by, cls, edges, grid, cell_ptr, cell_items, ref, eps) < 0:
         return False
     t, e = segment_hit(ax, ay, bx, by, cls, edges, grid, cell_ptr, cell_items, buf)
@@ -229,9 +230,10 @@ def points_free(p, cls, edges, grid, cell_ptr, cell_items, ref, eps):
 def safe_move(px, py, qx, qy, cls, edges, grid, cell_ptr, cell_items, ref, eps, buf):
     """Where a unit standing on a free point p ends when it tries to step to q.
 
-    The whole step when it touches no wall and ends free; otherwise the step's component along the
-    first wall it touches (sliding), if that ends free without touching a wall; otherwise the part
-    of the step before the wall, backed off; otherwise p itself. The result is always free.
+    The whole step when it crosses no wall and ends free; otherwise up to the first wall it
+    crosses and on along that wall by the rest of the step's component along it (sliding), if
+    that ends free without crossing a wall; otherwise half the step before the wall; otherwise p
+    itself. The result is always free.
     """
     c = _cell_of(qx, qy, grid)
     if c >= 0 and c == _cell_of(px, py, grid):
@@ -245,14 +247,14 @@ def safe_move(px, py, qx, qy, cls, edges, grid, cell_ptr, cell_items, ref, eps, 
         ex, ey = edges[e, 2] - edges[e, 0], edges[e, 3] - edges[e, 1]
         ll = ex * ex + ey * ey
         if ll > 0.0:
-            dx, dy = qx - px, qy - py
-            k = (dx * ex + dy * ey) / ll
-            # slide along the wall, keeping off it by a little more than eps
-            nx_, ny_ = -ey, ex
+            # walk up to the wall (kept a little more than eps off it), then along it
             nl = math.sqrt(ll)
             side = _orient(edges[e, 0], edges[e, 1], edges[e, 2], edges[e, 3], px, py)
             off = 4.0 * eps / nl if side >= 0.0 else -4.0 * eps / nl
-            sx, sy = px + k * ex + off * nx_, py + k * ey + off * ny_
+            hx = px + (qx - px) * t - off * ey
+            hy = py + (qy - py) * t + off * ex
+            k = ((qx - hx) * ex + (qy - hy) * ey) / ll
+            sx, sy = hx + k * ex, hy + k * ey
             t2, e2 = segment_hit(px, py, sx, sy, cls, edges, grid, cell_ptr, cell_items, buf)
             if e2 < 0 and t2 > 1.0 and point_free(sx, sy, cls, edges, grid, cell_ptr, cell_items, ref, eps):
                 return sx, sy

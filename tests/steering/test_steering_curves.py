@@ -89,7 +89,7 @@ def _random_level(seed: int):
 
 @pytest.mark.parametrize("kind", ["catmull_rom", "centripetal"])
 @given(seed=st.integers(0, 10_000), radius=st.sampled_from([0.0, 0.5, 1.0]))
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_no_sampled_curve_point_in_an_inflated_obstacle_on_random_levels(kind, seed, radius):
     level, rng = _random_level(seed)
     nav = navmesh.build_waypoint_graph(level, corners=True, agent_radius=radius)
