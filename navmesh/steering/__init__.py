@@ -18,14 +18,14 @@ from navmesh.steering.variation import alternative_paths, vary_path
 from navmesh.steering.walls import Walls
 
 __all__ = [
-    "PathFollower",
-    "FollowerEvent",
     "Crowd",
-    "formation_slots",
     "Curve",
+    "FollowerEvent",
+    "PathFollower",
+    "Walls",
+    "alternative_paths",
+    "formation_slots",
     "hermite_curve",
     "hermite_tangents",
-    "Walls",
     "vary_path",
-    "alternative_paths",
 ]

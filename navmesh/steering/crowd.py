@@ -13,9 +13,8 @@ never freezes a frame. The per-frame motion is one compiled call
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import scipy.sparse
@@ -24,13 +23,19 @@ from numpy.typing import ArrayLike, NDArray
 from scipy.spatial import cKDTree
 
 from navmesh._checks import check_positive_int
-from navmesh.errors import InvalidGeometryError, InvalidOptionError, NodeNotFoundError, describe
-from navmesh.grid import FlowField
-from navmesh.grid import GridMap
+from navmesh.errors import (
+    InvalidGeometryError,
+    InvalidOptionError,
+    NavmeshError,
+    NodeNotFoundError,
+    describe,
+)
+from navmesh.grid import FlowField, GridMap
 from navmesh.path import Path
 from navmesh.steering import kernels as K
 from navmesh.steering.walls import Walls, level_geometry
 from navmesh.terrain import CostProfile
+from navmesh.waypoints.query import NavQuery
 
 __all__ = ["Crowd", "formation_slots"]
 
@@ -138,6 +143,10 @@ class Crowd:
     joins_per_update : int
         Units that join their order's route tree per :meth:`update` (a few line-of-sight tests
         each), >= 1; the others wait for the next updates. Default 1,000.
+    shared_search_min : int
+        NavMap only: an order's units of one type share one route tree when there are at least
+        this many (>= 1; default 4); fewer get one any-angle ``NavQuery.find_path`` each, straight
+        to their slots (cheaper than searching the whole graph, and the best path).
     separation : float
         Strength of the push between overlapping units, >= 0 (1 = a unit overlapping its
         neighbour by its full radius is pushed at its own speed). Default 2.
@@ -187,6 +196,7 @@ class Crowd:
         *,
         searches_per_update: int = 4,
         joins_per_update: int = 1000,
+        shared_search_min: int = 4,
         separation: float = 2.0,
         formation_spacing: float = 2.2,
     ) -> None:
@@ -195,6 +205,8 @@ class Crowd:
         self._grid = isinstance(navmap_or_grid, GridMap)
         self.searches_per_update = check_positive_int("searches_per_update", searches_per_update, allow_none=False)
         self.joins_per_update = check_positive_int("joins_per_update", joins_per_update, allow_none=False)
+        self.shared_search_min = check_positive_int("shared_search_min", shared_search_min, allow_none=False)
+        self._queries: dict[CostProfile | None, NavQuery] = {}
         self.separation = _check_float("separation", separation, 0.0)
         self.formation_spacing = _check_float("formation_spacing", formation_spacing, 2.0)
         self._n = 0
@@ -217,7 +229,7 @@ class Crowd:
         self._tree_cache: dict[Any, Any] = {}
 
     # -- storage ----------------------------------------------------------------------------
-    _FIELDS = {
+    _FIELDS: ClassVar[dict[str, tuple[type, tuple[int, ...]]]] = {
         "positions": (np.float64, (2,)),
         "velocities": (np.float64, (2,)),
         "headings": (np.float64, ()),
@@ -444,6 +456,10 @@ class Crowd:
         a = self._arrays
         prof_i, cls = key
         pos = a["positions"][members]
+        if not self._grid and len(members) < self.shared_search_min:
+            for u in members.tolist():
+                self._plan_unit(oid, key, u)
+            return
         if self._grid:
             block = self._flow_block(order.goal)
         else:
@@ -453,6 +469,27 @@ class Crowd:
         a["_slot"][members] = _fill_order(a["_slot"][members], order.goal, pos, block, first, cost)
         self._routes_dirty = True
         self._pending.appendleft(("join", oid, key, members))
+
+    def _plan_unit(self, oid: int, key: tuple[int, int], u: int) -> None:
+        """One unit's own any-angle path to its slot (small groups: cheaper than a tree)."""
+        a = self._arrays
+        prof_i, cls = key
+        profile = self._profiles[prof_i]
+        if profile not in self._queries:
+            self._queries[profile] = NavQuery(self.map, profile)
+        start, slot = a["positions"][u].copy(), a["_slot"][u].copy()
+        try:
+            pts = self._queries[profile].find_path(start, slot, allow_partial=True).points[1:, :2]
+        except NavmeshError:
+            pts = slot[None]  # unreachable from here: try straight, sliding along the walls
+        if len(pts) == 0:
+            pts = slot[None]
+        nxt = np.append(np.arange(1, len(pts)), -1).astype(np.int64)
+        self._orders[oid].blocks[(prof_i, cls, u)] = _Block(np.ascontiguousarray(pts), nxt, np.zeros(len(pts)), slot)
+        self._routes_dirty = True
+        self._rebuild_routes()
+        a["_cur"][u] = self._route_base[(oid, (prof_i, cls, u))]
+        a["_moving"][u] = True
 
     def _join(self, oid: int, key: tuple[int, int], members: NDArray[np.int64]) -> None:
         """Units of an order join its route tree (visibility tests: the per-unit part)."""
@@ -581,10 +618,19 @@ class Crowd:
         keys = np.stack([a["_order"][lost], a["_prof"][lost], a["_cls"][lost]], axis=1)
         for oid, prof_i, cls in np.unique(keys, axis=0).tolist():
             order = self._orders.get(oid)
-            block = order.blocks.get((prof_i, cls)) if order is not None else None
+            if order is None:
+                continue
+            block = order.blocks.get((prof_i, cls))
             if block is None:
+                for v in lost[(keys == (oid, prof_i, cls)).all(axis=1)].tolist():
+                    if (prof_i, cls, v) in order.blocks:
+                        self._plan_unit(oid, (prof_i, cls), v)
                 continue
             u = lost[(keys == (oid, prof_i, cls)).all(axis=1)]
+            own = np.array([(prof_i, cls, v) in order.blocks for v in u.tolist()], dtype=bool)
+            for v in u[own].tolist():
+                self._plan_unit(oid, (prof_i, cls), v)
+            u = u[~own]
             first, _ = self._enter(block, a["positions"][u], cls)
             base = self._route_base[(oid, (prof_i, cls))]
             keep = first >= 0
@@ -655,7 +701,8 @@ class Crowd:
                 nodes.append(c)
                 c = int(self._route_next[c])
                 seen += 1
-            pts.append(a["_slot"][u].copy())
+            if not np.array_equal(pts[-1], a["_slot"][u]):
+                pts.append(a["_slot"][u].copy())
         p = np.asarray(pts)
         length = float(np.hypot(*np.diff(p, axis=0).T).sum()) if len(p) > 1 else 0.0
         return Path(np.asarray(nodes, np.int32), p, length)

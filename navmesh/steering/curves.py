@@ -28,7 +28,7 @@ from numpy.typing import ArrayLike, NDArray
 from navmesh._checks import check_option
 from navmesh.errors import InvalidGeometryError, InvalidOptionError, describe
 
-__all__ = ["TANGENTS", "Tangents", "Curve", "hermite_curve", "hermite_tangents", "arc_lengths", "point_at"]
+__all__ = ["TANGENTS", "Curve", "Tangents", "arc_lengths", "hermite_curve", "hermite_tangents", "point_at"]
 
 Tangents = Literal["catmull_rom", "centripetal"]
 TANGENTS: tuple[str, ...] = ("catmull_rom", "centripetal")

@@ -11,13 +11,25 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from navmesh._checks import check_option
-from navmesh.errors import InvalidGeometryError, InvalidOptionError, NoPathError, describe
+from navmesh.errors import (
+    InvalidGeometryError,
+    InvalidOptionError,
+    NoPathError,
+    describe,
+)
 from navmesh.path import Path
-from navmesh.steering.curves import TANGENTS, Tangents, arc_lengths, as_polyline, hermite_curve, point_at
+from navmesh.steering.curves import (
+    TANGENTS,
+    Tangents,
+    arc_lengths,
+    as_polyline,
+    hermite_curve,
+    point_at,
+)
 from navmesh.terrain import CostProfile
 from navmesh.waypoints.query import NavQuery
 
-__all__ = ["PathFollower", "FollowerEvent", "MODES", "Mode"]
+__all__ = ["MODES", "FollowerEvent", "Mode", "PathFollower"]
 
 Mode = Literal["straight", "hermite"]
 MODES: tuple[str, ...] = ("straight", "hermite")

@@ -51,8 +51,8 @@ def _seg_dist2(px, py, ax, ay, bx, by):
 @njit(cache=True)
 def _cell_of(x, y, grid):
     ox, oy, cs, nx, ny = grid[0], grid[1], grid[2], int(grid[3]), int(grid[4])
-    ix = int(math.floor((x - ox) / cs))
-    iy = int(math.floor((y - oy) / cs))
+    ix = math.floor((x - ox) / cs)
+    iy = math.floor((y - oy) / cs)
     if ix < 0 or iy < 0 or ix >= nx or iy >= ny:
         return -1
     return iy * nx + ix
@@ -106,8 +106,8 @@ def _cells_of_segment(ax, ay, bx, by, grid, out):
     gx1, gy1 = (bx - ox) / cs, (by - oy) / cs
     if gx1 < gx0:
         gx0, gx1, gy0, gy1 = gx1, gx0, gy1, gy0
-    i0 = max(0, int(math.floor(gx0 - _CELL_EPS)))
-    i1 = min(nx - 1, int(math.floor(gx1 + _CELL_EPS)))
+    i0 = max(0, math.floor(gx0 - _CELL_EPS))
+    i1 = min(nx - 1, math.floor(gx1 + _CELL_EPS))
     n = 0
     for ix in range(i0, i1 + 1):
         xa = max(gx0, float(ix))
@@ -117,8 +117,8 @@ def _cells_of_segment(ax, ay, bx, by, grid, out):
             yb = gy0 + (gy1 - gy0) * (xb - gx0) / (gx1 - gx0)
         else:
             ya, yb = gy0, gy1
-        lo = max(0, int(math.floor(min(ya, yb) - _CELL_EPS)))
-        hi = min(ny - 1, int(math.floor(max(ya, yb) + _CELL_EPS)))
+        lo = max(0, math.floor(min(ya, yb) - _CELL_EPS))
+        hi = min(ny - 1, math.floor(max(ya, yb) + _CELL_EPS))
         for iy in range(lo, hi + 1):
             if n >= out.shape[0]:
                 return -1
@@ -411,9 +411,13 @@ def crowd_step(
                     if not target_visible(px, py, tx, ty, cls[i], -1, edges, grid, cell_ptr, cell_items, ref, eps, buf):
                         lost[i] = True
                 break
-            if c < 0 and (i + frame) % 4 == 0 and not arrived[i]:
-                if not target_visible(px, py, slot[i, 0], slot[i, 1], cls[i], -1, edges, grid, cell_ptr, cell_items, ref, eps, buf):
-                    lost[i] = True
+            if (
+                c < 0
+                and (i + frame) % 4 == 0
+                and not arrived[i]
+                and not target_visible(px, py, slot[i, 0], slot[i, 1], cls[i], -1, edges, grid, cell_ptr, cell_items, ref, eps, buf)
+            ):
+                lost[i] = True
             cur[i] = c
             if c >= 0:
                 tx, ty = route_xy[c, 0], route_xy[c, 1]

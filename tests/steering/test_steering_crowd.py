@@ -21,13 +21,13 @@ ARENA = Path(__file__).resolve().parents[1] / "data" / "movingai" / "arena.map"
 @pytest.fixture(scope="module")
 def arena():
     grid = navmesh.GridMap.from_movingai(ARENA)
-    obstacles, bounds = level_geometry(grid)
+    obstacles, _ = level_geometry(grid)
     level = navmesh.Level.rectangle(grid.width, grid.height, obstacles=obstacles)
     return grid, level
 
 
 def test_level_geometry_of_a_grid_is_its_blocked_cells(arena):
-    grid, level = arena
+    grid, _ = arena
     obstacles, bounds = level_geometry(grid)
     blocked_area = float(np.asarray(grid.blocked).sum()) * grid.cell_size**2
     assert shapely.union_all(obstacles).area == pytest.approx(blocked_area)
@@ -103,7 +103,7 @@ def test_a_settled_crowd_keeps_its_spacing(arena, kind):
 
 
 def test_no_unit_is_ever_inside_an_obstacle_during_a_1000_unit_order(arena):
-    grid, level = arena
+    _, level = arena
     radius = 0.3
     nav = navmesh.build_waypoint_graph(level, corners=True, agent_radius=radius)
     los = level.line_of_sight(agent_radius=radius)  # shapely, independent of the kernels
@@ -194,3 +194,25 @@ def test_bad_input_gets_clear_errors(arena):
         crowd.move_to(ids, [10.0])
     with pytest.raises(InvalidOptionError, match="dt"):
         crowd.update(0)
+
+
+def test_small_groups_get_their_own_any_angle_paths_and_large_ones_share_a_tree(arena):
+    _, level = arena
+    nav = navmesh.build_waypoint_graph(level, corners=True, agent_radius=0.3)
+    crowd = Crowd(nav, shared_search_min=4)
+    few = crowd.add([[3.0, 3.0], [4.0, 3.0]], radius=0.3, speed=5.0)
+    many = crowd.add(np.random.default_rng(1).uniform(3, 8, (20, 2)), radius=0.3, speed=5.0)
+    crowd.move_to(few, [40.0, 40.0])
+    crowd.move_to(many, [10.0, 40.0])
+    crowd.update(1 / 1000)
+    query = navmesh.NavQuery(nav)
+    for u in few.tolist():
+        own = crowd.path_of(u).points
+        best = query.find_path(own[0], own[-1]).points
+        # the unit's route is its own any-angle path to its slot (it has barely moved)
+        np.testing.assert_allclose(own[1:], best[1:], atol=1e-9)
+    shared = [crowd.path_of(u).points for u in many.tolist()]
+    # units of the big group walk through the tree: their routes all end at the goal, then a slot
+    assert all(np.allclose(p[-2], [10.0, 40.0]) for p in shared if len(p) > 2)
+    _settle(crowd, 2000)
+    assert crowd.arrived.all()

@@ -159,7 +159,7 @@ def test_pushed_off_route_replans_and_resumes(level_nav):
 
 
 def test_a_route_through_the_door_is_blocked_when_it_closes(level_nav):
-    level, nav = level_nav
+    _, nav = level_nav
     f = PathFollower(navmesh.NavQuery(nav).find_path([20, 15], [32, 15]), 4.0, navmap=nav, radius=0.5)
     closed = nav.with_obstacle(shapely.box(24, 12, 28, 18))
     assert f.set_navmap(closed)
