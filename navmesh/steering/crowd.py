@@ -426,6 +426,44 @@ class Crowd:
         for key in sorted(set(zip(a["_prof"][u].tolist(), a["_cls"][u].tolist()))):
             self._pending.append(("search", oid, key))
 
+    def set_map(self, navmap_or_grid: Any) -> None:
+        """Switch to a changed map (a door closed, a bridge raised: a NavMap from a local update).
+
+        Walls are rebuilt for every unit radius; every order keeps its goal and slots and
+        searches its routes again (budgeted, from the next :meth:`update`; its units wait until
+        then). A unit the change buried inside an obstacle is moved to the nearest free point.
+
+        Raises
+        ------
+        InvalidOptionError
+            The new map is neither a NavMap nor a GridMap, or of the other kind than before.
+        """
+        level_geometry(navmap_or_grid)
+        if isinstance(navmap_or_grid, GridMap) != self._grid:
+            raise InvalidOptionError("set_map: the new map must be of the same kind (NavMap or GridMap) as the old one")
+        self.map = navmap_or_grid
+        self._tree_cache = {}
+        self._queries = {}
+        if not self._radii_classes:
+            return
+        self._walls = Walls(self.map, self._radii_classes)
+        a = self._arrays
+        n = self._n
+        for c in range(len(self._radii_classes)):
+            sel = np.flatnonzero(a["alive"][:n] & (a["_cls"][:n] == c))
+            if sel.size:
+                a["positions"][sel] = self._walls.nearest_free(a["positions"][sel], c)
+        self._pending.clear()
+        for oid, order in self._orders.items():
+            order.blocks.clear()
+            ids = order.ids[a["_order"][order.ids] == oid]
+            a["_cur"][ids] = -1
+            a["_moving"][ids] = False
+            for key in sorted(set(zip(a["_prof"][ids].tolist(), a["_cls"][ids].tolist()))):
+                self._pending.append(("search", oid, key))
+        self._routes_dirty = True
+        self._rebuild_routes()
+
     def _release(self, u: NDArray[np.int64]) -> None:
         """Take units out of their orders; drop orders nobody follows any more."""
         a = self._arrays

@@ -216,3 +216,26 @@ def test_small_groups_get_their_own_any_angle_paths_and_large_ones_share_a_tree(
     assert all(np.allclose(p[-2], [10.0, 40.0]) for p in shared if len(p) > 2)
     _settle(crowd, 2000)
     assert crowd.arrived.all()
+
+
+def test_a_door_closing_sends_the_crowd_around():
+    level = navmesh.Level.rectangle(40, 30, obstacles=[shapely.box(18, 0, 22, 12), shapely.box(18, 18, 22, 27)])
+    nav = navmesh.build_waypoint_graph(level, corners=True, agent_radius=0.4)
+    crowd = Crowd(nav)
+    ids = crowd.add(np.random.default_rng(4).uniform(2, 8, (30, 2)) + [0, 11], radius=0.4, speed=6.0)
+    crowd.move_to(ids, [34.0, 15.0])
+    for _ in range(20):
+        crowd.update(1 / 30)
+    door = shapely.box(18, 12, 22, 18)
+    crowd.set_map(nav.with_obstacle(door))
+    closed = nav.level.line_of_sight(agent_radius=0.4)  # without the door, to see who used the gap
+    inflated_door = shapely.buffer(door, 0.4, join_style="mitre")
+    went_high = np.zeros(len(ids), bool)
+    for _ in range(3000):
+        crowd.update(1 / 30)
+        assert not shapely.contains_xy(inflated_door, *crowd.positions.T).any()
+        went_high |= crowd.positions[:, 1] > 27
+        if crowd.arrived.all():
+            break
+    assert crowd.arrived.all() and went_high.all()  # all of them around the top end of the wall
+    assert closed.walkable(crowd.positions).all()
