@@ -103,8 +103,9 @@ class PathFollower:
     replan_interval : float, optional
         Chasing: also re-plan every this many seconds (> 0). Default: only on distance.
     offpath_distance : float, optional
-        Re-plan (or, without a navmap, walk back) when :meth:`push` moves the unit farther than
-        this from its route. Default: ``2 * radius`` or 0.5, whichever is larger.
+        Re-plan when :meth:`push` moves the unit farther than this from its route (without a
+        navmap: walk straight back to the route's next waypoint). Default: ``2 * radius`` or 0.5,
+        whichever is larger.
     samples_per_piece : int
         Samples per curve piece (hermite mode), >= 2.
 
@@ -249,9 +250,15 @@ class PathFollower:
 
     # -- re-planning ------------------------------------------------------------------------
     def _plan(self, goal: NDArray[np.float64]) -> Path:
-        if self.navmap is None:
-            return Path(np.zeros(0, np.int32), np.stack([self.position, goal]), float(np.hypot(*(goal - self.position))))
-        return _find_path(self, self.position, goal)
+        if self.navmap is not None:
+            return _find_path(self, self.position, goal)
+        if self.target is not None:
+            pts = np.stack([self.position, goal])
+        else:
+            # no map: back to the route at its next waypoint, then on along it
+            nxt = int(np.searchsorted(self._waypoint_s, self._s, side="right"))
+            pts = np.concatenate([self.position[None], self.waypoints[nxt:]])
+        return Path(np.zeros(0, np.int32), pts, float(np.hypot(*np.diff(pts, axis=0).T).sum()))
 
     def chase(self, target: ArrayLike) -> None:
         """Keep heading for a moving target: call every frame with its position.

@@ -179,3 +179,13 @@ def test_a_route_cut_off_for_good_stops_with_a_blocked_event(level_nav):
     kinds = [e.kind for e in f.update(1 / 30)]
     assert kinds == ["blocked"]
     assert f.done and f.position.tolist() == where.tolist()
+
+
+def test_without_a_map_a_pushed_unit_walks_back_to_its_next_waypoint():
+    f = PathFollower(POLY, 1.0, offpath_distance=0.5)
+    f.update(1.0)  # at (1, 0), heading for waypoint 1 at (3, 0)
+    f.push([0.0, -2.0])
+    assert [e.kind for e in f.update(0.5)] == ["replan"]
+    np.testing.assert_allclose(f.waypoints, np.concatenate([[[1.0, -2.0]], POLY[1:]]))
+    _run(f, 1 / 60)
+    assert f.position.tolist() == POLY[-1].tolist()
