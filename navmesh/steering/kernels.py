@@ -380,6 +380,7 @@ def crowd_step(
     hgrid, start, order = spatial_hash(pos, active, max(2.0 * rmax, 1e-9))
     hx0, hy0, hnx, hny, hcs = hgrid[0], hgrid[1], int(hgrid[2]), int(hgrid[3]), hgrid[4]
     newpos = pos.copy()
+    crowded = np.zeros(n, np.bool_)
     for i in range(n):
         if not active[i]:
             continue
@@ -453,6 +454,7 @@ def crowd_step(
                     d2 = ddx * ddx + ddy * ddy
                     if d2 >= rr * rr:
                         continue
+                    crowded[i] = True
                     if d2 > 0.0:
                         dd = math.sqrt(d2)
                         w = (rr - dd) / rr
@@ -475,11 +477,15 @@ def crowd_step(
         vel[i, 0], vel[i, 1] = (qx - px) / dt, (qy - py) / dt
         if moving[i] and not arrived[i] and (dvx != 0.0 or dvy != 0.0):
             heading[i] = math.atan2(dvy, dvx)
-    # one relaxation pass: overlapping pairs move apart by half their overlap each (safe moves)
+    # one relaxation pass over the units that overlapped someone: overlapping pairs move apart by
+    # half their overlap each (safe moves)
     for i in range(n):
         if not active[i]:
             continue
         px, py = newpos[i, 0], newpos[i, 1]
+        if not crowded[i]:
+            pos[i, 0], pos[i, 1] = px, py
+            continue
         cx_, cy_ = 0.0, 0.0
         ix = int((pos[i, 0] - hx0) / hcs)
         iy = int((pos[i, 1] - hy0) / hcs)
