@@ -37,7 +37,7 @@ from pathlib import Path as FilePath
 import numpy as np
 
 import navmesh
-from navmesh.steering import Crowd
+from navmesh.steering import Crowd, Walls
 from navmesh.steering.walls import level_geometry
 
 ARENA = FilePath(__file__).resolve().parents[1] / "tests" / "data" / "movingai" / "arena.map"
@@ -51,12 +51,12 @@ def arena_nav() -> navmesh.NavMap:
     return navmesh.build_waypoint_graph(level, corners=True, agent_radius=RADIUS)
 
 
-def free_points(crowd_walls, n: int, lo: float, hi: float, seed: int) -> np.ndarray:
+def free_points(walls: Walls, n: int, lo: float, hi: float, seed: int) -> np.ndarray:
     rng = np.random.default_rng(seed)
     out = np.zeros((0, 2))
     while len(out) < n:
         p = rng.uniform(lo, hi, (2 * n, 2))
-        out = np.concatenate([out, p[crowd_walls.walkable(p, 0)]])
+        out = np.concatenate([out, p[walls.walkable(p, 0)]])
     return out[:n]
 
 
@@ -163,9 +163,11 @@ def main() -> None:
     frames = 30 if args.quick else 90
     nav = arena_nav()
     warm = Crowd(nav)
-    ids = warm.add([[10.0, 10.0], [12.0, 10.0]], radius=RADIUS, speed=SPEED)
-    warm.move_to(ids, [40.0, 40.0])
-    warm.update(DT)  # compile / load the numba cache outside the timings
+    ids = warm.add(free_points(Walls(nav, [RADIUS]), 8, 4, 20, 0), radius=RADIUS, speed=SPEED)
+    warm.move_to(ids[:2], [40.0, 40.0])  # own paths
+    warm.move_to(ids[2:], [60.0, 40.0])  # a shared tree
+    for _ in range(3):
+        warm.update(DT)  # compile / load the numba cache outside the timings
     print(f"Real level: Moving AI arena, 4-unit cells, {nav!r}")
     print(f"{'units':>7} {'median ms':>10} {'cpu ms':>8} {'max ms':>8} {'arrived':>8}")
     for n in sizes:
