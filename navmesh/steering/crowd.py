@@ -129,6 +129,9 @@ class _Order:
 class Crowd:
     """Units moving together on a NavMap or a GridMap.
 
+    The state arrays are indexed by unit id (removed units keep their row, with ``alive``
+    False); each is a view of the crowd's storage, so read it again after :meth:`add`.
+
     Parameters
     ----------
     navmap_or_grid : NavMap or GridMap
@@ -136,7 +139,7 @@ class Crowd:
         :class:`~navmesh.terrain.CostProfile`; on a GridMap they follow a
         :class:`~navmesh.grid.FlowField` (blocked cells are walls; profiles do not apply,
         the grid's own cell costs do). Walls for the motion are the level's obstacles (or
-        blocked cells) inflated by each unit's radius.
+        blocked cells) inflated by each unit's radius. A grid's wrap-around is not followed.
     searches_per_update : int
         Route searches (one per unit type of an order) run per :meth:`update`, >= 1; the others
         wait for the next updates. Default 4.
@@ -153,7 +156,7 @@ class Crowd:
     formation_spacing : float
         Distance between formation slots in unit radii, >= 2. Default 2.2.
 
-    Attributes (arrays indexed by unit id; removed units keep their row, ``alive`` False)
+    Attributes
     ----------
     positions : float array (n, 2)
         Unit centres, world units. Never inside an obstacle inflated by the unit's radius.
@@ -260,11 +263,43 @@ class Crowd:
         self._arrays = new
         self._cap = cap
 
-    def __getattr__(self, name: str) -> NDArray:
-        arrays = self.__dict__.get("_arrays")
-        if arrays is not None and name in arrays:
-            return arrays[name][: self.__dict__["_n"]]
-        raise AttributeError(name)
+    def _view(self, name: str) -> NDArray:
+        return self._arrays[name][: self._n]
+
+    @property
+    def positions(self) -> NDArray[np.float64]:
+        """Unit centres (n, 2), world units; a view (writable; read it again after :meth:`add`)."""
+        return self._view("positions")
+
+    @property
+    def velocities(self) -> NDArray[np.float64]:
+        """Velocity over the last update (n, 2), units per second."""
+        return self._view("velocities")
+
+    @property
+    def headings(self) -> NDArray[np.float64]:
+        """Direction of travel (n,), radians counter-clockwise from +x; writable (initial facing)."""
+        return self._view("headings")
+
+    @property
+    def arrived(self) -> NDArray[np.bool_]:
+        """Whether each unit stands on the slot of its latest order (n,)."""
+        return self._view("arrived")
+
+    @property
+    def alive(self) -> NDArray[np.bool_]:
+        """False for removed units (n,)."""
+        return self._view("alive")
+
+    @property
+    def radii(self) -> NDArray[np.float64]:
+        """Unit radii (n,), world units."""
+        return self._view("radii")
+
+    @property
+    def speeds(self) -> NDArray[np.float64]:
+        """Top speeds (n,), units per second; writable (e.g. slower in a swamp)."""
+        return self._view("speeds")
 
     def __len__(self) -> int:
         """Number of unit ids handed out (removed units included)."""
