@@ -205,7 +205,8 @@ class PathFollower:
 
     def _set_route(self, waypoints: NDArray[np.float64], start_tangent: NDArray[np.float64] | None) -> None:
         self.waypoints = waypoints
-        if self.mode == "hermite" and len(waypoints) > 2:
+        # a two-point route curves too when it must leave in the current heading (a re-plan)
+        if self.mode == "hermite" and (len(waypoints) > 2 or (len(waypoints) == 2 and start_tangent is not None)):
             curve = hermite_curve(
                 waypoints, tangents=self.tangents, walkable=self._walkable(),
                 samples_per_piece=self.samples_per_piece, start_tangent=start_tangent,
