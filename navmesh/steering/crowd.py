@@ -22,7 +22,7 @@ import scipy.sparse.csgraph
 from numpy.typing import ArrayLike, NDArray
 from scipy.spatial import cKDTree
 
-from navmesh._checks import check_positive_int
+from navmesh._checks import MAX_COORDINATE, as_array, as_float_array, check_positive_int
 from navmesh.errors import (
     InvalidGeometryError,
     InvalidOptionError,
@@ -345,10 +345,10 @@ class Crowd:
         InvalidOptionError
             ``radius``, ``speed`` or ``profile`` is invalid.
         """
-        p = np.asarray(positions, dtype=np.float64)
+        p = as_float_array("positions", positions, InvalidGeometryError)
         if p.ndim == 1:
             p = p[None, :]
-        if p.ndim != 2 or p.shape[1] != 2 or not np.isfinite(p).all():
+        if p.ndim != 2 or p.shape[1] != 2 or not (np.abs(p) <= MAX_COORDINATE).all():
             raise InvalidGeometryError(f"positions has shape {p.shape}; expected finite (m, 2) world positions")
         r = _check_float("radius", radius, 0.0)
         v = _check_float("speed", speed, 0.0, strict=True)
@@ -398,7 +398,7 @@ class Crowd:
         self._release(u)
 
     def _check_ids(self, ids: ArrayLike) -> NDArray[np.int64]:
-        u = np.atleast_1d(np.asarray(ids))
+        u = np.atleast_1d(as_array("ids", ids, NodeNotFoundError))
         if u.ndim != 1 or (u.size and not np.issubdtype(u.dtype, np.integer)):
             raise NodeNotFoundError(f"ids={describe(ids)} must be a unit id or a 1-D array of unit ids")
         if u.size and (u.min() < 0 or u.max() >= self._n):
@@ -431,8 +431,8 @@ class Crowd:
         """
         u = self._check_ids(ids)
         u = u[self._arrays["alive"][u]]
-        g = np.asarray(goal, dtype=np.float64).ravel()
-        if g.shape != (2,) or not np.isfinite(g).all():
+        g = as_float_array("goal", goal, InvalidGeometryError).ravel()
+        if g.shape != (2,) or not (np.abs(g) <= MAX_COORDINATE).all():
             raise InvalidGeometryError(f"goal={describe(goal)} is not two finite numbers")
         if u.size == 0:
             return
@@ -809,7 +809,7 @@ def _fill_order(slots, goal, pos, block, first, cost) -> NDArray[np.float64]:
 def _check_float(name: str, value: Any, low: float, *, strict: bool = False) -> float:
     try:
         v = float(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise InvalidOptionError(f"{name}={describe(value)} is not a number") from None
     if not np.isfinite(v) or v < low or (strict and v == low):
         rule = f"> {low}" if strict else f">= {low}"

@@ -42,7 +42,7 @@ def as_polyline(points: ArrayLike, name: str = "points") -> NDArray[np.float64]:
     """Finite (n, 2) float64 points (a third column is dropped); consecutive duplicates removed."""
     try:
         p = np.array(points, dtype=np.float64)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise InvalidGeometryError(f"{name}={describe(points)} cannot be read as numbers") from None
     if p.ndim != 2 or p.shape[1] not in (2, 3) or len(p) == 0 or not np.isfinite(p).all():
         raise InvalidGeometryError(f"{name} has shape {p.shape}; expected finite (n, 2) points, n >= 1")

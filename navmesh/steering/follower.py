@@ -63,7 +63,7 @@ def _positive(name: str, value: Any, *, allow_zero: bool = False, allow_none: bo
         return None
     try:
         v = float(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise InvalidOptionError(f"{name}={describe(value)} is not a number") from None
     if not math.isfinite(v) or v < 0 or (v == 0 and not allow_zero):
         rule = ">= 0" if allow_zero else "> 0"
