@@ -62,6 +62,12 @@ FOLDER = pathlib.Path(tempfile.mkdtemp())
 
 
 
+def crowd_of_one():
+    crowd = navmesh.Crowd(NAV)
+    crowd.add([[2, 2]])
+    return crowd
+
+
 def inside_folder(value):
     """Text paths are made relative to the test folder (never write where the tests run)."""
     return FOLDER / value.replace("/", "_").replace("..", "__") if isinstance(value, str) and value else value
@@ -175,6 +181,17 @@ ENTRY_POINTS = {
     "find_path.profile": lambda v: navmesh.find_path(NAV, [2, 2], [18, 2], profile=v),
     "NavMap.with_obstacle": lambda v: NAV.with_obstacle(v),
     "diagnose.origin": lambda v: navmesh.diagnose(NAV, origin=v),
+    # steering
+    "PathFollower.points": lambda v: navmesh.PathFollower(v, 10.0),
+    "PathFollower.speed": lambda v: navmesh.PathFollower([[0, 0], [5, 0]], v),
+    "PathFollower.mode": lambda v: navmesh.PathFollower([[0, 0], [5, 0]], 10.0, mode=v),
+    "PathFollower.update": lambda v: navmesh.PathFollower([[0, 0], [5, 0]], 10.0).update(v),
+    "Crowd.navmap": lambda v: navmesh.Crowd(v),
+    "Crowd.add.positions": lambda v: navmesh.Crowd(NAV).add(v),
+    "Crowd.add.radius": lambda v: navmesh.Crowd(NAV).add([[2, 2]], radius=v),
+    "Crowd.move_to.goal": lambda v: crowd_of_one().move_to([0], v),
+    "Crowd.move_to.ids": lambda v: crowd_of_one().move_to(v, [18, 2]),
+    "Crowd.update": lambda v: crowd_of_one().update(v),
     # grids
     "GridMap.cells": lambda v: navmesh.GridMap(v),
     "grid_astar.start": lambda v: navmesh.grid_astar(GRID, v, 3),
