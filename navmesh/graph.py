@@ -51,7 +51,7 @@ class NavGraph:
     Parameters
     ----------
     points : array of shape (n, 2) or (n, 3)
-        Node coordinates in world units; finite.
+        Node coordinates in world units; finite, within +-1e15.
     indptr : int array of shape (n + 1,)
         Arcs of node ``u`` are ``indices[indptr[u]:indptr[u + 1]]``.
     indices : int array of shape (m,)

@@ -204,7 +204,9 @@ class Level:
     Raises
     ------
     InvalidGeometryError
-        Invalid polygon, NaN/inf coordinates, or a bad waypoint with ``on_bad_waypoint="error"``.
+        Invalid polygon, NaN/inf coordinates, a coordinate beyond +-1e15 (``MAX_COORDINATE``: past
+        it float64 cannot carry areas, squared distances and costs), or a bad waypoint with
+        ``on_bad_waypoint="error"``.
     NodeNotFoundError
         A link refers to a waypoint that does not exist.
     InvalidOptionError
