@@ -1,9 +1,21 @@
-"""numba kernels for any-angle refinement: Theta*-style search over a waypoint graph and string
-pulling, with shortcuts judged by the line-of-sight kernels of :mod:`navmesh._kernels.los`.
+"""numba kernels for position-to-position queries over a waypoint graph: a resumable Theta*-style
+search that borrows a caller-owned workspace, string pulling, and a batch driver, with shortcuts
+judged by the line-of-sight kernels of :mod:`navmesh._kernels.los`.
 
-"Barriers" are a second edge set used only by the refinement: terrain region boundaries and the
-segments of manual, gated and off-mesh links. A shortcut that touches a barrier is not taken, so a
-shortcut always lies in one terrain class and never bypasses a link the designer drew.
+Node ids ``0..n-1`` are the graph's; ``n`` is the start position and ``n + 1`` the goal position.
+Arrays with n + 2 rows (``xy``, ``mult``, ``floor``) hold position, terrain multiplier there (inf in
+closed terrain or a danger square) and floor id; the caller writes the two end rows per query.
+
+``los`` is one tuple of 12 arrays: the walls (:class:`~navmesh._kernels.los.WallGrid`, 8 arrays)
+and the "barriers" (4 arrays: edges, grid, cell_ptr, cell_items), a second edge set used only by
+refinement: terrain region boundaries, manual / gated / off-mesh link segments and danger squares.
+A shortcut that touches a barrier is not taken, so a shortcut always lies in one terrain class and
+never bypasses a link the designer drew.
+
+The workspace ``ws`` is the tuple (g, parent, closed, touched, exit_cost, exit_ids, keys, vals,
+state, anc, fstate): search state that a search leaves behind and the next :func:`search_begin`
+resets for the nodes it touched only, so a query costs time and memory in what it explores, not in
+the size of the map.
 """
 
 from __future__ import annotations
@@ -11,23 +23,43 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from navmesh._kernels.heap import heap_pop, heap_push
+from navmesh._kernels.heap import heap_pop, heap_push, trace_back
 from navmesh._kernels.los import segment_free, segment_touches
 from navmesh._kernels.status import BUDGET, EXHAUSTED, FOUND
+
+# slots of the int64 ``state`` array of a workspace
+ST_SIZE = 0  # heap size
+ST_EXPANSIONS = 1
+ST_STATUS = 2  # RUNNING until the search ends, then a navmesh._kernels.status code
+ST_NEAREST = 3  # expanded graph node nearest the goal (-1: none yet)
+ST_TOUCHED = 4  # how many entries of ``touched`` are in use
+ST_EXITS = 5  # how many entries of ``exit_ids`` are in use
+N_STATE = 6
+RUNNING = -1
+
+
+def workspace(n_nodes: int, n_edges: int, lookback: int = 1):
+    """A fresh workspace tuple for a graph of ``n_nodes`` nodes and ``n_edges`` arcs."""
+    m = n_nodes + 2
+    cap = n_edges + 3 * m + 8  # pushes: entries (<= n) + arcs + exit and goal look per expansion
+    state = np.zeros(N_STATE, np.int64)
+    return (
+        np.full(m, np.inf), np.full(m, -1, np.int32), np.zeros(m, np.bool_), np.empty(m, np.int32),
+        np.full(m, np.inf), np.empty(m, np.int32), np.empty(cap), np.empty(cap, np.int32), state,
+        np.empty(max(lookback, 1), np.int64), np.full(1, np.inf),
+    )
+
 
 # --- refinement: shortcuts ---------------------------------------------------------------------
 
 
 @njit(cache=True, inline="always")
-def _shortcut_ok(
-    xy, floor, u, v,
-    w_edges, w_grid, w_cptr, w_citems, p_pts, p_grid, p_ptr, p_items,
-    b_edges, b_grid, b_cptr, b_citems,
-):
+def _shortcut_ok(xy, floor, u, v, los):
     """Whether the straight walk from node ``u`` to node ``v`` (rows of ``xy``) is allowed: same
     floor, line of sight, and no barrier touched."""
     if floor[u] != floor[v]:
         return False
+    w_edges, w_grid, w_cptr, w_citems, p_pts, p_grid, p_ptr, p_items, b_edges, b_grid, b_cptr, b_citems = los
     ax, ay, bx, by = xy[u, 0], xy[u, 1], xy[v, 0], xy[v, 1]
     if b_edges.shape[0] > 0 and segment_touches(ax, ay, bx, by, b_edges, b_grid, b_cptr, b_citems):
         return False
@@ -40,47 +72,77 @@ def _straight_cost(xy, mult, u, v):
     return mult[u] * np.sqrt((xy[v, 0] - xy[u, 0]) ** 2 + (xy[v, 1] - xy[u, 1]) ** 2)
 
 
+# --- the search --------------------------------------------------------------------------------
+
+
 @njit(cache=True)
-def theta_star(
-    indptr, indices, weights, xy, mult, floor,
-    entry_nodes, entry_costs, exit_costs,
-    hscale, max_expansions, lookback,
-    w_edges, w_grid, w_cptr, w_citems, p_pts, p_grid, p_ptr, p_items,
-    b_edges, b_grid, b_cptr, b_citems,
-):
-    """Theta*-style search from a start position to a goal position through a waypoint graph.
+def search_begin(ws, xy, hscale, exits, exit_costs):
+    """Reset what the previous search touched and push the start (node n).
 
-    Node ids ``0..n-1`` are the graph's; ``n`` is the start position and ``n + 1`` the goal
-    position. ``xy``, ``mult`` and ``floor`` have n + 2 rows: position, terrain multiplier there
-    (inf in closed terrain) and floor id (shortcuts only join positions on one floor). The start
-    joins ``entry_nodes`` at ``entry_costs``; node ``v`` joins the goal at ``exit_costs[v]`` (inf: not joined). With
-    ``refine`` a node reached from ``u`` takes ``parent[u]`` as its parent instead when the
-    straight shortcut is allowed and costs no more, and every expanded node (and its parent)
-    tries the straight walk to the goal. The heuristic is
-    ``hscale * distance(node, goal)``. ``max_expansions <= 0`` means no budget.
-
-    Returns (g, parent, status, expansions, nearest): ``nearest`` is the expanded graph node
-    closest to the goal position (-1 when none).
+    The goal joins from node ``exits[j]`` at ``exit_costs[j]`` (the cheapest when repeated).
     """
+    g, parent, closed, touched, exit_cost, exit_ids, keys, vals, state, _, fstate = ws
+    n = g.shape[0] - 2
+    for i in range(state[ST_TOUCHED]):
+        v = touched[i]
+        g[v] = np.inf
+        parent[v] = -1
+        closed[v] = False
+    for i in range(state[ST_EXITS]):
+        exit_cost[exit_ids[i]] = np.inf
+    n_exits = 0
+    for j in range(exits.shape[0]):
+        v = exits[j]
+        if exit_costs[j] < exit_cost[v]:
+            if exit_cost[v] == np.inf:
+                exit_ids[n_exits] = v
+                n_exits += 1
+            exit_cost[v] = exit_costs[j]
+    start = n
+    goal = n + 1
+    g[start] = 0.0
+    touched[0] = start
+    d = np.sqrt((xy[start, 0] - xy[goal, 0]) ** 2 + (xy[start, 1] - xy[goal, 1]) ** 2)
+    state[ST_SIZE] = heap_push(keys, vals, 0, hscale * d, start)
+    state[ST_EXPANSIONS] = 0
+    state[ST_STATUS] = RUNNING
+    state[ST_NEAREST] = -1
+    state[ST_TOUCHED] = 1
+    state[ST_EXITS] = n_exits
+    fstate[0] = np.inf
+
+
+@njit(cache=True)
+def search_run(indptr, indices, weights, xy, mult, floor, ws, los, entry_nodes, entry_costs,
+               hscale, max_expansions, lookback, slice_budget):
+    """Run a search begun by :func:`search_begin` for up to ``slice_budget`` expansions (<= 0: to
+    the end); return True when it has ended (status in ``state[ST_STATUS]``).
+
+    The start joins ``entry_nodes`` at ``entry_costs``; node ``v`` joins the goal at
+    ``exit_cost[v]``. With ``lookback`` >= 1 (Theta*) a node reached from ``u`` takes one of
+    ``u``'s ``lookback`` nearest ancestors as its parent instead when the straight shortcut is
+    allowed and costs no more (the goal joins through the exits only: a position joins every
+    waypoint it sees among its nearest, so looking at the goal from every expanded node found
+    nothing better on the benchmark maps and cost a long line-of-sight test per expansion);
+    ``lookback == 0`` is plain A*. The heuristic is ``hscale * distance(node, goal)``.
+    ``max_expansions <= 0`` means no budget. Pausing and resuming never changes the result.
+    """
+    g, parent, closed, touched, exit_cost, _, keys, vals, state, anc, fstate = ws
     n = indptr.shape[0] - 1
     start = n
     goal = n + 1
     gx = xy[goal, 0]
     gy = xy[goal, 1]
-    g = np.full(n + 2, np.inf)
-    parent = np.full(n + 2, -1, np.int32)
-    closed = np.zeros(n + 2, np.bool_)
-    anc = np.empty(max(lookback, 1), np.int64)
-    cap = indices.shape[0] + entry_nodes.shape[0] + 3 * n + 4
-    keys = np.empty(cap)
-    vals = np.empty(cap, np.int32)
-    g[start] = 0.0
-    size = heap_push(keys, vals, 0, hscale * np.sqrt((xy[start, 0] - gx) ** 2 + (xy[start, 1] - gy) ** 2), start)
-    expansions = 0
-    status = EXHAUSTED
-    nearest = -1
-    nearest_d = np.inf
+    size = state[ST_SIZE]
+    expansions = state[ST_EXPANSIONS]
+    nearest = state[ST_NEAREST]
+    n_touched = state[ST_TOUCHED]
+    nearest_d = fstate[0]
+    status = RUNNING
+    done_here = 0
     while size > 0:
+        if slice_budget > 0 and done_here >= slice_budget:
+            break
         _, u, size = heap_pop(keys, vals, size)
         if closed[u]:
             continue
@@ -89,6 +151,7 @@ def theta_star(
             break
         closed[u] = True
         expansions += 1
+        done_here += 1
         if u < n:
             d = np.sqrt((xy[u, 0] - gx) ** 2 + (xy[u, 1] - gy) ** 2)
             if d < nearest_d:
@@ -104,21 +167,6 @@ def theta_star(
             anc[n_anc] = a
             n_anc += 1
             a = parent[a]
-        if lookback > 0 and u != start and g[goal] > g[u]:
-            # look straight at the goal from u and its ancestors: a sparse graph's exits are only
-            # the goal's nearest waypoints, but any node that sees the goal may finish the path
-            for j in range(n_anc, -1, -1):
-                a = u if j == 0 else anc[j - 1]
-                c = g[a] + _straight_cost(xy, mult, a, goal)
-                if c < g[goal] and _shortcut_ok(
-                    xy, floor, a, goal,
-                    w_edges, w_grid, w_cptr, w_citems, p_pts, p_grid, p_ptr, p_items,
-                    b_edges, b_grid, b_cptr, b_citems,
-                ):
-                    g[goal] = c
-                    parent[goal] = a
-                    size = heap_push(keys, vals, size, c, goal)
-                    break
         if u == start:
             lo, hi = 0, entry_nodes.shape[0]
         else:
@@ -132,7 +180,7 @@ def theta_star(
                 w = weights[k]
             else:
                 v = goal
-                w = exit_costs[u]
+                w = exit_cost[u]
             if closed[v] or not w < np.inf:
                 continue
             best = g[u] + w
@@ -141,28 +189,75 @@ def theta_star(
             for j in range(n_anc - 1, -1, -1):
                 a = anc[j]
                 c = g[a] + _straight_cost(xy, mult, a, v)
-                if c <= best and c < g[v] and _shortcut_ok(
-                    xy, floor, a, v,
-                    w_edges, w_grid, w_cptr, w_citems, p_pts, p_grid, p_ptr, p_items,
-                    b_edges, b_grid, b_cptr, b_citems,
-                ):
+                if c <= best and c < g[v] and _shortcut_ok(xy, floor, a, v, los):
                     best = c
                     bp = a
                     break
             if best < g[v]:
+                if g[v] == np.inf:
+                    touched[n_touched] = v
+                    n_touched += 1
                 g[v] = best
                 parent[v] = bp
                 h = hscale * np.sqrt((xy[v, 0] - gx) ** 2 + (xy[v, 1] - gy) ** 2)
                 size = heap_push(keys, vals, size, best + h, v)
-    return g, parent, status, expansions, nearest
+    if status == RUNNING and size == 0:
+        status = EXHAUSTED
+    state[ST_SIZE] = size
+    state[ST_EXPANSIONS] = expansions
+    state[ST_NEAREST] = nearest
+    state[ST_TOUCHED] = n_touched
+    state[ST_STATUS] = status
+    fstate[0] = nearest_d
+    return status != RUNNING
 
 
 @njit(cache=True)
-def string_pull(
-    order, xy, mult, floor, cum_cost,
-    w_edges, w_grid, w_cptr, w_citems, p_pts, p_grid, p_ptr, p_items,
-    b_edges, b_grid, b_cptr, b_citems,
-):
+def search_finish(ws, xy, mult, floor, los, allow_partial, pull, direct):
+    """The path of an ended search as (order, cumulative costs, status, partial).
+
+    ``order`` lists rows of ``xy`` (start n first); it is empty when the search failed and
+    ``allow_partial`` is False. A partial path ends at the expanded node nearest the goal (the
+    start when none was expanded). With ``pull`` the path is string-pulled. ``direct`` (inf: none)
+    is the cost of walking straight from start to goal: it wins whenever it costs no more, and
+    whenever the search found nothing whole.
+    """
+    g, parent, _, _, _, _, _, _, state, _, _ = ws
+    n = g.shape[0] - 2
+    status = state[ST_STATUS]
+    partial = False
+    end = -1
+    if status == FOUND:
+        end = n + 1
+    elif allow_partial:
+        end = state[ST_NEAREST] if state[ST_NEAREST] >= 0 else n
+        partial = True
+    order = np.empty(0, np.int64)
+    cum = np.empty(0)
+    total = np.inf
+    if end >= 0:
+        order = trace_back(parent, end).astype(np.int64)
+        cum = np.empty(order.shape[0])
+        for i in range(order.shape[0]):
+            cum[i] = g[order[i]]
+        if pull:
+            keep, cum = string_pull(order, xy, mult, floor, cum, los)
+            order = order[keep]
+        total = cum[-1]
+    if direct < np.inf and (end < 0 or partial or direct <= total):
+        order = np.empty(2, np.int64)
+        order[0] = n
+        order[1] = n + 1
+        cum = np.empty(2)
+        cum[0] = 0.0
+        cum[1] = direct
+        status = FOUND
+        partial = False
+    return order, cum, status, partial
+
+
+@njit(cache=True)
+def string_pull(order, xy, mult, floor, cum_cost, los):
     """Greedy string pulling of a path given as rows ``order`` of ``xy`` with cumulative costs.
 
     From each kept point, jump to the farthest later point reachable by an allowed straight
@@ -182,11 +277,7 @@ def string_pull(
         j = i + 2
         while j < k:
             c = _straight_cost(xy, mult, order[i], order[j])
-            if not c <= cum_cost[j] - cum_cost[i] or not _shortcut_ok(
-                xy, floor, order[i], order[j],
-                w_edges, w_grid, w_cptr, w_citems, p_pts, p_grid, p_ptr, p_items,
-                b_edges, b_grid, b_cptr, b_citems,
-            ):
+            if not c <= cum_cost[j] - cum_cost[i] or not _shortcut_ok(xy, floor, order[i], order[j], los):
                 break
             j_best = j
             c_best = cost[n_keep - 1] + c
@@ -196,3 +287,94 @@ def string_pull(
         n_keep += 1
         i = j_best
     return keep[:n_keep], cost[:n_keep]
+
+
+@njit(cache=True)
+def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_mult, ends_floor,
+                entry_ptr, entry_nodes, entry_costs, exit_ptr, exit_nodes, exit_costs, direct, bound,
+                hscale, max_expansions, lookback, allow_partial, pull):
+    """Solve queries ``i = 0..m-1`` one after another in one workspace.
+
+    Query i writes its ends into rows n and n + 1 (``ends[i]`` = sx, sy, gx, gy, with
+    ``ends_mult`` and ``ends_floor``), joins the start to ``entry_nodes[entry_ptr[i]:entry_ptr[i+1]]``
+    and the goal from ``exit_nodes[exit_ptr[i]:...]``, and skips the search when ``direct[i]`` is
+    no more than ``bound[i]``, a lower bound of any path's cost. Returns (orders, cums, offsets,
+    status, partial, expansions): query i's rows and cumulative costs are
+    ``orders[offsets[i]:offsets[i + 1]]``.
+    """
+    n = indptr.shape[0] - 1
+    m = ends.shape[0]
+    offsets = np.zeros(m + 1, np.int64)
+    status = np.empty(m, np.int64)
+    partial = np.zeros(m, np.bool_)
+    expansions = np.zeros(m, np.int64)
+    cap = 16 * m + 16
+    orders = np.empty(cap, np.int64)
+    cums = np.empty(cap)
+    state = ws[8]
+    for i in range(m):
+        xy[n, 0] = ends[i, 0]
+        xy[n, 1] = ends[i, 1]
+        xy[n + 1, 0] = ends[i, 2]
+        xy[n + 1, 1] = ends[i, 3]
+        mult[n] = ends_mult[i, 0]
+        mult[n + 1] = ends_mult[i, 1]
+        floor[n] = ends_floor[i, 0]
+        floor[n + 1] = ends_floor[i, 1]
+        if direct[i] <= bound[i]:
+            order = np.array([n, n + 1], np.int64)
+            cum = np.array([0.0, direct[i]])
+            st = FOUND
+            part = False
+        else:
+            e0, e1 = entry_ptr[i], entry_ptr[i + 1]
+            x0, x1 = exit_ptr[i], exit_ptr[i + 1]
+            search_begin(ws, xy, hscale, exit_nodes[x0:x1], exit_costs[x0:x1])
+            search_run(indptr, indices, weights, xy, mult, floor, ws, los, entry_nodes[e0:e1],
+                       entry_costs[e0:e1], hscale, max_expansions, lookback, 0)
+            expansions[i] = state[ST_EXPANSIONS]
+            order, cum, st, part = search_finish(ws, xy, mult, floor, los, allow_partial, pull, direct[i])
+        status[i] = st
+        partial[i] = part
+        lo = offsets[i]
+        hi = lo + order.shape[0]
+        if hi > cap:
+            cap = 2 * hi
+            grown = np.empty(cap, np.int64)
+            grown[:lo] = orders[:lo]
+            orders = grown
+            grown_c = np.empty(cap)
+            grown_c[:lo] = cums[:lo]
+            cums = grown_c
+        orders[lo:hi] = order
+        cums[lo:hi] = cum
+        offsets[i + 1] = hi
+    return orders[: offsets[m]], cums[: offsets[m]], offsets, status, partial, expansions
+
+
+@njit(cache=True)
+def visible_candidates(p, idx, lo, n_tree, ids, xy, usable, edges, grid, cell_ptr, cell_items,
+                       pinches, pinch_grid, pinch_ptr, pinch_items):
+    """The candidates each position sees: row i tests ``ids[idx[i, j]]`` for ``j >= lo`` (nearest
+    first; ``idx >= n_tree`` is padding). Returns (counts per row, node ids row by row, proven):
+    ``proven[i]`` says row i sees a node with ``usable`` set (a walkable waypoint), which proves
+    the position walkable."""
+    m = idx.shape[0]
+    counts = np.zeros(m, np.int64)
+    proven = np.zeros(m, np.bool_)
+    nodes = np.empty(m * max(idx.shape[1] - lo, 0), np.int32)
+    k = 0
+    for i in range(m):
+        for j in range(lo, idx.shape[1]):
+            t = idx[i, j]
+            if t >= n_tree:
+                continue
+            v = ids[t]
+            if segment_free(p[i, 0], p[i, 1], xy[v, 0], xy[v, 1], edges, grid, cell_ptr, cell_items,
+                            pinches, pinch_grid, pinch_ptr, pinch_items):
+                nodes[k] = v
+                k += 1
+                counts[i] += 1
+                if usable[v]:
+                    proven[i] = True
+    return counts, nodes[:k], proven
