@@ -378,3 +378,143 @@ def visible_candidates(p, idx, lo, n_tree, ids, xy, usable, edges, grid, cell_pt
                 if usable[v]:
                     proven[i] = True
     return counts, nodes[:k], proven
+
+
+# --- linking: nearest visible waypoint per angular cone ------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _taut_at(dirs, has, u, dx, dy):
+    """Whether a line leaving corner ``u`` in direction (dx, dy) keeps both of the corner's
+    obstacle edges (``dirs[u]`` = the two edge directions) on one side: only such a line can
+    bend around the corner on a shortest path. Nodes without corner data (``has`` False) pass."""
+    if not has[u]:
+        return True
+    c1 = dx * dirs[u, 1] - dy * dirs[u, 0]
+    c2 = dx * dirs[u, 3] - dy * dirs[u, 2]
+    return (c1 >= 0.0 and c2 >= 0.0) or (c1 <= 0.0 and c2 <= 0.0)
+
+
+@njit(cache=True)
+def cone_links(p, blocked, dirs, has, k, max_candidates, max_distance,
+               edges, grid, cell_ptr, cell_items, pinches, pinch_grid, pinch_ptr, pinch_items):
+    """For each point, the nearest visible point in each of ``k`` equal angular cones (a Yao
+    graph of the visibility graph), keeping only taut links (see :func:`_taut_at`).
+
+    Candidates are visited in order of distance (ties by index) through a uniform bucket grid, ring
+    by ring, up to ``max_candidates`` of them within ``max_distance``; a candidate is tested for
+    line of sight only when its cone is still empty and the link is taut at both ends, and a point
+    stops searching once its k cones are filled. ``blocked`` points neither search nor are chosen.
+    Returns (u, v) index arrays of the chosen links (u chose v).
+    """
+    m = p.shape[0]
+    out_u = np.empty(m * k, np.int64)
+    out_v = np.empty(m * k, np.int64)
+    n_out = 0
+    if m < 2:
+        return out_u[:0], out_v[:0]
+    x0, y0 = p[:, 0].min(), p[:, 1].min()
+    w = p[:, 0].max() - x0
+    h = p[:, 1].max() - y0
+    cs = np.sqrt(max(w * h, 1e-300) * 2.0 / m)
+    cs = max(cs, max(w, h) / m, 1e-12)
+    nx = int(w / cs) + 1
+    ny = int(h / cs) + 1
+    cell = np.empty(m, np.int64)
+    start = np.zeros(nx * ny + 1, np.int64)
+    for i in range(m):
+        cx = min(int((p[i, 0] - x0) / cs), nx - 1)
+        cy = min(int((p[i, 1] - y0) / cs), ny - 1)
+        cell[i] = cy * nx + cx
+        start[cell[i] + 1] += 1
+    for c in range(nx * ny):
+        start[c + 1] += start[c]
+    fill = start[:-1].copy()
+    items = np.empty(m, np.int64)
+    for i in range(m):
+        items[fill[cell[i]]] = i
+        fill[cell[i]] += 1
+    pend_d = np.empty(m)
+    pend_i = np.empty(m, np.int64)
+    taken = np.zeros(k, np.bool_)
+    width = 2.0 * np.pi / k
+    for u in range(m):
+        if blocked[u]:
+            continue
+        ux, uy = p[u, 0], p[u, 1]
+        cx = cell[u] % nx
+        cy = cell[u] // nx
+        taken[:] = False
+        filled = 0
+        tested = 0
+        n_pend = 0
+        r = 0
+        r_max = max(nx, ny)
+        while filled < k and tested < max_candidates and r <= r_max:
+            # gather ring r of cells around u's cell
+            for iy in range(cy - r, cy + r + 1):
+                if iy < 0 or iy >= ny:
+                    continue
+                edge_row = iy == cy - r or iy == cy + r
+                step = 1 if edge_row else 2 * r
+                ix = cx - r
+                while ix <= cx + r:
+                    if 0 <= ix < nx:
+                        c = iy * nx + ix
+                        for t in range(start[c], start[c + 1]):
+                            v = items[t]
+                            if v == u or blocked[v]:
+                                continue
+                            d = np.sqrt((p[v, 0] - ux) ** 2 + (p[v, 1] - uy) ** 2)
+                            if d <= max_distance:
+                                pend_d[n_pend] = d
+                                pend_i[n_pend] = v
+                                n_pend += 1
+                    ix += step
+            safe = r * cs if r < r_max else np.inf
+            # candidates no farther than ``safe`` are final: take them in (distance, index) order
+            n_safe = 0
+            for t in range(n_pend):
+                if pend_d[t] <= safe:
+                    n_safe += 1
+            if n_safe > 0:
+                sel_d = np.empty(n_safe)
+                sel_i = np.empty(n_safe, np.int64)
+                rest = 0
+                s = 0
+                for t in range(n_pend):
+                    if pend_d[t] <= safe:
+                        sel_d[s] = pend_d[t]
+                        sel_i[s] = pend_i[t]
+                        s += 1
+                    else:
+                        pend_d[rest] = pend_d[t]
+                        pend_i[rest] = pend_i[t]
+                        rest += 1
+                n_pend = rest
+                order = np.argsort(sel_i, kind="mergesort")
+                order = order[np.argsort(sel_d[order], kind="mergesort")]
+                for o in order:
+                    if filled >= k or tested >= max_candidates:
+                        break
+                    v = sel_i[o]
+                    tested += 1
+                    dx = p[v, 0] - ux
+                    dy = p[v, 1] - uy
+                    a = int((np.arctan2(dy, dx) + np.pi) / width)
+                    a = min(max(a, 0), k - 1)
+                    if taken[a]:
+                        continue
+                    if not _taut_at(dirs, has, u, dx, dy) or not _taut_at(dirs, has, v, -dx, -dy):
+                        continue
+                    if segment_free(ux, uy, p[v, 0], p[v, 1], edges, grid, cell_ptr, cell_items,
+                                    pinches, pinch_grid, pinch_ptr, pinch_items):
+                        taken[a] = True
+                        filled += 1
+                        out_u[n_out] = u
+                        out_v[n_out] = v
+                        n_out += 1
+            if safe >= max_distance:
+                break
+            r += 1
+    return out_u[:n_out], out_v[:n_out]

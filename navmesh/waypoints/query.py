@@ -11,7 +11,8 @@ Joining positions to the graph
 ------------------------------
 A start or goal position joins every waypoint on its floor that it sees among its ``JOIN_NEAREST``
 nearest (100); when it sees none of them, it looks farther (4x as many, then 16x, ... up to every
-waypoint), so a position says "no path" only when no path exists. Each join costs the straight
+waypoint), so a position says "no path" only when no path exists. On a ``k=None`` map (the full
+visibility graph) a position joins every waypoint it sees. Each join costs the straight
 walk there under the unit's :class:`~navmesh.terrain.CostProfile`. When the goal is in sight of the
 start, the straight walk is a candidate too, and it is returned whenever the search finds nothing
 cheaper, nothing at all, or runs out of budget. Visibility in queries always uses the numba
@@ -587,7 +588,7 @@ class NavQuery:
         for f, z in enumerate(nav.floor_values):
             tree, ids = nav.floor_tree(z)
             rows = np.arange(m) if len(nav.floor_values) == 1 else np.flatnonzero(floor == f)
-            width, lo = JOIN_NEAREST, 0
+            width, lo = (JOIN_NEAREST if nav.options.k is not None else tree.n), 0
             while len(rows) and lo < tree.n:
                 hi = min(width, tree.n)
                 idx = tree.query(p2[rows], k=hi)[1].reshape(len(rows), -1)
