@@ -352,34 +352,6 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
     return orders[: offsets[m]], cums[: offsets[m]], offsets, status, partial, expansions
 
 
-@njit(cache=True)
-def visible_candidates(p, idx, lo, n_tree, ids, xy, usable, edges, grid, cell_ptr, cell_items,
-                       pinches, pinch_grid, pinch_ptr, pinch_items):
-    """The candidates each position sees: row i tests ``ids[idx[i, j]]`` for ``j >= lo`` (nearest
-    first; ``idx >= n_tree`` is padding). Returns (counts per row, node ids row by row, proven):
-    ``proven[i]`` says row i sees a node with ``usable`` set (a walkable waypoint), which proves
-    the position walkable."""
-    m = idx.shape[0]
-    counts = np.zeros(m, np.int64)
-    proven = np.zeros(m, np.bool_)
-    nodes = np.empty(m * max(idx.shape[1] - lo, 0), np.int32)
-    k = 0
-    for i in range(m):
-        for j in range(lo, idx.shape[1]):
-            t = idx[i, j]
-            if t >= n_tree:
-                continue
-            v = ids[t]
-            if segment_free(p[i, 0], p[i, 1], xy[v, 0], xy[v, 1], edges, grid, cell_ptr, cell_items,
-                            pinches, pinch_grid, pinch_ptr, pinch_items):
-                nodes[k] = v
-                k += 1
-                counts[i] += 1
-                if usable[v]:
-                    proven[i] = True
-    return counts, nodes[:k], proven
-
-
 # --- linking: nearest visible waypoint per angular cone ------------------------------------------
 
 
@@ -396,36 +368,23 @@ def _taut_at(dirs, has, u, dx, dy):
 
 
 @njit(cache=True)
-def cone_links(p, blocked, dirs, has, k, max_candidates, max_distance,
-               edges, grid, cell_ptr, cell_items, pinches, pinch_grid, pinch_ptr, pinch_items):
-    """For each point, the nearest visible point in each of ``k`` equal angular cones (a Yao
-    graph of the visibility graph), keeping only taut links (see :func:`_taut_at`).
-
-    Candidates are visited in order of distance (ties by index) through a uniform bucket grid, ring
-    by ring, up to ``max_candidates`` of them within ``max_distance``; a candidate is tested for
-    line of sight only when its cone is still empty and the link is taut at both ends, and a point
-    stops searching once its k cones are filled. ``blocked`` points neither search nor are chosen.
-    Returns (u, v) index arrays of the chosen links (u chose v).
-    """
+def bucket_grid(p):
+    """Points ``p`` (m, 2) in a uniform grid of about two points per cell: (grid, start, items,
+    cell) with grid = (x0, y0, cell_size, nx, ny); cell c holds ``items[start[c]:start[c + 1]]``
+    and ``cell[i]`` is point i's cell."""
     m = p.shape[0]
-    out_u = np.empty(m * k, np.int64)
-    out_v = np.empty(m * k, np.int64)
-    n_out = 0
-    if m < 2:
-        return out_u[:0], out_v[:0]
-    x0, y0 = p[:, 0].min(), p[:, 1].min()
-    w = p[:, 0].max() - x0
-    h = p[:, 1].max() - y0
-    cs = np.sqrt(max(w * h, 1e-300) * 2.0 / m)
-    cs = max(cs, max(w, h) / m, 1e-12)
+    x0 = p[:, 0].min() if m else 0.0
+    y0 = p[:, 1].min() if m else 0.0
+    w = p[:, 0].max() - x0 if m else 0.0
+    h = p[:, 1].max() - y0 if m else 0.0
+    cs = np.sqrt(max(w * h, 1e-300) * 2.0 / max(m, 1))
+    cs = max(cs, max(w, h) / max(m, 1), 1e-12)
     nx = int(w / cs) + 1
     ny = int(h / cs) + 1
     cell = np.empty(m, np.int64)
     start = np.zeros(nx * ny + 1, np.int64)
     for i in range(m):
-        cx = min(int((p[i, 0] - x0) / cs), nx - 1)
-        cy = min(int((p[i, 1] - y0) / cs), ny - 1)
-        cell[i] = cy * nx + cx
+        cell[i] = _cell_of(p[i, 0], p[i, 1], x0, y0, cs, nx, ny)
         start[cell[i] + 1] += 1
     for c in range(nx * ny):
         start[c + 1] += start[c]
@@ -434,87 +393,188 @@ def cone_links(p, blocked, dirs, has, k, max_candidates, max_distance,
     for i in range(m):
         items[fill[cell[i]]] = i
         fill[cell[i]] += 1
+    grid = np.array([x0, y0, cs, float(nx), float(ny)])
+    return grid, start, items, cell
+
+
+@njit(cache=True, inline="always")
+def _cell_of(x, y, x0, y0, cs, nx, ny):
+    cx = min(max(int((x - x0) / cs), 0), nx - 1)
+    cy = min(max(int((y - y0) / cs), 0), ny - 1)
+    return cy * nx + cx
+
+
+@njit(cache=True)
+def _visible_search(ux, uy, u, p, blocked, dirs, has, k, near, search_on, max_candidates, max_distance,
+                    grid, start, items, edges, w_grid, cell_ptr, cell_items, pinches, pinch_grid, pinch_ptr,
+                    pinch_items, taken, pend_d, pend_i, out, out_d, n_out):
+    """Visit the points around (ux, uy) (point ``u``, or -1 for a free position) in order of
+    distance (ties by index) and append to ``out`` (with distances in ``out_d``) the visible ones
+    chosen by two rules; return the new count.
+
+    - every visible one among the ``near`` nearest, and with ``search_on`` every visible one
+      until at least one is found (however far);
+    - with ``k`` > 0, the nearest visible one in each of ``k`` equal angular cones whose link is
+      taut (:func:`_taut_at`) at both ends, looking at up to ``max_candidates`` points; a point
+      is tested only while its cone is empty, and the search stops once every cone is filled.
+
+    Blocked points and points farther than ``max_distance`` are never chosen. The ring-by-ring
+    walk of the bucket grid only looks as far as the rules need.
+    """
+    x0, y0, cs = grid[0], grid[1], grid[2]
+    nx = int(grid[3])
+    ny = int(grid[4])
+    c0 = _cell_of(ux, uy, x0, y0, cs, nx, ny)
+    cx = c0 % nx
+    cy = c0 // nx
+    if k > 0:
+        taken[:k] = False
+    width = 2.0 * np.pi / max(k, 1)
+    filled = 0
+    found = 0
+    tested = 0
+    n_pend = 0
+    r = 0
+    # rings beyond this reach cover no cell of the grid
+    r_max = max(max(cx, nx - 1 - cx), max(cy, ny - 1 - cy))
+    done = False
+    while not done and r <= r_max:
+        for iy in range(cy - r, cy + r + 1):
+            if iy < 0 or iy >= ny:
+                continue
+            step = 1 if (iy == cy - r or iy == cy + r) else 2 * r
+            ix = cx - r
+            while ix <= cx + r:
+                if 0 <= ix < nx:
+                    c = iy * nx + ix
+                    for t in range(start[c], start[c + 1]):
+                        v = items[t]
+                        if v == u or blocked[v]:
+                            continue
+                        d = np.sqrt((p[v, 0] - ux) ** 2 + (p[v, 1] - uy) ** 2)
+                        if d <= max_distance:
+                            pend_d[n_pend] = d
+                            pend_i[n_pend] = v
+                            n_pend += 1
+                ix += step
+        # a point no farther than r cells' width lies in rings 0..r: those candidates are final
+        safe = r * cs if r < r_max else np.inf
+        n_safe = 0
+        for t in range(n_pend):
+            if pend_d[t] <= safe:
+                n_safe += 1
+        if n_safe > 0:
+            sel_d = np.empty(n_safe)
+            sel_i = np.empty(n_safe, np.int64)
+            rest = 0
+            s = 0
+            for t in range(n_pend):
+                if pend_d[t] <= safe:
+                    sel_d[s] = pend_d[t]
+                    sel_i[s] = pend_i[t]
+                    s += 1
+                else:
+                    pend_d[rest] = pend_d[t]
+                    pend_i[rest] = pend_i[t]
+                    rest += 1
+            n_pend = rest
+            order = np.argsort(sel_i, kind="mergesort")
+            order = order[np.argsort(sel_d[order], kind="mergesort")]  # by distance, ties by index
+            for o in order:
+                every = tested < near or (search_on and found == 0)
+                if not every and (k == 0 or filled >= k or tested >= max_candidates):
+                    done = True
+                    break
+                v = sel_i[o]
+                tested += 1
+                dx = p[v, 0] - ux
+                dy = p[v, 1] - uy
+                a = 0
+                cone = False
+                if k > 0:
+                    a = min(max(int((np.arctan2(dy, dx) + np.pi) / width), 0), k - 1)
+                    cone = (not taken[a] and (u < 0 or _taut_at(dirs, has, u, dx, dy))
+                            and _taut_at(dirs, has, v, -dx, -dy))
+                if not every and not cone:
+                    continue
+                if segment_free(ux, uy, p[v, 0], p[v, 1], edges, w_grid, cell_ptr, cell_items,
+                                pinches, pinch_grid, pinch_ptr, pinch_items):
+                    out[n_out] = v
+                    out_d[n_out] = sel_d[o]
+                    n_out += 1
+                    found += 1
+                    if cone:
+                        taken[a] = True
+                        filled += 1
+        if safe >= max_distance:
+            break
+        r += 1
+    return n_out
+
+
+@njit(cache=True)
+def cone_links(p, blocked, dirs, has, k, max_candidates, max_distance,
+               edges, grid, cell_ptr, cell_items, pinches, pinch_grid, pinch_ptr, pinch_items):
+    """For each point, the nearest visible point in each of ``k`` equal angular cones (a Yao
+    graph of the visibility graph), keeping only taut links (see :func:`_visible_search`).
+    ``blocked`` points neither search nor are chosen. Returns (u, v) index arrays of the chosen
+    links (u chose v).
+    """
+    m = p.shape[0]
+    out_u = np.empty(m * k, np.int64)
+    out_v = np.empty(m * k, np.int64)
+    out_d = np.empty(m * k)
+    if m < 2:
+        return out_u[:0], out_v[:0]
+    pgrid, start, items, _ = bucket_grid(p)
+    taken = np.zeros(k, np.bool_)
     pend_d = np.empty(m)
     pend_i = np.empty(m, np.int64)
-    taken = np.zeros(k, np.bool_)
-    width = 2.0 * np.pi / k
+    n_out = 0
     for u in range(m):
         if blocked[u]:
             continue
-        ux, uy = p[u, 0], p[u, 1]
-        cx = cell[u] % nx
-        cy = cell[u] // nx
-        taken[:] = False
-        filled = 0
-        tested = 0
-        n_pend = 0
-        r = 0
-        r_max = max(nx, ny)
-        while filled < k and tested < max_candidates and r <= r_max:
-            # gather ring r of cells around u's cell
-            for iy in range(cy - r, cy + r + 1):
-                if iy < 0 or iy >= ny:
-                    continue
-                edge_row = iy == cy - r or iy == cy + r
-                step = 1 if edge_row else 2 * r
-                ix = cx - r
-                while ix <= cx + r:
-                    if 0 <= ix < nx:
-                        c = iy * nx + ix
-                        for t in range(start[c], start[c + 1]):
-                            v = items[t]
-                            if v == u or blocked[v]:
-                                continue
-                            d = np.sqrt((p[v, 0] - ux) ** 2 + (p[v, 1] - uy) ** 2)
-                            if d <= max_distance:
-                                pend_d[n_pend] = d
-                                pend_i[n_pend] = v
-                                n_pend += 1
-                    ix += step
-            safe = r * cs if r < r_max else np.inf
-            # candidates no farther than ``safe`` are final: take them in (distance, index) order
-            n_safe = 0
-            for t in range(n_pend):
-                if pend_d[t] <= safe:
-                    n_safe += 1
-            if n_safe > 0:
-                sel_d = np.empty(n_safe)
-                sel_i = np.empty(n_safe, np.int64)
-                rest = 0
-                s = 0
-                for t in range(n_pend):
-                    if pend_d[t] <= safe:
-                        sel_d[s] = pend_d[t]
-                        sel_i[s] = pend_i[t]
-                        s += 1
-                    else:
-                        pend_d[rest] = pend_d[t]
-                        pend_i[rest] = pend_i[t]
-                        rest += 1
-                n_pend = rest
-                order = np.argsort(sel_i, kind="mergesort")
-                order = order[np.argsort(sel_d[order], kind="mergesort")]
-                for o in order:
-                    if filled >= k or tested >= max_candidates:
-                        break
-                    v = sel_i[o]
-                    tested += 1
-                    dx = p[v, 0] - ux
-                    dy = p[v, 1] - uy
-                    a = int((np.arctan2(dy, dx) + np.pi) / width)
-                    a = min(max(a, 0), k - 1)
-                    if taken[a]:
-                        continue
-                    if not _taut_at(dirs, has, u, dx, dy) or not _taut_at(dirs, has, v, -dx, -dy):
-                        continue
-                    if segment_free(ux, uy, p[v, 0], p[v, 1], edges, grid, cell_ptr, cell_items,
-                                    pinches, pinch_grid, pinch_ptr, pinch_items):
-                        taken[a] = True
-                        filled += 1
-                        out_u[n_out] = u
-                        out_v[n_out] = v
-                        n_out += 1
-            if safe >= max_distance:
-                break
-            r += 1
+        was = n_out
+        n_out = _visible_search(p[u, 0], p[u, 1], u, p, blocked, dirs, has, k, 0, False, max_candidates,
+                                max_distance, pgrid, start, items, edges, grid, cell_ptr, cell_items,
+                                pinches, pinch_grid, pinch_ptr, pinch_items, taken, pend_d, pend_i, out_v, out_d,
+                                n_out)
+        out_u[was:n_out] = u
     return out_u[:n_out], out_v[:n_out]
+
+
+@njit(cache=True)
+def join_positions(q, p, blocked, dirs, has, k, near, max_candidates, max_distance, pgrid, start, items,
+                   edges, grid, cell_ptr, cell_items, pinches, pinch_grid, pinch_ptr, pinch_items):
+    """The points ``p`` (bucketed by :func:`bucket_grid`) that free positions ``q`` (r, 2) join:
+    every visible one among the ``near`` nearest, every visible one until one is found, and with
+    ``k`` > 0 the nearest taut visible one per cone (see :func:`_visible_search`).
+
+    Returns (counts per position, point indices position by position (nearest first), their
+    distances).
+    """
+    r = q.shape[0]
+    m = p.shape[0]
+    counts = np.zeros(r, np.int64)
+    cap = r * (min(near, m) + k) + 8
+    out = np.empty(cap, np.int64)
+    out_d = np.empty(cap)
+    taken = np.zeros(max(k, 1), np.bool_)
+    pend_d = np.empty(m)
+    pend_i = np.empty(m, np.int64)
+    n_out = 0
+    for i in range(r):
+        if cap - n_out < m:  # "search on" may find up to every point
+            grown = np.empty(n_out + m + cap, np.int64)
+            grown[:n_out] = out[:n_out]
+            out = grown
+            grown_d = np.empty(n_out + m + cap)
+            grown_d[:n_out] = out_d[:n_out]
+            out_d = grown_d
+            cap = n_out + m + cap
+        was = n_out
+        n_out = _visible_search(q[i, 0], q[i, 1], -1, p, blocked, dirs, has, k, near, True, max_candidates,
+                                max_distance, pgrid, start, items, edges, grid, cell_ptr, cell_items,
+                                pinches, pinch_grid, pinch_ptr, pinch_items, taken, pend_d, pend_i, out, out_d, n_out)
+        counts[i] = n_out - was
+    return counts, out[:n_out], out_d[:n_out]

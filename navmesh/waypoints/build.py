@@ -282,13 +282,19 @@ def _corner_edges(los: LineOfSight, p2: NDArray[np.float64], first: int) -> tupl
     return dirs, has
 
 
-def _cone_pairs(points: NDArray[np.float64], p2: NDArray[np.float64], n_designer: int,
+def cone_candidates(opts: BuildOptions) -> int:
+    """How many candidates a cone search visits at most (``max_candidates``, default 300)."""
+    return opts.max_candidates if opts.max_candidates is not None else CONE_CANDIDATES
+
+
+def _cone_pairs(points: NDArray[np.float64], p2: NDArray[np.float64],
+                corner_edges: tuple[NDArray[np.float64], NDArray[np.bool_]],
                 trees: dict[float, tuple[cKDTree, NDArray[np.int64]]], blocked: NDArray[np.bool_],
                 los: LineOfSight, walls: Any, opts: BuildOptions) -> NDArray[np.int64]:
     """Sorted unique pair keys of the cone linking (see the module notes), floor by floor."""
     n = len(points)
-    dirs, has = _corner_edges(los, p2, n_designer)
-    width = opts.max_candidates if opts.max_candidates is not None else CONE_CANDIDATES
+    dirs, has = corner_edges
+    width = cone_candidates(opts)
     reach = np.inf if opts.max_distance is None else opts.max_distance
     keys = []
     for tree, ids in trees.values():
@@ -460,6 +466,7 @@ def assemble(level: Level, opts: BuildOptions, cache: BuildCache | None) -> NavM
     los = level.line_of_sight(agent_radius=opts.agent_radius, join=opts.join)
     free = free_space(los) if opts.fill_spacing is not None else None
     cones = opts.k is not None and opts.linking == "cones"
+    corner_edges = None
     walls = wall_grid_for(los) if opts.visibility == "kernel" or cones else None
 
     # Waypoints: the level's, then generated ones not already present.
@@ -571,7 +578,8 @@ def assemble(level: Level, opts: BuildOptions, cache: BuildCache | None) -> NavM
         added = pair_list[los_for(pair_list)]
     elif cones:
         candidates = None  # linked afresh each time: an update equals a rebuild by construction
-        added = _cone_pairs(points, p2, len(designer), trees, blocked_all, los, walls, opts)
+        corner_edges = _corner_edges(los, p2, len(designer))
+        added = _cone_pairs(points, p2, corner_edges, trees, blocked_all, los, walls, opts)
     else:
         # the k nearest visible waypoints among the max_candidates nearest, tested in stages
         cand = None
@@ -691,7 +699,7 @@ def assemble(level: Level, opts: BuildOptions, cache: BuildCache | None) -> NavM
     return NavMap(
         level=level, options=opts, graph=graph, n_generated=len(extra), line_of_sight=los, walkable=free,
         terrain=TerrainLengths(ter_names, arc_rows), arc_kinds=kind_all.astype(np.int8),
-        blocked_waypoints=blocked_nodes, floors=floors, trees=trees, cache=new_cache,
+        blocked_waypoints=blocked_nodes, floors=floors, trees=trees, cache=new_cache, corner_edges=corner_edges,
     )
 
 

@@ -78,12 +78,17 @@ class NavMap:
     blocked_waypoints : int32 array
         Waypoints outside W (inside an inflated obstacle or outside the eroded bounds): they get
         no automatic links.
+    corner_edges : (float array (n, 4), bool array (n,)) or None
+        ``linking="cones"`` only: the directions of the two boundary edges at each generated
+        corner waypoint, and which nodes have them (the taut-link rule; positions joining the
+        graph use it too).
     """
 
     def __init__(self, *, level: Level, options: BuildOptions, graph: NavGraph, n_generated: int,
                  line_of_sight: LineOfSight, walkable: shapely.Geometry | None, terrain: TerrainLengths,
                  arc_kinds: NDArray[np.int8], blocked_waypoints: NDArray[np.int32], floors: NDArray[np.int64],
-                 trees: dict[float, tuple[cKDTree, NDArray[np.int64]]], cache: BuildCache) -> None:
+                 trees: dict[float, tuple[cKDTree, NDArray[np.int64]]], cache: BuildCache,
+                 corner_edges: tuple[NDArray[np.float64], NDArray[np.bool_]] | None = None) -> None:
         self.level = level
         self.options = options
         self.graph = graph
@@ -98,6 +103,7 @@ class NavMap:
         self._floors = floors  # floor id per node (index into sorted unique z), all 0 in 2-D
         self._trees = trees  # z value -> (KD-tree over that floor's (x, y), node ids)
         self.build_cache = cache
+        self.corner_edges = corner_edges
         # derived geometry of the map itself, built on first use (per-unit-type data lives in NavQuery)
         self._walls: LK.WallGrid | None = None
         self._barriers: NDArray[np.float64] | None = None

@@ -188,7 +188,22 @@ class NavQuery:
         self._rules = _Rules((), np.ascontiguousarray(weights.values, dtype=np.float64), mult,
                              (*walls, *barriers[:4]))
         self._ws = AK.workspace(n, graph.n_edges, DEFAULT_LOOKBACK)
-        self._spare: list[tuple] = []  # workspaces of finished sliced searches
+        # per floor: the nodes in a bucket grid, for joining positions (and the cone rule's data)
+        opts = nav.options
+        dirs, has = nav.corner_edges if nav.corner_edges is not None else (np.zeros((n, 4)), np.zeros(n, bool))
+        self._join_k = opts.k if nav.corner_edges is not None else 0
+        self._cone_width = 0
+        if self._join_k:
+            from navmesh.waypoints.build import cone_candidates  # the build imports this module's map type
+
+            self._cone_width = cone_candidates(opts)
+        self._floors = []
+        for z in nav.floor_values:
+            ids = nav.floor_tree(z)[1]
+            pts = np.ascontiguousarray(nav.points[ids, :2])
+            near = JOIN_NEAREST if opts.k is not None else len(ids)
+            self._floors.append((ids, pts, ~self._usable[ids], np.ascontiguousarray(dirs[ids]), has[ids], near,
+                                 *AK.bucket_grid(pts)[:3]))
 
     def __repr__(self) -> str:
         return f"NavQuery({self.navmap!r}, profile={self.profile.name!r})"
@@ -396,8 +411,7 @@ class NavQuery:
         p = self._positions("point", point)
         if len(p) != 1:
             raise InvalidGeometryError(f"point={describe(point)} is not one position")
-        p, moved, ids, _ = self._join(p, _check_bool("strict", strict), lambda i: "point")
-        ptr, nodes = ids
+        p, moved, (ptr, nodes, _), _ = self._join(p, _check_bool("strict", strict), lambda i: "point")
         if ptr[1] == 0:
             raise NodeNotFoundError(f"point={p[0].tolist()}: no waypoint is visible from it")
         return int(nodes[0])
@@ -576,39 +590,33 @@ class NavQuery:
             return np.zeros(len(p), np.int64)
         return np.searchsorted(np.asarray(self.navmap.floor_values), p[:, 2]).astype(np.int64)
 
-    def _visible(self, p: NDArray[np.float64], floor: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int32], NDArray[np.bool_]]:
-        """Waypoints each position sees on its floor, nearest first, in CSR form (ptr, node ids),
-        and whether each position sees a waypoint inside W: all visible among the
-        ``JOIN_NEAREST`` nearest, farther only for positions seeing none."""
-        nav = self.navmap
+    def _visible(self, p: NDArray[np.float64], floor: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int32], NDArray[np.float64]]:
+        """Waypoints each position joins (see the module notes), nearest first, in CSR form (ptr,
+        node ids, distances)."""
         m = len(p)
         p2 = np.ascontiguousarray(p[:, :2])
-        parts = []
-        proven = np.zeros(m, bool)
-        for f, z in enumerate(nav.floor_values):
-            tree, ids = nav.floor_tree(z)
-            rows = np.arange(m) if len(nav.floor_values) == 1 else np.flatnonzero(floor == f)
-            width, lo = (JOIN_NEAREST if nav.options.k is not None else tree.n), 0
-            while len(rows) and lo < tree.n:
-                hi = min(width, tree.n)
-                idx = tree.query(p2[rows], k=hi)[1].reshape(len(rows), -1)
-                counts, nodes, sure = AK.visible_candidates(p2[rows], idx, lo, tree.n, ids, self._xy, self._usable,
-                                                            *self._walls)
-                parts.append((rows, counts, nodes))
-                proven[rows] = sure
-                rows, lo, width = rows[counts == 0], hi, width * _WIDEN
-        if len(parts) == 1 and len(parts[0][0]) == m:
-            counts, nodes = parts[0][1], parts[0][2]
-        elif not parts:
-            counts, nodes = np.zeros(m, np.int64), np.zeros(0, np.int32)
+        if len(self._floors) == 1:
+            ids, pts, blocked, dirs, has, near, pgrid, start, items = self._floors[0]
+            counts, picked, dist = AK.join_positions(p2, pts, blocked, dirs, has, self._join_k, near, self._cone_width,
+                                                     np.inf, pgrid, start, items, *self._walls)
+            nodes = ids[picked].astype(np.int32)
         else:
-            owner = np.concatenate([np.repeat(r, c) for r, c, _ in parts])
-            order = np.argsort(owner, kind="stable")  # by position; a position's nodes come from one look
-            counts = np.bincount(owner, minlength=m)
-            nodes = np.concatenate([x for _, _, x in parts])[order]
+            counts = np.zeros(m, np.int64)
+            owner, found, dists = [], [], []
+            for f, (ids, pts, blocked, dirs, has, near, pgrid, start, items) in enumerate(self._floors):
+                rows = np.flatnonzero(floor == f)
+                c, picked, dist = AK.join_positions(p2[rows], pts, blocked, dirs, has, self._join_k, near,
+                                                    self._cone_width, np.inf, pgrid, start, items, *self._walls)
+                counts[rows] = c
+                owner.append(np.repeat(rows, c))
+                found.append(ids[picked])
+                dists.append(dist)
+            order = np.argsort(np.concatenate(owner), kind="stable")
+            nodes = np.concatenate(found)[order].astype(np.int32)
+            dist = np.concatenate(dists)[order]
         ptr = np.zeros(m + 1, np.int64)
         np.cumsum(counts, out=ptr[1:])
-        return ptr, nodes, proven
+        return ptr, nodes, dist
 
     def _moved_inside(self, pts: NDArray[np.float64]) -> NDArray[np.float64]:
         """Nearest points of the walkable region to ``pts``, nudged inward until the line of
@@ -643,8 +651,9 @@ class NavQuery:
         nodes), floor). Seeing a waypoint inside W proves a position walkable, so the shapely test
         runs only for positions that see none. ``names(i)`` names row i in errors."""
         floor = self._floor_of(p)
-        ptr, nodes, proven = self._visible(p, floor)
+        ptr, nodes, dist = self._visible(p, floor)
         moved = np.zeros(len(p), bool)
+        proven = ptr[1:] > ptr[:-1]  # joined waypoints are walkable ones
         if not proven.all():
             doubt = np.flatnonzero(~proven)
             bad = doubt[~self.navmap.line_of_sight.walkable(p[doubt, :2])]
@@ -658,47 +667,53 @@ class NavQuery:
                 p = p.copy()
                 p[bad, :2] = self._moved_inside(p[bad, :2])
                 moved[bad] = True
-                ptr, nodes, _ = self._visible(p, floor)
-        return p, moved, (ptr, nodes), floor
+                ptr, nodes, dist = self._visible(p, floor)
+        return p, moved, (ptr, nodes, dist), floor
 
     def _join_ends(self, s: NDArray[np.float64], g: NDArray[np.float64], strict: bool, rules: _Rules) -> _Ends:
         m = len(s)
         both = np.concatenate([s, g])
+
         def name(i: int) -> str:
             end = "start" if i < m else "goal"
             return end if m == 1 else f"{end}s[{i % m}]"
 
-        both, moved, (ptr, nodes), floor = self._join(both, strict, name)
+        both, moved, (ptr, nodes, dist_j), floor = self._join(both, strict, name)
         s, g = both[:m], both[m:]
-        terrain_mult = self._point_mult(both)
-        mult = self._point_mult(both, rules.zones, terrain_mult) if rules.zones else terrain_mult
-        owner = np.repeat(np.arange(2 * m), np.diff(ptr))
-        wp = self._table[nodes]
-        is_entry = owner < m
-        costs = np.empty(len(nodes))
-        rows = owner[is_entry]
-        costs[is_entry] = self._walk_costs(both[rows], wp[is_entry], terrain_mult[rows], rules.zones)
-        rows = owner[~is_entry]
-        node_mult = self._rules.mult[nodes[~is_entry]]
-        costs[~is_entry] = self._walk_costs(wp[~is_entry], both[rows], node_mult, rules.zones)
-        # the straight walk, where the goal is in sight on the start's floor
+        sxy, gxy = s[:, :2], g[:, :2]
+        dist = np.sqrt(((gxy - sxy) ** 2).sum(axis=1))
+        sees = (floor[:m] == floor[m:]) & LK.segments_free(sxy, gxy, *self._walls)
         direct = np.full(m, np.inf)
-        dist = np.sqrt(((g[:, :2] - s[:, :2]) ** 2).sum(axis=1))
-        rows = np.flatnonzero(floor[:m] == floor[m:])
-        if len(rows):
-            rows = rows[LK.segments_free(s[rows, :2], g[rows, :2], *self._walls)]
+        if not (self._terrain or rules.zones):
+            # uniform ground: every walk costs its length
+            mult = np.ones(2 * m)
+            costs = dist_j
+            direct[sees] = dist[sees]
+            kept_ptr = ptr
+        else:
+            terrain_mult = self._point_mult(both)
+            mult = self._point_mult(both, rules.zones, terrain_mult) if rules.zones else terrain_mult
+            owner = np.repeat(np.arange(2 * m), np.diff(ptr))
+            wp = self._table[nodes]
+            is_entry = owner < m
+            costs = np.empty(len(nodes))
+            rows = owner[is_entry]
+            costs[is_entry] = self._walk_costs(both[rows], wp[is_entry], terrain_mult[rows], rules.zones)
+            rows = owner[~is_entry]
+            costs[~is_entry] = self._walk_costs(wp[~is_entry], both[rows], self._rules.mult[nodes[~is_entry]], rules.zones)
+            rows = np.flatnonzero(sees)
             direct[rows] = self._walk_costs(s[rows], g[rows], terrain_mult[rows], rules.zones)
-        keep = np.isfinite(costs)
-        kept_ptr = np.zeros(2 * m + 1, np.int64)
-        np.cumsum(np.bincount(owner[keep], minlength=2 * m), out=kept_ptr[1:])
-        nodes, costs = nodes[keep], costs[keep]
+            keep = np.isfinite(costs)
+            kept_ptr = np.zeros(2 * m + 1, np.int64)
+            np.cumsum(np.bincount(owner[keep], minlength=2 * m), out=kept_ptr[1:])
+            nodes, costs = nodes[keep], costs[keep]
         split = kept_ptr[m]
         return _Ends(
             starts=s, goals=g, start_moved=moved[:m], goal_moved=moved[m:],
-            xy=np.ascontiguousarray(np.column_stack([s[:, :2], g[:, :2]])),
-            mult=np.ascontiguousarray(np.column_stack([mult[:m], mult[m:]])),
-            floor=np.ascontiguousarray(np.column_stack([floor[:m], floor[m:]])),
-            entry_ptr=kept_ptr[: m + 1].copy(), entry_nodes=nodes[:split], entry_costs=costs[:split],
+            xy=np.concatenate([sxy, gxy], axis=1),
+            mult=np.stack([mult[:m], mult[m:]], axis=1),
+            floor=np.stack([floor[:m], floor[m:]], axis=1),
+            entry_ptr=kept_ptr[: m + 1], entry_nodes=nodes[:split], entry_costs=costs[:split],
             exit_ptr=kept_ptr[m:] - split, exit_nodes=nodes[split:], exit_costs=costs[split:],
             direct=direct, bound=self._hscale * dist,
         )
