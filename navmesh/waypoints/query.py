@@ -10,9 +10,11 @@ one ``NavQuery`` is not thread-safe: use one query object per thread. The module
 Joining positions to the graph
 ------------------------------
 A start or goal position joins every waypoint on its floor that it sees among its ``JOIN_NEAREST``
-nearest (100); when it sees none of them, it looks farther (4x as many, then 16x, ... up to every
-waypoint), so a position says "no path" only when no path exists. On a ``k=None`` map (the full
-visibility graph) a position joins every waypoint it sees. Each join costs the straight
+nearest (100); when it sees none of them, it looks on in order of distance until it sees one
+(up to every waypoint), so a position says "no path" only when no path exists. On a map built
+with ``linking="cones"`` it also joins, by the links' own rule, the nearest visible waypoint in
+each cone (taut at the waypoint), looking at up to ``JOIN_CONE_CANDIDATES`` (200) waypoints. On a
+``k=None`` map (the full visibility graph) it joins every waypoint it sees. Each join costs the straight
 walk there under the unit's :class:`~navmesh.terrain.CostProfile`. When the goal is in sight of the
 start, the straight walk is a candidate too, and it is returned whenever the search finds nothing
 cheaper, nothing at all, or runs out of budget. Visibility in queries always uses the numba
@@ -23,8 +25,8 @@ Refinement (``refine=``)
 - ``"none"``: the cheapest path through the graph (A* with the joins as extra arcs).
 - ``"smooth"``: that path, string-pulled afterwards (:meth:`NavQuery.smooth_path`).
 - ``"any_angle"``: a Theta*-style search: a node reached from ``u`` takes ``u``'s parent as its
-  own parent when the straight walk from there is allowed and costs no more, and every expanded
-  node tries the straight walk to the goal; then string-pulled. A sparse corner graph (``k=8``,
+  own parent when the straight walk from there is allowed and costs no more (the goal too); then
+  string-pulled. A sparse corner graph (``k=8``,
   ideally ``linking="cones"``) then gives paths within about 1% of the true shortest ones (see
   ``benchmarks/anyangle.py``).
 
@@ -63,13 +65,13 @@ from navmesh.path import Path
 from navmesh.terrain import CostProfile, DangerZone, add_danger
 from navmesh.waypoints.navmap import NavMap, check_danger, check_profile
 
-__all__ = ["JOIN_NEAREST", "REFINES", "NavQuery", "Refine", "SlicedSearch", "find_path", "smooth_path", "snap"]
+__all__ = ["JOIN_CONE_CANDIDATES", "JOIN_NEAREST", "REFINES", "NavQuery", "Refine", "SlicedSearch", "find_path", "smooth_path", "snap"]
 
 Refine = Literal["none", "smooth", "any_angle"]
 REFINES: tuple[str, ...] = ("none", "smooth", "any_angle")
 DEFAULT_LOOKBACK = 1
 JOIN_NEAREST = 100  # nearest waypoints a position tests before it looks farther
-_WIDEN = 4  # how much farther each further look reaches
+JOIN_CONE_CANDIDATES = 200  # on cone maps, how far (in candidates) a position's cone search looks
 
 
 def _check_nav(nav: NavMap) -> NavMap:
@@ -192,11 +194,7 @@ class NavQuery:
         opts = nav.options
         dirs, has = nav.corner_edges if nav.corner_edges is not None else (np.zeros((n, 4)), np.zeros(n, bool))
         self._join_k = opts.k if nav.corner_edges is not None else 0
-        self._cone_width = 0
-        if self._join_k:
-            from navmesh.waypoints.build import cone_candidates  # the build imports this module's map type
-
-            self._cone_width = cone_candidates(opts)
+        self._cone_width = JOIN_CONE_CANDIDATES if opts.max_candidates is None else opts.max_candidates
         self._floors = []
         for z in nav.floor_values:
             ids = nav.floor_tree(z)[1]
