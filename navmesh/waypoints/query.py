@@ -190,6 +190,7 @@ class NavQuery:
         self._rules = _Rules((), np.ascontiguousarray(weights.values, dtype=np.float64), mult,
                              (*walls, *barriers[:4]))
         self._ws = AK.workspace(n, graph.n_edges, DEFAULT_LOOKBACK)
+        self._spare: list[tuple] = []  # workspaces of finished sliced searches
         # per floor: the nodes in a bucket grid, for joining positions (and the cone rule's data)
         opts = nav.options
         dirs, has = nav.corner_edges if nav.corner_edges is not None else (np.zeros((n, 4)), np.zeros(n, bool))
