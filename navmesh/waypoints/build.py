@@ -60,6 +60,7 @@ import shapely
 from numpy.typing import NDArray
 from scipy.spatial import cKDTree
 
+from navmesh._kernels import anyangle as AK
 from navmesh.errors import (
     InvalidGeometryError,
     InvalidOptionError,
@@ -75,9 +76,13 @@ from navmesh.terrain import (
 )
 from navmesh.waypoints.linking import query_candidates, visible_pairs, wall_grid_for
 from navmesh.waypoints.navmap import NavMap
-from navmesh._kernels import anyangle as AK
 from navmesh.waypoints.options import BuildOptions, Linking
-from navmesh.waypoints.placement import corner_points, fill_waypoints, free_space, ring_rows
+from navmesh.waypoints.placement import (
+    corner_points,
+    fill_waypoints,
+    free_space,
+    ring_rows,
+)
 
 __all__ = ["build_waypoint_graph"]
 

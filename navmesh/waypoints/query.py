@@ -410,7 +410,7 @@ class NavQuery:
         p = self._positions("point", point)
         if len(p) != 1:
             raise InvalidGeometryError(f"point={describe(point)} is not one position")
-        p, moved, (ptr, nodes, _), _ = self._join(p, _check_bool("strict", strict), lambda i: "point")
+        p, _, (ptr, nodes, _), _ = self._join(p, _check_bool("strict", strict), lambda i: "point")
         if ptr[1] == 0:
             raise NodeNotFoundError(f"point={p[0].tolist()}: no waypoint is visible from it")
         return int(nodes[0])
@@ -463,7 +463,6 @@ class NavQuery:
         if not isinstance(path, Path):
             raise InvalidOptionError(f"path={describe(path)} is not a Path")
         rules = self._rules_for(danger)
-        nav = self.navmap
         nodes = path.nodes
         k = len(path.points)
         if k < 3:

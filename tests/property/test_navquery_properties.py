@@ -58,9 +58,9 @@ def _ends(level, seed, count):
     return rng.uniform(-0.5, SIZE + 0.5, (count, 2)), rng.uniform(-0.5, SIZE + 0.5, (count, 2))
 
 
-def _outcome(fn):
+def _outcome(fn, *args, **kwargs):
     try:
-        return fn()
+        return fn(*args, **kwargs)
     except (NoPathError, SearchBudgetError) as err:
         return type(err)
 
@@ -82,8 +82,8 @@ def test_navquery_group_and_sliced_searches_equal_the_module_function(data, seed
     q = NavQuery(nav, profile)
     group = q.find_paths(starts, goals, refine=refine, allow_partial=True)
     for i, (s, g) in enumerate(zip(starts, goals)):
-        one = _outcome(lambda: q.find_path(s, g, refine=refine))
-        assert _same(one, _outcome(lambda: find_path(nav, s, g, profile=profile, refine=refine)))
+        one = _outcome(q.find_path, s, g, refine=refine)
+        assert _same(one, _outcome(find_path, nav, s, g, profile=profile, refine=refine))
         assert _same(group[i], q.find_path(s, g, refine=refine, allow_partial=True))
         search = q.start_search(s, g, refine=refine, allow_partial=True)
         while not search.advance(2):

@@ -16,10 +16,10 @@ import numpy as np
 import pytest
 import shapely
 
-from navmesh.waypoints.build import build_waypoint_graph
 from navmesh.geometry import cell_rectangles
-from navmesh.level import Level
 from navmesh.io.movingai import read_map
+from navmesh.level import Level
+from navmesh.waypoints.build import build_waypoint_graph
 from navmesh.waypoints.query import NavQuery, find_path
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "anyangle"
