@@ -545,11 +545,13 @@ def cone_links(p, blocked, dirs, has, k, max_candidates, max_distance,
 
 @njit(cache=True)
 def join_positions(q, p, blocked, dirs, has, k, near, max_candidates, max_distance, pgrid, start, items,
+                   taken, pend_d, pend_i,
                    edges, grid, cell_ptr, cell_items, pinches, pinch_grid, pinch_ptr, pinch_items):
     """The points ``p`` (bucketed by :func:`bucket_grid`) that free positions ``q`` (r, 2) join:
     every visible one among the ``near`` nearest, every visible one until one is found, and with
     ``k`` > 0 the nearest taut visible one per cone (see :func:`_visible_search`).
 
+    ``taken`` (>= k), ``pend_d`` and ``pend_i`` (>= len(p)) are scratch arrays the caller keeps.
     Returns (counts per position, point indices position by position (nearest first), their
     distances).
     """
@@ -559,12 +561,9 @@ def join_positions(q, p, blocked, dirs, has, k, near, max_candidates, max_distan
     cap = r * (min(near, m) + k) + 8
     out = np.empty(cap, np.int64)
     out_d = np.empty(cap)
-    taken = np.zeros(max(k, 1), np.bool_)
-    pend_d = np.empty(m)
-    pend_i = np.empty(m, np.int64)
     n_out = 0
     for i in range(r):
-        if cap - n_out < m:  # "search on" may find up to every point
+        if cap - n_out < m:  # "search on" may find up to every point (then the output grows)
             grown = np.empty(n_out + m + cap, np.int64)
             grown[:n_out] = out[:n_out]
             out = grown

@@ -2,7 +2,8 @@
 
 ``build_waypoint_graph(level)`` turns a :class:`~navmesh.level.Level` into a
 :class:`NavMap`: the :class:`~navmesh.graph.NavGraph` plus everything point queries need
-(line of sight, KD-trees, per-arc terrain lengths, per-profile weights).
+(line of sight, KD-trees, per-arc terrain lengths); per-unit-type costs live in
+:class:`~navmesh.waypoints.query.NavQuery`.
 
 Linking rule
 ------------

@@ -201,8 +201,9 @@ class NavQuery:
             ids = nav.floor_tree(z)[1]
             pts = np.ascontiguousarray(nav.points[ids, :2])
             near = JOIN_NEAREST if opts.k is not None else len(ids)
+            scratch = (np.zeros(max(self._join_k, 1), bool), np.empty(len(ids)), np.empty(len(ids), np.int64))
             self._floors.append((ids, pts, ~self._usable[ids], np.ascontiguousarray(dirs[ids]), has[ids], near,
-                                 *AK.bucket_grid(pts)[:3]))
+                                 *AK.bucket_grid(pts)[:3], *scratch))
 
     def __repr__(self) -> str:
         return f"NavQuery({self.navmap!r}, profile={self.profile.name!r})"
@@ -594,17 +595,17 @@ class NavQuery:
         m = len(p)
         p2 = np.ascontiguousarray(p[:, :2])
         if len(self._floors) == 1:
-            ids, pts, blocked, dirs, has, near, pgrid, start, items = self._floors[0]
+            ids, pts, blocked, dirs, has, near, *grid = self._floors[0]
             counts, picked, dist = AK.join_positions(p2, pts, blocked, dirs, has, self._join_k, near, self._cone_width,
-                                                     np.inf, pgrid, start, items, *self._walls)
+                                                     np.inf, *grid, *self._walls)
             nodes = ids[picked].astype(np.int32)
         else:
             counts = np.zeros(m, np.int64)
             owner, found, dists = [], [], []
-            for f, (ids, pts, blocked, dirs, has, near, pgrid, start, items) in enumerate(self._floors):
+            for f, (ids, pts, blocked, dirs, has, near, *grid) in enumerate(self._floors):
                 rows = np.flatnonzero(floor == f)
                 c, picked, dist = AK.join_positions(p2[rows], pts, blocked, dirs, has, self._join_k, near,
-                                                    self._cone_width, np.inf, pgrid, start, items, *self._walls)
+                                                    self._cone_width, np.inf, *grid, *self._walls)
                 counts[rows] = c
                 owner.append(np.repeat(rows, c))
                 found.append(ids[picked])
