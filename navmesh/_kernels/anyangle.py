@@ -407,9 +407,9 @@ def _cell_of(x, y, x0, y0, cs, nx, ny):
 @njit(cache=True)
 def _visible_search(ux, uy, u, p, blocked, dirs, has, k, near, search_on, max_candidates, max_distance,
                     grid, start, items, edges, w_grid, cell_ptr, cell_items, pinches, pinch_grid, pinch_ptr,
-                    pinch_items, taken, pend_d, pend_i, out, out_d, n_out):
+                    pinch_items, taken, pend_d, pend_i, sel_d, sel_i, out, out_d, n_out):
     """Visit the points around (ux, uy) (point ``u``, or -1 for a free position) in order of
-    distance (ties by index) and append to ``out`` (with distances in ``out_d``) the visible ones
+    distance and append to ``out`` (with distances in ``out_d``) the visible ones
     chosen by two rules; return the new count.
 
     - every visible one among the ``near`` nearest, and with ``search_on`` every visible one
@@ -419,7 +419,8 @@ def _visible_search(ux, uy, u, p, blocked, dirs, has, k, near, search_on, max_ca
       is tested only while its cone is empty, and the search stops once every cone is filled.
 
     Blocked points and points farther than ``max_distance`` are never chosen. The ring-by-ring
-    walk of the bucket grid only looks as far as the rules need.
+    walk of the bucket grid only looks as far as the rules need. ``pend_*`` and ``sel_*`` are
+    scratch arrays of at least ``len(p)`` entries, ``taken`` of at least ``k``.
     """
     x0, y0, cs = grid[0], grid[1], grid[2]
     nx = int(grid[3])
@@ -439,6 +440,8 @@ def _visible_search(ux, uy, u, p, blocked, dirs, has, k, near, search_on, max_ca
     r_max = max(max(cx, nx - 1 - cx), max(cy, ny - 1 - cy))
     done = False
     while not done and r <= r_max:
+        if not (tested < near or (search_on and found == 0)) and (k == 0 or filled >= k or tested >= max_candidates):
+            break
         for iy in range(cy - r, cy + r + 1):
             if iy < 0 or iy >= ny:
                 continue
@@ -459,27 +462,21 @@ def _visible_search(ux, uy, u, p, blocked, dirs, has, k, near, search_on, max_ca
                 ix += step
         # a point no farther than r cells' width lies in rings 0..r: those candidates are final
         safe = r * cs if r < r_max else np.inf
-        n_safe = 0
+        rest = 0
+        n_sel = 0
         for t in range(n_pend):
             if pend_d[t] <= safe:
-                n_safe += 1
-        if n_safe > 0:
-            sel_d = np.empty(n_safe)
-            sel_i = np.empty(n_safe, np.int64)
-            rest = 0
-            s = 0
-            for t in range(n_pend):
-                if pend_d[t] <= safe:
-                    sel_d[s] = pend_d[t]
-                    sel_i[s] = pend_i[t]
-                    s += 1
-                else:
-                    pend_d[rest] = pend_d[t]
-                    pend_i[rest] = pend_i[t]
-                    rest += 1
-            n_pend = rest
-            order = np.argsort(sel_i, kind="mergesort")
-            order = order[np.argsort(sel_d[order], kind="mergesort")]  # by distance, ties by index
+                sel_d[n_sel] = pend_d[t]
+                sel_i[n_sel] = pend_i[t]
+                n_sel += 1
+            else:
+                pend_d[rest] = pend_d[t]
+                pend_i[rest] = pend_i[t]
+                rest += 1
+        n_pend = rest
+        if n_sel > 0:
+            # by distance; ties keep the bucket scan order (deterministic for a given point set)
+            order = np.argsort(sel_d[:n_sel], kind="mergesort")
             for o in order:
                 every = tested < near or (search_on and found == 0)
                 if not every and (k == 0 or filled >= k or tested >= max_candidates):
@@ -530,6 +527,8 @@ def cone_links(p, blocked, dirs, has, k, max_candidates, max_distance,
     taken = np.zeros(k, np.bool_)
     pend_d = np.empty(m)
     pend_i = np.empty(m, np.int64)
+    sel_d = np.empty(m)
+    sel_i = np.empty(m, np.int64)
     n_out = 0
     for u in range(m):
         if blocked[u]:
@@ -537,21 +536,21 @@ def cone_links(p, blocked, dirs, has, k, max_candidates, max_distance,
         was = n_out
         n_out = _visible_search(p[u, 0], p[u, 1], u, p, blocked, dirs, has, k, 0, False, max_candidates,
                                 max_distance, pgrid, start, items, edges, grid, cell_ptr, cell_items,
-                                pinches, pinch_grid, pinch_ptr, pinch_items, taken, pend_d, pend_i, out_v, out_d,
-                                n_out)
+                                pinches, pinch_grid, pinch_ptr, pinch_items, taken, pend_d, pend_i, sel_d, sel_i,
+                                out_v, out_d, n_out)
         out_u[was:n_out] = u
     return out_u[:n_out], out_v[:n_out]
 
 
 @njit(cache=True)
 def join_positions(q, p, blocked, dirs, has, k, near, max_candidates, max_distance, pgrid, start, items,
-                   taken, pend_d, pend_i,
+                   taken, pend_d, pend_i, sel_d, sel_i,
                    edges, grid, cell_ptr, cell_items, pinches, pinch_grid, pinch_ptr, pinch_items):
     """The points ``p`` (bucketed by :func:`bucket_grid`) that free positions ``q`` (r, 2) join:
     every visible one among the ``near`` nearest, every visible one until one is found, and with
     ``k`` > 0 the nearest taut visible one per cone (see :func:`_visible_search`).
 
-    ``taken`` (>= k), ``pend_d`` and ``pend_i`` (>= len(p)) are scratch arrays the caller keeps.
+    ``taken`` (>= k), ``pend_*`` and ``sel_*`` (>= len(p)) are scratch arrays the caller keeps.
     Returns (counts per position, point indices position by position (nearest first), their
     distances).
     """
@@ -574,6 +573,7 @@ def join_positions(q, p, blocked, dirs, has, k, near, max_candidates, max_distan
         was = n_out
         n_out = _visible_search(q[i, 0], q[i, 1], -1, p, blocked, dirs, has, k, near, True, max_candidates,
                                 max_distance, pgrid, start, items, edges, grid, cell_ptr, cell_items,
-                                pinches, pinch_grid, pinch_ptr, pinch_items, taken, pend_d, pend_i, out, out_d, n_out)
+                                pinches, pinch_grid, pinch_ptr, pinch_items, taken, pend_d, pend_i, sel_d, sel_i, out,
+                                out_d, n_out)
         counts[i] = n_out - was
     return counts, out[:n_out], out_d[:n_out]

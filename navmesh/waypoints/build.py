@@ -181,7 +181,8 @@ def build_waypoint_graph(
         Only waypoints closer than this (world units, > 0) are candidates.
     max_candidates : int, optional
         The search cap: a waypoint looks for its ``k`` nearest visible waypoints among at most
-        this many nearest ones (>= k; default ``4 * k``; ``k`` turns widening off).
+        this many nearest ones (>= k; default ``4 * k``; ``k`` turns widening off). With
+        ``linking="cones"``: how many nearest candidates the cone search visits (default 300).
     agent_radius : float
         Agent radius in world units, >= 0: obstacles are inflated and the bounds eroded by it, so
         a corridor exactly ``2 * agent_radius`` wide stays open.

@@ -201,7 +201,8 @@ class NavQuery:
             ids = nav.floor_tree(z)[1]
             pts = np.ascontiguousarray(nav.points[ids, :2])
             near = JOIN_NEAREST if opts.k is not None else len(ids)
-            scratch = (np.zeros(max(self._join_k, 1), bool), np.empty(len(ids)), np.empty(len(ids), np.int64))
+            scratch = (np.zeros(max(self._join_k, 1), bool), np.empty(len(ids)), np.empty(len(ids), np.int64),
+                       np.empty(len(ids)), np.empty(len(ids), np.int64))
             self._floors.append((ids, pts, ~self._usable[ids], np.ascontiguousarray(dirs[ids]), has[ids], near,
                                  *AK.bucket_grid(pts)[:3], *scratch))
 
