@@ -256,11 +256,13 @@ class NavMap:
 
     # -- candidates for arbitrary positions ---------------------------------------------------
     def visible_waypoints(self, point: ArrayLike) -> NDArray[np.int32]:
-        """Waypoints a position joins by the linking rule, nearest first.
+        """Waypoints a position would link to by the k-nearest linking rule, nearest first.
 
         The same rule as between waypoints: the ``k`` nearest visible waypoints on the position's
         floor among its ``max_candidates`` nearest (within ``max_distance``); with ``k=None``
-        every visible waypoint within ``max_distance``.
+        every visible waypoint within ``max_distance``. Path queries join positions by the wider
+        rule of :class:`~navmesh.waypoints.query.NavQuery` (every visible waypoint among the
+        nearest 100, looking on until one is visible).
 
         Parameters
         ----------
