@@ -1,9 +1,21 @@
-"""numba kernels for any-angle refinement: Theta*-style search over a waypoint graph and string
-pulling, with shortcuts judged by the line-of-sight kernels of :mod:`navmesh._kernels.los`.
+"""numba kernels for position-to-position queries over a waypoint graph: a resumable Theta*-style
+search that borrows a caller-owned workspace, string pulling, and a batch driver, with shortcuts
+judged by the line-of-sight kernels of :mod:`navmesh._kernels.los`.
 
-"Barriers" are a second edge set used only by the refinement: terrain region boundaries and the
-segments of manual, gated and off-mesh links. A shortcut that touches a barrier is not taken, so a
-shortcut always lies in one terrain class and never bypasses a link the designer drew.
+Node ids ``0..n-1`` are the graph's; ``n`` is the start position and ``n + 1`` the goal position.
+Arrays with n + 2 rows (``xy``, ``mult``, ``floor``) hold position, terrain multiplier there (inf in
+closed terrain or a danger square) and floor id; the caller writes the two end rows per query.
+
+``los`` is one tuple of 12 arrays: the walls (:class:`~navmesh._kernels.los.WallGrid`, 8 arrays)
+and the "barriers" (4 arrays: edges, grid, cell_ptr, cell_items), a second edge set used only by
+refinement: terrain region boundaries, manual / gated / off-mesh link segments and danger squares.
+A shortcut that touches a barrier is not taken, so a shortcut always lies in one terrain class and
+never bypasses a link the designer drew.
+
+The workspace ``ws`` is the tuple (g, parent, closed, touched, exit_cost, exit_ids, keys, vals,
+state, anc, fstate): search state that a search leaves behind and the next :func:`search_begin`
+resets for the nodes it touched only, so a query costs time and memory in what it explores, not in
+the size of the map.
 """
 
 from __future__ import annotations
@@ -11,23 +23,43 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from navmesh._kernels.heap import heap_pop, heap_push
+from navmesh._kernels.heap import heap_pop, heap_push, trace_back
 from navmesh._kernels.los import segment_free, segment_touches
 from navmesh._kernels.status import BUDGET, EXHAUSTED, FOUND
+
+# slots of the int64 ``state`` array of a workspace
+ST_SIZE = 0  # heap size
+ST_EXPANSIONS = 1
+ST_STATUS = 2  # RUNNING until the search ends, then a navmesh._kernels.status code
+ST_NEAREST = 3  # expanded graph node nearest the goal (-1: none yet)
+ST_TOUCHED = 4  # how many entries of ``touched`` are in use
+ST_EXITS = 5  # how many entries of ``exit_ids`` are in use
+N_STATE = 6
+RUNNING = -1
+
+
+def workspace(n_nodes: int, n_edges: int, lookback: int = 1):
+    """A fresh workspace tuple for a graph of ``n_nodes`` nodes and ``n_edges`` arcs."""
+    m = n_nodes + 2
+    cap = n_edges + 3 * m + 8  # pushes: entries (<= n) + arcs + exit and goal look per expansion
+    state = np.zeros(N_STATE, np.int64)
+    return (
+        np.full(m, np.inf), np.full(m, -1, np.int32), np.zeros(m, np.bool_), np.empty(m, np.int32),
+        np.full(m, np.inf), np.empty(m, np.int32), np.empty(cap), np.empty(cap, np.int32), state,
+        np.empty(max(lookback, 1), np.int64), np.full(1, np.inf),
+    )
+
 
 # --- refinement: shortcuts ---------------------------------------------------------------------
 
 
 @njit(cache=True, inline="always")
-def _shortcut_ok(
-    xy, floor, u, v,
-    w_edges, w_grid, w_cptr, w_citems, p_pts, p_grid, p_ptr, p_items,
-    b_edges, b_grid, b_cptr, b_citems,
-):
+def _shortcut_ok(xy, floor, u, v, los):
     """Whether the straight walk from node ``u`` to node ``v`` (rows of ``xy``) is allowed: same
     floor, line of sight, and no barrier touched."""
     if floor[u] != floor[v]:
         return False
+    w_edges, w_grid, w_cptr, w_citems, p_pts, p_grid, p_ptr, p_items, b_edges, b_grid, b_cptr, b_citems = los
     ax, ay, bx, by = xy[u, 0], xy[u, 1], xy[v, 0], xy[v, 1]
     if b_edges.shape[0] > 0 and segment_touches(ax, ay, bx, by, b_edges, b_grid, b_cptr, b_citems):
         return False
@@ -40,47 +72,77 @@ def _straight_cost(xy, mult, u, v):
     return mult[u] * np.sqrt((xy[v, 0] - xy[u, 0]) ** 2 + (xy[v, 1] - xy[u, 1]) ** 2)
 
 
+# --- the search --------------------------------------------------------------------------------
+
+
 @njit(cache=True)
-def theta_star(
-    indptr, indices, weights, xy, mult, floor,
-    entry_nodes, entry_costs, exit_costs,
-    hscale, max_expansions, lookback,
-    w_edges, w_grid, w_cptr, w_citems, p_pts, p_grid, p_ptr, p_items,
-    b_edges, b_grid, b_cptr, b_citems,
-):
-    """Theta*-style search from a start position to a goal position through a waypoint graph.
+def search_begin(ws, xy, hscale, exits, exit_costs):
+    """Reset what the previous search touched and push the start (node n).
 
-    Node ids ``0..n-1`` are the graph's; ``n`` is the start position and ``n + 1`` the goal
-    position. ``xy``, ``mult`` and ``floor`` have n + 2 rows: position, terrain multiplier there
-    (inf in closed terrain) and floor id (shortcuts only join positions on one floor). The start
-    joins ``entry_nodes`` at ``entry_costs``; node ``v`` joins the goal at ``exit_costs[v]`` (inf: not joined). With
-    ``refine`` a node reached from ``u`` takes ``parent[u]`` as its parent instead when the
-    straight shortcut is allowed and costs no more, and every expanded node (and its parent)
-    tries the straight walk to the goal. The heuristic is
-    ``hscale * distance(node, goal)``. ``max_expansions <= 0`` means no budget.
-
-    Returns (g, parent, status, expansions, nearest): ``nearest`` is the expanded graph node
-    closest to the goal position (-1 when none).
+    The goal joins from node ``exits[j]`` at ``exit_costs[j]`` (the cheapest when repeated).
     """
+    g, parent, closed, touched, exit_cost, exit_ids, keys, vals, state, _, fstate = ws
+    n = g.shape[0] - 2
+    for i in range(state[ST_TOUCHED]):
+        v = touched[i]
+        g[v] = np.inf
+        parent[v] = -1
+        closed[v] = False
+    for i in range(state[ST_EXITS]):
+        exit_cost[exit_ids[i]] = np.inf
+    n_exits = 0
+    for j in range(exits.shape[0]):
+        v = exits[j]
+        if exit_costs[j] < exit_cost[v]:
+            if exit_cost[v] == np.inf:
+                exit_ids[n_exits] = v
+                n_exits += 1
+            exit_cost[v] = exit_costs[j]
+    start = n
+    goal = n + 1
+    g[start] = 0.0
+    touched[0] = start
+    d = np.sqrt((xy[start, 0] - xy[goal, 0]) ** 2 + (xy[start, 1] - xy[goal, 1]) ** 2)
+    state[ST_SIZE] = heap_push(keys, vals, 0, hscale * d, start)
+    state[ST_EXPANSIONS] = 0
+    state[ST_STATUS] = RUNNING
+    state[ST_NEAREST] = -1
+    state[ST_TOUCHED] = 1
+    state[ST_EXITS] = n_exits
+    fstate[0] = np.inf
+
+
+@njit(cache=True)
+def search_run(indptr, indices, weights, xy, mult, floor, ws, los, entry_nodes, entry_costs,
+               hscale, max_expansions, lookback, slice_budget):
+    """Run a search begun by :func:`search_begin` for up to ``slice_budget`` expansions (<= 0: to
+    the end); return True when it has ended (status in ``state[ST_STATUS]``).
+
+    The start joins ``entry_nodes`` at ``entry_costs``; node ``v`` joins the goal at
+    ``exit_cost[v]``. With ``lookback`` >= 1 (Theta*) a node reached from ``u`` takes one of
+    ``u``'s ``lookback`` nearest ancestors as its parent instead when the straight shortcut is
+    allowed and costs no more (the goal joins through the exits only: a position joins every
+    waypoint it sees among its nearest, so looking at the goal from every expanded node found
+    nothing better on the benchmark maps and cost a long line-of-sight test per expansion);
+    ``lookback == 0`` is plain A*. The heuristic is ``hscale * distance(node, goal)``.
+    ``max_expansions <= 0`` means no budget. Pausing and resuming never changes the result.
+    """
+    g, parent, closed, touched, exit_cost, _, keys, vals, state, anc, fstate = ws
     n = indptr.shape[0] - 1
     start = n
     goal = n + 1
     gx = xy[goal, 0]
     gy = xy[goal, 1]
-    g = np.full(n + 2, np.inf)
-    parent = np.full(n + 2, -1, np.int32)
-    closed = np.zeros(n + 2, np.bool_)
-    anc = np.empty(max(lookback, 1), np.int64)
-    cap = indices.shape[0] + entry_nodes.shape[0] + 3 * n + 4
-    keys = np.empty(cap)
-    vals = np.empty(cap, np.int32)
-    g[start] = 0.0
-    size = heap_push(keys, vals, 0, hscale * np.sqrt((xy[start, 0] - gx) ** 2 + (xy[start, 1] - gy) ** 2), start)
-    expansions = 0
-    status = EXHAUSTED
-    nearest = -1
-    nearest_d = np.inf
+    size = state[ST_SIZE]
+    expansions = state[ST_EXPANSIONS]
+    nearest = state[ST_NEAREST]
+    n_touched = state[ST_TOUCHED]
+    nearest_d = fstate[0]
+    status = RUNNING
+    done_here = 0
     while size > 0:
+        if slice_budget > 0 and done_here >= slice_budget:
+            break
         _, u, size = heap_pop(keys, vals, size)
         if closed[u]:
             continue
@@ -89,6 +151,7 @@ def theta_star(
             break
         closed[u] = True
         expansions += 1
+        done_here += 1
         if u < n:
             d = np.sqrt((xy[u, 0] - gx) ** 2 + (xy[u, 1] - gy) ** 2)
             if d < nearest_d:
@@ -104,21 +167,6 @@ def theta_star(
             anc[n_anc] = a
             n_anc += 1
             a = parent[a]
-        if lookback > 0 and u != start and g[goal] > g[u]:
-            # look straight at the goal from u and its ancestors: a sparse graph's exits are only
-            # the goal's nearest waypoints, but any node that sees the goal may finish the path
-            for j in range(n_anc, -1, -1):
-                a = u if j == 0 else anc[j - 1]
-                c = g[a] + _straight_cost(xy, mult, a, goal)
-                if c < g[goal] and _shortcut_ok(
-                    xy, floor, a, goal,
-                    w_edges, w_grid, w_cptr, w_citems, p_pts, p_grid, p_ptr, p_items,
-                    b_edges, b_grid, b_cptr, b_citems,
-                ):
-                    g[goal] = c
-                    parent[goal] = a
-                    size = heap_push(keys, vals, size, c, goal)
-                    break
         if u == start:
             lo, hi = 0, entry_nodes.shape[0]
         else:
@@ -132,7 +180,7 @@ def theta_star(
                 w = weights[k]
             else:
                 v = goal
-                w = exit_costs[u]
+                w = exit_cost[u]
             if closed[v] or not w < np.inf:
                 continue
             best = g[u] + w
@@ -141,28 +189,75 @@ def theta_star(
             for j in range(n_anc - 1, -1, -1):
                 a = anc[j]
                 c = g[a] + _straight_cost(xy, mult, a, v)
-                if c <= best and c < g[v] and _shortcut_ok(
-                    xy, floor, a, v,
-                    w_edges, w_grid, w_cptr, w_citems, p_pts, p_grid, p_ptr, p_items,
-                    b_edges, b_grid, b_cptr, b_citems,
-                ):
+                if c <= best and c < g[v] and _shortcut_ok(xy, floor, a, v, los):
                     best = c
                     bp = a
                     break
             if best < g[v]:
+                if g[v] == np.inf:
+                    touched[n_touched] = v
+                    n_touched += 1
                 g[v] = best
                 parent[v] = bp
                 h = hscale * np.sqrt((xy[v, 0] - gx) ** 2 + (xy[v, 1] - gy) ** 2)
                 size = heap_push(keys, vals, size, best + h, v)
-    return g, parent, status, expansions, nearest
+    if status == RUNNING and size == 0:
+        status = EXHAUSTED
+    state[ST_SIZE] = size
+    state[ST_EXPANSIONS] = expansions
+    state[ST_NEAREST] = nearest
+    state[ST_TOUCHED] = n_touched
+    state[ST_STATUS] = status
+    fstate[0] = nearest_d
+    return status != RUNNING
 
 
 @njit(cache=True)
-def string_pull(
-    order, xy, mult, floor, cum_cost,
-    w_edges, w_grid, w_cptr, w_citems, p_pts, p_grid, p_ptr, p_items,
-    b_edges, b_grid, b_cptr, b_citems,
-):
+def search_finish(ws, xy, mult, floor, los, allow_partial, pull, direct):
+    """The path of an ended search as (order, cumulative costs, status, partial).
+
+    ``order`` lists rows of ``xy`` (start n first); it is empty when the search failed and
+    ``allow_partial`` is False. A partial path ends at the expanded node nearest the goal (the
+    start when none was expanded). With ``pull`` the path is string-pulled. ``direct`` (inf: none)
+    is the cost of walking straight from start to goal: it wins whenever it costs no more, and
+    whenever the search found nothing whole.
+    """
+    g, parent, _, _, _, _, _, _, state, _, _ = ws
+    n = g.shape[0] - 2
+    status = state[ST_STATUS]
+    partial = False
+    end = -1
+    if status == FOUND:
+        end = n + 1
+    elif allow_partial:
+        end = state[ST_NEAREST] if state[ST_NEAREST] >= 0 else n
+        partial = True
+    order = np.empty(0, np.int64)
+    cum = np.empty(0)
+    total = np.inf
+    if end >= 0:
+        order = trace_back(parent, end).astype(np.int64)
+        cum = np.empty(order.shape[0])
+        for i in range(order.shape[0]):
+            cum[i] = g[order[i]]
+        if pull:
+            keep, cum = string_pull(order, xy, mult, floor, cum, los)
+            order = order[keep]
+        total = cum[-1]
+    if direct < np.inf and (end < 0 or partial or direct <= total):
+        order = np.empty(2, np.int64)
+        order[0] = n
+        order[1] = n + 1
+        cum = np.empty(2)
+        cum[0] = 0.0
+        cum[1] = direct
+        status = FOUND
+        partial = False
+    return order, cum, status, partial
+
+
+@njit(cache=True)
+def string_pull(order, xy, mult, floor, cum_cost, los):
     """Greedy string pulling of a path given as rows ``order`` of ``xy`` with cumulative costs.
 
     From each kept point, jump to the farthest later point reachable by an allowed straight
@@ -182,11 +277,7 @@ def string_pull(
         j = i + 2
         while j < k:
             c = _straight_cost(xy, mult, order[i], order[j])
-            if not c <= cum_cost[j] - cum_cost[i] or not _shortcut_ok(
-                xy, floor, order[i], order[j],
-                w_edges, w_grid, w_cptr, w_citems, p_pts, p_grid, p_ptr, p_items,
-                b_edges, b_grid, b_cptr, b_citems,
-            ):
+            if not c <= cum_cost[j] - cum_cost[i] or not _shortcut_ok(xy, floor, order[i], order[j], los):
                 break
             j_best = j
             c_best = cost[n_keep - 1] + c
@@ -196,3 +287,293 @@ def string_pull(
         n_keep += 1
         i = j_best
     return keep[:n_keep], cost[:n_keep]
+
+
+@njit(cache=True)
+def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_mult, ends_floor,
+                entry_ptr, entry_nodes, entry_costs, exit_ptr, exit_nodes, exit_costs, direct, bound,
+                hscale, max_expansions, lookback, allow_partial, pull):
+    """Solve queries ``i = 0..m-1`` one after another in one workspace.
+
+    Query i writes its ends into rows n and n + 1 (``ends[i]`` = sx, sy, gx, gy, with
+    ``ends_mult`` and ``ends_floor``), joins the start to ``entry_nodes[entry_ptr[i]:entry_ptr[i+1]]``
+    and the goal from ``exit_nodes[exit_ptr[i]:...]``, and skips the search when ``direct[i]`` is
+    no more than ``bound[i]``, a lower bound of any path's cost. Returns (orders, cums, offsets,
+    status, partial, expansions): query i's rows and cumulative costs are
+    ``orders[offsets[i]:offsets[i + 1]]``.
+    """
+    n = indptr.shape[0] - 1
+    m = ends.shape[0]
+    offsets = np.zeros(m + 1, np.int64)
+    status = np.empty(m, np.int64)
+    partial = np.zeros(m, np.bool_)
+    expansions = np.zeros(m, np.int64)
+    cap = 16 * m + 16
+    orders = np.empty(cap, np.int64)
+    cums = np.empty(cap)
+    state = ws[8]
+    for i in range(m):
+        xy[n, 0] = ends[i, 0]
+        xy[n, 1] = ends[i, 1]
+        xy[n + 1, 0] = ends[i, 2]
+        xy[n + 1, 1] = ends[i, 3]
+        mult[n] = ends_mult[i, 0]
+        mult[n + 1] = ends_mult[i, 1]
+        floor[n] = ends_floor[i, 0]
+        floor[n + 1] = ends_floor[i, 1]
+        if direct[i] <= bound[i]:
+            order = np.array([n, n + 1], np.int64)
+            cum = np.array([0.0, direct[i]])
+            st = FOUND
+            part = False
+        else:
+            e0, e1 = entry_ptr[i], entry_ptr[i + 1]
+            x0, x1 = exit_ptr[i], exit_ptr[i + 1]
+            search_begin(ws, xy, hscale, exit_nodes[x0:x1], exit_costs[x0:x1])
+            search_run(indptr, indices, weights, xy, mult, floor, ws, los, entry_nodes[e0:e1],
+                       entry_costs[e0:e1], hscale, max_expansions, lookback, 0)
+            expansions[i] = state[ST_EXPANSIONS]
+            order, cum, st, part = search_finish(ws, xy, mult, floor, los, allow_partial, pull, direct[i])
+        status[i] = st
+        partial[i] = part
+        lo = offsets[i]
+        hi = lo + order.shape[0]
+        if hi > cap:
+            cap = 2 * hi
+            grown = np.empty(cap, np.int64)
+            grown[:lo] = orders[:lo]
+            orders = grown
+            grown_c = np.empty(cap)
+            grown_c[:lo] = cums[:lo]
+            cums = grown_c
+        orders[lo:hi] = order
+        cums[lo:hi] = cum
+        offsets[i + 1] = hi
+    return orders[: offsets[m]], cums[: offsets[m]], offsets, status, partial, expansions
+
+
+# --- linking: nearest visible waypoint per angular cone ------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _taut_at(dirs, has, u, dx, dy):
+    """Whether a line leaving corner ``u`` in direction (dx, dy) keeps both of the corner's
+    obstacle edges (``dirs[u]`` = the two edge directions) on one side: only such a line can
+    bend around the corner on a shortest path. Nodes without corner data (``has`` False) pass."""
+    if not has[u]:
+        return True
+    c1 = dx * dirs[u, 1] - dy * dirs[u, 0]
+    c2 = dx * dirs[u, 3] - dy * dirs[u, 2]
+    return (c1 >= 0.0 and c2 >= 0.0) or (c1 <= 0.0 and c2 <= 0.0)
+
+
+@njit(cache=True)
+def bucket_grid(p):
+    """Points ``p`` (m, 2) in a uniform grid of about two points per cell: (grid, start, items,
+    cell) with grid = (x0, y0, cell_size, nx, ny); cell c holds ``items[start[c]:start[c + 1]]``
+    and ``cell[i]`` is point i's cell."""
+    m = p.shape[0]
+    x0 = p[:, 0].min() if m else 0.0
+    y0 = p[:, 1].min() if m else 0.0
+    w = p[:, 0].max() - x0 if m else 0.0
+    h = p[:, 1].max() - y0 if m else 0.0
+    cs = np.sqrt(max(w * h, 1e-300) * 2.0 / max(m, 1))
+    cs = max(cs, max(w, h) / max(m, 1), 1e-12)
+    nx = int(w / cs) + 1
+    ny = int(h / cs) + 1
+    cell = np.empty(m, np.int64)
+    start = np.zeros(nx * ny + 1, np.int64)
+    for i in range(m):
+        cell[i] = _cell_of(p[i, 0], p[i, 1], x0, y0, cs, nx, ny)
+        start[cell[i] + 1] += 1
+    for c in range(nx * ny):
+        start[c + 1] += start[c]
+    fill = start[:-1].copy()
+    items = np.empty(m, np.int64)
+    for i in range(m):
+        items[fill[cell[i]]] = i
+        fill[cell[i]] += 1
+    grid = np.array([x0, y0, cs, float(nx), float(ny)])
+    return grid, start, items, cell
+
+
+@njit(cache=True, inline="always")
+def _cell_of(x, y, x0, y0, cs, nx, ny):
+    cx = min(max(int((x - x0) / cs), 0), nx - 1)
+    cy = min(max(int((y - y0) / cs), 0), ny - 1)
+    return cy * nx + cx
+
+
+@njit(cache=True)
+def _visible_search(ux, uy, u, p, blocked, dirs, has, k, near, search_on, max_candidates, max_distance,
+                    grid, start, items, edges, w_grid, cell_ptr, cell_items, pinches, pinch_grid, pinch_ptr,
+                    pinch_items, taken, pend_d, pend_i, sel_d, sel_i, out, out_d, n_out):
+    """Visit the points around (ux, uy) (point ``u``, or -1 for a free position) in order of
+    distance and append to ``out`` (with distances in ``out_d``) the visible ones
+    chosen by two rules; return the new count.
+
+    - every visible one among the ``near`` nearest, and with ``search_on`` every visible one
+      until at least one is found (however far);
+    - with ``k`` > 0, the nearest visible one in each of ``k`` equal angular cones whose link is
+      taut (:func:`_taut_at`) at both ends, looking at up to ``max_candidates`` points; a point
+      is tested only while its cone is empty, and the search stops once every cone is filled.
+
+    Blocked points and points farther than ``max_distance`` are never chosen. The ring-by-ring
+    walk of the bucket grid only looks as far as the rules need. ``pend_*`` and ``sel_*`` are
+    scratch arrays of at least ``len(p)`` entries, ``taken`` of at least ``k``.
+    """
+    x0, y0, cs = grid[0], grid[1], grid[2]
+    nx = int(grid[3])
+    ny = int(grid[4])
+    c0 = _cell_of(ux, uy, x0, y0, cs, nx, ny)
+    cx = c0 % nx
+    cy = c0 // nx
+    if k > 0:
+        taken[:k] = False
+    width = 2.0 * np.pi / max(k, 1)
+    filled = 0
+    found = 0
+    tested = 0
+    n_pend = 0
+    r = 0
+    # rings beyond this reach cover no cell of the grid
+    r_max = max(max(cx, nx - 1 - cx), max(cy, ny - 1 - cy))
+    done = False
+    while not done and r <= r_max:
+        if not (tested < near or (search_on and found == 0)) and (k == 0 or filled >= k or tested >= max_candidates):
+            break
+        for iy in range(cy - r, cy + r + 1):
+            if iy < 0 or iy >= ny:
+                continue
+            step = 1 if (iy == cy - r or iy == cy + r) else 2 * r
+            ix = cx - r
+            while ix <= cx + r:
+                if 0 <= ix < nx:
+                    c = iy * nx + ix
+                    for t in range(start[c], start[c + 1]):
+                        v = items[t]
+                        if v == u or blocked[v]:
+                            continue
+                        d = np.sqrt((p[v, 0] - ux) ** 2 + (p[v, 1] - uy) ** 2)
+                        if d <= max_distance:
+                            pend_d[n_pend] = d
+                            pend_i[n_pend] = v
+                            n_pend += 1
+                ix += step
+        # a point no farther than r cells' width lies in rings 0..r: those candidates are final
+        safe = r * cs if r < r_max else np.inf
+        rest = 0
+        n_sel = 0
+        for t in range(n_pend):
+            if pend_d[t] <= safe:
+                sel_d[n_sel] = pend_d[t]
+                sel_i[n_sel] = pend_i[t]
+                n_sel += 1
+            else:
+                pend_d[rest] = pend_d[t]
+                pend_i[rest] = pend_i[t]
+                rest += 1
+        n_pend = rest
+        if n_sel > 0:
+            # by distance; ties keep the bucket scan order (deterministic for a given point set)
+            order = np.argsort(sel_d[:n_sel], kind="mergesort")
+            for o in order:
+                every = tested < near or (search_on and found == 0)
+                if not every and (k == 0 or filled >= k or tested >= max_candidates):
+                    done = True
+                    break
+                v = sel_i[o]
+                tested += 1
+                dx = p[v, 0] - ux
+                dy = p[v, 1] - uy
+                a = 0
+                cone = False
+                if k > 0:
+                    a = min(max(int((np.arctan2(dy, dx) + np.pi) / width), 0), k - 1)
+                    cone = (not taken[a] and (u < 0 or _taut_at(dirs, has, u, dx, dy))
+                            and _taut_at(dirs, has, v, -dx, -dy))
+                if not every and not cone:
+                    continue
+                if segment_free(ux, uy, p[v, 0], p[v, 1], edges, w_grid, cell_ptr, cell_items,
+                                pinches, pinch_grid, pinch_ptr, pinch_items):
+                    out[n_out] = v
+                    out_d[n_out] = sel_d[o]
+                    n_out += 1
+                    found += 1
+                    if cone:
+                        taken[a] = True
+                        filled += 1
+        if safe >= max_distance:
+            break
+        r += 1
+    return n_out
+
+
+@njit(cache=True)
+def cone_links(p, blocked, dirs, has, k, max_candidates, max_distance,
+               edges, grid, cell_ptr, cell_items, pinches, pinch_grid, pinch_ptr, pinch_items):
+    """For each point, the nearest visible point in each of ``k`` equal angular cones (a Yao
+    graph of the visibility graph), keeping only taut links (see :func:`_visible_search`).
+    ``blocked`` points neither search nor are chosen. Returns (u, v) index arrays of the chosen
+    links (u chose v).
+    """
+    m = p.shape[0]
+    out_u = np.empty(m * k, np.int64)
+    out_v = np.empty(m * k, np.int64)
+    out_d = np.empty(m * k)
+    if m < 2:
+        return out_u[:0], out_v[:0]
+    pgrid, start, items, _ = bucket_grid(p)
+    taken = np.zeros(k, np.bool_)
+    pend_d = np.empty(m)
+    pend_i = np.empty(m, np.int64)
+    sel_d = np.empty(m)
+    sel_i = np.empty(m, np.int64)
+    n_out = 0
+    for u in range(m):
+        if blocked[u]:
+            continue
+        was = n_out
+        n_out = _visible_search(p[u, 0], p[u, 1], u, p, blocked, dirs, has, k, 0, False, max_candidates,
+                                max_distance, pgrid, start, items, edges, grid, cell_ptr, cell_items,
+                                pinches, pinch_grid, pinch_ptr, pinch_items, taken, pend_d, pend_i, sel_d, sel_i,
+                                out_v, out_d, n_out)
+        out_u[was:n_out] = u
+    return out_u[:n_out], out_v[:n_out]
+
+
+@njit(cache=True)
+def join_positions(q, p, blocked, dirs, has, k, near, max_candidates, max_distance, pgrid, start, items,
+                   taken, pend_d, pend_i, sel_d, sel_i,
+                   edges, grid, cell_ptr, cell_items, pinches, pinch_grid, pinch_ptr, pinch_items):
+    """The points ``p`` (bucketed by :func:`bucket_grid`) that free positions ``q`` (r, 2) join:
+    every visible one among the ``near`` nearest, every visible one until one is found, and with
+    ``k`` > 0 the nearest taut visible one per cone (see :func:`_visible_search`).
+
+    ``taken`` (>= k), ``pend_*`` and ``sel_*`` (>= len(p)) are scratch arrays the caller keeps.
+    Returns (counts per position, point indices position by position (nearest first), their
+    distances).
+    """
+    r = q.shape[0]
+    m = p.shape[0]
+    counts = np.zeros(r, np.int64)
+    cap = r * (min(near, m) + k) + 8
+    out = np.empty(cap, np.int64)
+    out_d = np.empty(cap)
+    n_out = 0
+    for i in range(r):
+        if cap - n_out < m:  # "search on" may find up to every point (then the output grows)
+            grown = np.empty(n_out + m + cap, np.int64)
+            grown[:n_out] = out[:n_out]
+            out = grown
+            grown_d = np.empty(n_out + m + cap)
+            grown_d[:n_out] = out_d[:n_out]
+            out_d = grown_d
+            cap = n_out + m + cap
+        was = n_out
+        n_out = _visible_search(q[i, 0], q[i, 1], -1, p, blocked, dirs, has, k, near, True, max_candidates,
+                                max_distance, pgrid, start, items, edges, grid, cell_ptr, cell_items,
+                                pinches, pinch_grid, pinch_ptr, pinch_items, taken, pend_d, pend_i, sel_d, sel_i, out,
+                                out_d, n_out)
+        counts[i] = n_out - was
+    return counts, out[:n_out], out_d[:n_out]

@@ -2,7 +2,8 @@
 
 ``build_waypoint_graph(level)`` turns a :class:`~navmesh.level.Level` into a
 :class:`NavMap`: the :class:`~navmesh.graph.NavGraph` plus everything point queries need
-(line of sight, KD-trees, per-arc terrain lengths, per-profile weights).
+(line of sight, KD-trees, per-arc terrain lengths); per-unit-type costs live in
+:class:`~navmesh.waypoints.query.NavQuery`.
 
 Linking rule
 ------------
@@ -19,6 +20,14 @@ Linking rule
    ones among the k nearest". ``k=None`` links every visible pair on a floor (within
    ``max_distance``): with corner waypoints this is the visibility graph, whose shortest paths
    are the true shortest paths.
+   With ``linking="cones"`` (for generated corner graphs) a waypoint links instead to the
+   nearest visible waypoint in each of ``k`` equal angular cones around it (a Yao graph, a
+   spanner of the visibility graph), visiting up to ``max_candidates`` (default 300) candidates
+   in order of distance and testing a candidate only while its cone is empty; a link between
+   two generated corner waypoints is kept only when it is *taut*: at each end both obstacle
+   edges of the corner lie on one side of the line, the only way a shortest path can bend
+   there. Long straight runs then get long links instead of zigzags through local corners.
+   Cones always test line of sight with the numba kernel (the same rule as shapely).
 4. Links are symmetric: a visible pair gives the arcs a->b and b->a, whoever found it.
 5. Manual links override: ``forbidden`` removes both arcs, ``forced`` adds both arcs (even without
    line of sight), ``one_way`` a->b adds a->b and removes b->a. Off-mesh links add their own arcs
@@ -52,6 +61,7 @@ import shapely
 from numpy.typing import NDArray
 from scipy.spatial import cKDTree
 
+from navmesh._kernels import anyangle as AK
 from navmesh.errors import (
     InvalidGeometryError,
     InvalidOptionError,
@@ -67,8 +77,13 @@ from navmesh.terrain import (
 )
 from navmesh.waypoints.linking import query_candidates, visible_pairs, wall_grid_for
 from navmesh.waypoints.navmap import NavMap
-from navmesh.waypoints.options import BuildOptions
-from navmesh.waypoints.placement import corner_points, fill_waypoints, free_space
+from navmesh.waypoints.options import BuildOptions, Linking
+from navmesh.waypoints.placement import (
+    corner_points,
+    fill_waypoints,
+    free_space,
+    ring_rows,
+)
 
 __all__ = ["build_waypoint_graph"]
 
@@ -84,7 +99,7 @@ ARC_LINK = 1  # manual forced / one-way link
 ARC_OFFMESH = 2  # off-mesh link (teleport, ladder, ...)
 
 _LOS_CHUNK = 200_000  # segments per bulk shapely call: bounds the temporary geometry arrays
-
+CONE_CANDIDATES = 300  # max_candidates default with linking="cones"
 
 
 @dataclass(frozen=True, eq=False)
@@ -148,6 +163,7 @@ def build_waypoint_graph(
     fill_spacing: float | None = None,
     visibility: Visibility = "shapely",
     on_blocked_waypoint: BlockedPolicy = "warn",
+    linking: Linking = "nearest",
 ) -> NavMap:
     """Link a level's waypoints by line of sight into a navigation graph.
 
@@ -165,7 +181,8 @@ def build_waypoint_graph(
         Only waypoints closer than this (world units, > 0) are candidates.
     max_candidates : int, optional
         The search cap: a waypoint looks for its ``k`` nearest visible waypoints among at most
-        this many nearest ones (>= k; default ``4 * k``; ``k`` turns widening off).
+        this many nearest ones (>= k; default ``4 * k``; ``k`` turns widening off). With
+        ``linking="cones"``: how many nearest candidates the cone search visits (default 300).
     agent_radius : float
         Agent radius in world units, >= 0: obstacles are inflated and the bounds eroded by it, so
         a corridor exactly ``2 * agent_radius`` wide stays open.
@@ -183,6 +200,11 @@ def build_waypoint_graph(
         Waypoints outside the walkable region for this radius (too close to an obstacle or the
         bounds): raise ``InvalidGeometryError``; keep them as nodes without automatic links and
         warn (``NavmeshWarning``); or remove them (with their links; later ids shift) and warn.
+    linking : {"nearest", "cones"}
+        ``"nearest"``: each waypoint's ``k`` nearest visible waypoints (the rule designers
+        expect). ``"cones"``: the nearest visible waypoint in each of ``k`` angular cones, taut
+        links only between generated corners (see the module notes): near-shortest paths from
+        sparse corner graphs. Ignored when ``k`` is None.
 
     Returns
     -------
@@ -206,6 +228,7 @@ def build_waypoint_graph(
     options = BuildOptions(
         k=k, max_distance=max_distance, max_candidates=max_candidates, agent_radius=agent_radius, join=join,
         corners=corners, fill_spacing=fill_spacing, visibility=visibility, on_blocked_waypoint=on_blocked_waypoint,
+        linking=linking,
     )
     if not isinstance(level, Level):
         raise InvalidOptionError(f"level={describe(level)} is not a navmesh Level")
@@ -238,6 +261,56 @@ def _nearest_visible(cand: NDArray[np.int64], k: int, blocked: NDArray[np.bool_]
         active = np.flatnonzero((count < k) & ~blk & (table[:, hi - 1] >= 0))
         lo, hi = hi, min(2 * hi, width)
     return visible & (np.cumsum(visible, axis=1) <= k)
+
+
+def _corner_edges(los: LineOfSight, p2: NDArray[np.float64], first: int) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+    """For points ``p2[first:]`` that are a vertex of exactly one ring of the walkable region's
+    boundary (inflated obstacles, eroded bounds): the directions of its two edges, (n, 4), and
+    a flag (pinch vertices shared by rings, and every other point, get no directions)."""
+    n = len(p2)
+    dirs = np.zeros((n, 4))
+    has = np.zeros(n, dtype=bool)
+    parts = [ring_rows(los.inflated, 1.0)]
+    if los.walkable_area is not None and not los.walkable_area.is_empty:
+        parts.append(ring_rows([los.walkable_area], 1.0))
+    rows = np.concatenate(parts)
+    if len(rows) == 0 or first >= n:
+        return dirs, has
+    key = rows[:, 0] + 1j * rows[:, 1]
+    order = np.argsort(key, kind="stable")
+    key, rows = key[order], rows[order]
+    ask = p2[first:, 0] + 1j * p2[first:, 1]
+    lo = np.searchsorted(key, ask, side="left")
+    hi = np.searchsorted(key, ask, side="right")
+    one = np.flatnonzero(hi - lo == 1)
+    r = rows[lo[one]]
+    dirs[first + one] = np.column_stack([r[:, 2] - r[:, 0], r[:, 3] - r[:, 1], r[:, 4] - r[:, 0], r[:, 5] - r[:, 1]])
+    has[first + one] = True
+    return dirs, has
+
+
+def cone_candidates(opts: BuildOptions) -> int:
+    """How many candidates a cone search visits at most (``max_candidates``, default 300)."""
+    return opts.max_candidates if opts.max_candidates is not None else CONE_CANDIDATES
+
+
+def _cone_pairs(points: NDArray[np.float64], p2: NDArray[np.float64],
+                corner_edges: tuple[NDArray[np.float64], NDArray[np.bool_]],
+                trees: dict[float, tuple[cKDTree, NDArray[np.int64]]], blocked: NDArray[np.bool_],
+                los: LineOfSight, walls: Any, opts: BuildOptions) -> NDArray[np.int64]:
+    """Sorted unique pair keys of the cone linking (see the module notes), floor by floor."""
+    n = len(points)
+    dirs, has = corner_edges
+    width = cone_candidates(opts)
+    reach = np.inf if opts.max_distance is None else opts.max_distance
+    keys = []
+    for tree, ids in trees.values():
+        if len(ids) < 2:
+            continue
+        u, v = AK.cone_links(np.ascontiguousarray(p2[ids]), blocked[ids], np.ascontiguousarray(dirs[ids]), has[ids],
+                             opts.k, width, reach, *walls)
+        keys.append(_pair_keys(ids[u], ids[v], n))
+    return _unique_keys(np.concatenate(keys)) if keys else np.zeros(0, np.int64)
 
 
 def _unique_keys(keys: NDArray[np.int64]) -> NDArray[np.int64]:
@@ -401,7 +474,9 @@ def assemble(level: Level, opts: BuildOptions, cache: BuildCache | None) -> NavM
     """The whole build; ``cache`` holds reusable answers (None for a fresh build)."""
     los = level.line_of_sight(agent_radius=opts.agent_radius, join=opts.join)
     free = free_space(los) if opts.fill_spacing is not None else None
-    walls = wall_grid_for(los) if opts.visibility == "kernel" else None
+    cones = opts.k is not None and opts.linking == "cones"
+    corner_edges = None
+    walls = wall_grid_for(los) if opts.visibility == "kernel" or cones else None
 
     # Waypoints: the level's, then generated ones not already present.
     designer = level.waypoints
@@ -510,6 +585,10 @@ def assemble(level: Level, opts: BuildOptions, cache: BuildCache | None) -> NavM
             pair_list = np.sort(np.concatenate(chunks)) if chunks else np.zeros(0, np.int64)
         candidates = pair_list
         added = pair_list[los_for(pair_list)]
+    elif cones:
+        candidates = None  # linked afresh each time: an update equals a rebuild by construction
+        corner_edges = _corner_edges(los, p2, len(designer))
+        added = _cone_pairs(points, p2, corner_edges, trees, blocked_all, los, walls, opts)
     else:
         # the k nearest visible waypoints among the max_candidates nearest, tested in stages
         cand = None
@@ -629,7 +708,7 @@ def assemble(level: Level, opts: BuildOptions, cache: BuildCache | None) -> NavM
     return NavMap(
         level=level, options=opts, graph=graph, n_generated=len(extra), line_of_sight=los, walkable=free,
         terrain=TerrainLengths(ter_names, arc_rows), arc_kinds=kind_all.astype(np.int8),
-        blocked_waypoints=blocked_nodes, floors=floors, trees=trees, cache=new_cache,
+        blocked_waypoints=blocked_nodes, floors=floors, trees=trees, cache=new_cache, corner_edges=corner_edges,
     )
 
 

@@ -79,12 +79,17 @@ class NavMap:
     blocked_waypoints : int32 array
         Waypoints outside W (inside an inflated obstacle or outside the eroded bounds): they get
         no automatic links.
+    corner_edges : (float array (n, 4), bool array (n,)) or None
+        ``linking="cones"`` only: the directions of the two boundary edges at each generated
+        corner waypoint, and which nodes have them (the taut-link rule; positions joining the
+        graph use it too).
     """
 
     def __init__(self, *, level: Level, options: BuildOptions, graph: NavGraph, n_generated: int,
                  line_of_sight: LineOfSight, walkable: shapely.Geometry | None, terrain: TerrainLengths,
                  arc_kinds: NDArray[np.int8], blocked_waypoints: NDArray[np.int32], floors: NDArray[np.int64],
-                 trees: dict[float, tuple[cKDTree, NDArray[np.int64]]], cache: BuildCache) -> None:
+                 trees: dict[float, tuple[cKDTree, NDArray[np.int64]]], cache: BuildCache,
+                 corner_edges: tuple[NDArray[np.float64], NDArray[np.bool_]] | None = None) -> None:
         self.level = level
         self.options = options
         self.graph = graph
@@ -99,11 +104,10 @@ class NavMap:
         self._floors = floors  # floor id per node (index into sorted unique z), all 0 in 2-D
         self._trees = trees  # z value -> (KD-tree over that floor's (x, y), node ids)
         self.build_cache = cache
-        self._weights: dict[CostProfile, EdgeWeights] = {}
-        self._node_mult: dict[CostProfile, NDArray[np.float64]] = {}
+        self.corner_edges = corner_edges
+        # derived geometry of the map itself, built on first use (per-unit-type data lives in NavQuery)
         self._walls: LK.WallGrid | None = None
         self._barriers: NDArray[np.float64] | None = None
-        self._barrier_grid: LK.WallGrid | None = None
 
     # -- shape ----------------------------------------------------------------------------------
     @property
@@ -131,7 +135,7 @@ class NavMap:
 
     # -- costs ----------------------------------------------------------------------------------
     def weights(self, profile: CostProfile | None = None, *, danger: Iterable[DangerZone] = ()) -> EdgeWeights:
-        """Arc weights for a unit type, validated once and cached per profile.
+        """Arc weights for a unit type (computed on each call: :class:`NavQuery` keeps them).
 
         Parameters
         ----------
@@ -139,7 +143,7 @@ class NavMap:
             Terrain multipliers, forbidden tags and capabilities. Default: ``CostProfile()``
             (every tag x1, nothing forbidden, no capabilities: gated arcs are closed).
         danger : iterable of DangerZone
-            Runtime extra costs (e.g. near an enemy tower). Weights with danger are not cached.
+            Runtime extra costs (e.g. near an enemy tower).
 
         Returns
         -------
@@ -158,20 +162,21 @@ class NavMap:
         """
         prof = check_profile(profile)
         zones = check_danger(danger)
-        if prof not in self._weights:
-            values = prof.arc_weights(
-                self.graph.lengths, self.terrain.lengths, self.terrain.tag_names, self.graph.tags, self.graph.tag_names
-            )
-            self._weights[prof] = self.graph.weights(values)
-        w = self._weights[prof]
+        values = prof.arc_weights(
+            self.graph.lengths, self.terrain.lengths, self.terrain.tag_names, self.graph.tags, self.graph.tag_names
+        )
+        return self.graph.weights(self.arc_danger(values, zones) if zones else values)
+
+    def arc_danger(self, values: NDArray[np.float64], zones: Sequence[DangerZone]) -> NDArray[np.float64]:
+        """Arc weights ``values`` (n_edges,) raised by danger zones on walking arcs (a new array)."""
+        out = np.array(values, dtype=np.float64)
         if not zones:
-            return w
+            return out
         a = self.points[self.graph.arc_sources]
         b = self.points[self.graph.indices]
         walk = self.arc_kinds != ARC_OFFMESH
-        values = np.array(w.values)
-        values[walk] = add_danger(values[walk], a[walk], b[walk], zones)
-        return self.graph.weights(values)
+        out[walk] = add_danger(out[walk], a[walk, :2], b[walk, :2], zones)
+        return out
 
     def straight_costs(
         self, a: ArrayLike, b: ArrayLike, profile: CostProfile | None = None, *, danger: Iterable[DangerZone] = ()
@@ -209,15 +214,6 @@ class NavMap:
         table[""] = 1.0
         return np.array([table[t] for t in tags.tolist()], dtype=np.float64)
 
-    def node_multipliers(self, profile: CostProfile | None = None) -> NDArray[np.float64]:
-        """:meth:`point_multipliers` of every node (cached per profile), shape (n,)."""
-        prof = check_profile(profile)
-        if prof not in self._node_mult:
-            mult = self.point_multipliers(self.points, prof) if self.n_nodes else np.zeros(0)
-            mult.flags.writeable = False
-            self._node_mult[prof] = mult
-        return self._node_mult[prof]
-
     # -- visibility -----------------------------------------------------------------------------
     def visible(self, a: ArrayLike, b: ArrayLike) -> NDArray[np.bool_]:
         """Line of sight for each segment ``a[i] -> b[i]`` with this graph's visibility backend."""
@@ -254,15 +250,6 @@ class NavMap:
             out.append(np.column_stack([sq[:-1], sq[1:]]))
         return np.concatenate(out)
 
-    def barrier_grid(self, danger: Sequence[DangerZone] = ()) -> LK.WallGrid:
-        """:meth:`barrier_segments` bucketed for the kernels (cached when there is no danger)."""
-        if not danger and self._barrier_grid is not None:
-            return self._barrier_grid
-        grid = LK.wall_grid(LK.segment_edges(self.barrier_segments(danger)), extent=self.walls_extent())
-        if not danger:
-            self._barrier_grid = grid
-        return grid
-
     def walls_extent(self) -> tuple[float, float, float, float]:
         """(xmin, ymin, xmax, ymax) of the level bounds."""
         x0, y0, x1, y1 = self.level.bounds.bounds
@@ -270,11 +257,13 @@ class NavMap:
 
     # -- candidates for arbitrary positions ---------------------------------------------------
     def visible_waypoints(self, point: ArrayLike) -> NDArray[np.int32]:
-        """Waypoints a position joins by the linking rule, nearest first.
+        """Waypoints a position would link to by the k-nearest linking rule, nearest first.
 
         The same rule as between waypoints: the ``k`` nearest visible waypoints on the position's
         floor among its ``max_candidates`` nearest (within ``max_distance``); with ``k=None``
-        every visible waypoint within ``max_distance``.
+        every visible waypoint within ``max_distance``. Path queries join positions by the wider
+        rule of :class:`~navmesh.waypoints.query.NavQuery` (every visible waypoint among the
+        nearest 100, looking on until one is visible).
 
         Parameters
         ----------
@@ -336,6 +325,15 @@ class NavMap:
         if self.points.shape[1] == 3 and p.shape[0] == 2:
             p = np.array([p[0], p[1], next(iter(self._trees))])
         return p[: self.points.shape[1]]
+
+    @property
+    def floor_values(self) -> tuple[float, ...]:
+        """The z value of each floor, ascending (one floor, z = 0.0, on a 2-D level)."""
+        return tuple(sorted(self._trees))
+
+    def floor_tree(self, z: float) -> tuple[cKDTree, NDArray[np.int64]]:
+        """(KD-tree over the (x, y) of the nodes on floor ``z``, their node ids)."""
+        return self._trees[float(z)]
 
     def floor_ids(self) -> NDArray[np.int64]:
         """Floor index of each node (0 on a 2-D level): the rank of its z among the floors."""

@@ -17,6 +17,8 @@ __all__ = ["BuildOptions", "DEFAULT_WIDENING"]
 
 Visibility = Literal["shapely", "kernel"]
 VISIBILITY: tuple[str, ...] = ("shapely", "kernel")
+Linking = Literal["nearest", "cones"]
+LINKINGS: tuple[str, ...] = ("nearest", "cones")
 BlockedPolicy = Literal["error", "warn", "drop"]
 BLOCKED_POLICIES: tuple[str, ...] = ("error", "warn", "drop")
 JOINS: tuple[str, ...] = ("mitre", "round")
@@ -46,6 +48,7 @@ class BuildOptions:
     fill_spacing: float | None = None
     visibility: str = "shapely"
     on_blocked_waypoint: str = "warn"
+    linking: str = "nearest"
 
     def __post_init__(self) -> None:
         put = lambda name, value: object.__setattr__(self, name, value)
@@ -69,6 +72,7 @@ class BuildOptions:
         put("fill_spacing", fs)
         check_option("visibility", self.visibility, VISIBILITY)
         check_option("on_blocked_waypoint", self.on_blocked_waypoint, BLOCKED_POLICIES)
+        check_option("linking", self.linking, LINKINGS)
 
     @property
     def widened_k(self) -> int | None:

@@ -16,11 +16,11 @@ import numpy as np
 import pytest
 import shapely
 
-from navmesh.waypoints.build import build_waypoint_graph
 from navmesh.geometry import cell_rectangles
-from navmesh.level import Level
 from navmesh.io.movingai import read_map
-from navmesh.waypoints.query import find_path
+from navmesh.level import Level
+from navmesh.waypoints.build import build_waypoint_graph
+from navmesh.waypoints.query import NavQuery, find_path
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "anyangle"
 SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "data"
@@ -96,3 +96,20 @@ def test_sparse_graph_with_refinement_is_close_to_optimal(arena):
     # refinement helps on every query, and on average lands within 1% of optimal
     assert (ratio["any_angle"] <= ratio["none"] + 1e-9).all()
     assert ratio["any_angle"].mean() <= 1.01
+
+
+@pytest.mark.parametrize("linking", ["cones", "nearest"])
+def test_k8_corner_graph_meets_the_quality_thresholds(arena, linking):
+    """Corner waypoints only, k=8, default refinement: mean ratio to the published any-angle
+    length <= 1.01 and worst <= 1.10 (issue 8), with both linkings (positions join every visible
+    corner among their nearest 100), computed as one group order."""
+    level, _, queries = arena
+    nav = build_waypoint_graph(level, k=8, corners=True, linking=linking)
+    starts = np.array([s for s, _, _ in queries])
+    goals = np.array([g for _, g, _ in queries])
+    want = np.array([e for _, _, e in queries])
+    got = np.array([p.cost for p in NavQuery(nav).find_paths(starts, goals)])
+    ratio = got / want
+    assert (got >= want - 1e-3).all()
+    assert ratio.mean() <= 1.01, ratio.mean()
+    assert ratio.max() <= 1.10, ratio.max()
