@@ -99,11 +99,11 @@ class TestGridFromSprites:
         grid = grid_from_sprites(wall_sprites(L_CELLS), CELL, bounds=(6 * CELL, 5 * CELL))
         path = navmesh.grid_astar(grid, grid.cell_at((48, 48)), grid.cell_at((112, 16)))
         # From cell (1, 1) beside the wall to (3, 0) under its foot. By hand: the diagonal down-right
-        # would cut the wall's corner, so down 1 and right 2: cost 3.
+        # would cut the wall's corner, so down 1 and right 2: 3 cells of 32 px.
         cells = grid.col_row(path.nodes)
         assert all(grid.is_passable(path.nodes))
         assert (np.abs(np.diff(cells, axis=0)).max(axis=1) == 1).all()
-        assert path.cost == pytest.approx(3.0)
+        assert path.cost == pytest.approx(3 * CELL)
 
     def test_agent_radius_grows_walls(self):
         walls = wall_sprites([(3, 3)])
