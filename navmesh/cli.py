@@ -311,16 +311,17 @@ def cmd_render(args: argparse.Namespace) -> int:
     draw = ImageDraw.Draw(image)
     fill(level.bounds, COLORS["floor"])
     if "terrain" in overlays:
-        for i, region in enumerate(level.terrain):
+        for region in level.terrain:
             fill(region.polygon, terrain_rgb(region.tag))
     for poly in level.obstacles:
         fill(poly, COLORS["obstacle"])
     if "graph" in overlays:
         g = nav.graph
         src = np.repeat(np.arange(g.n_nodes), np.diff(g.indptr))
-        for a, b in zip(src.tolist(), g.indices.tolist()):
-            if a < b or g.arc(b, a) < 0:
-                draw.line(px(nav.points[[a, b], :2]), fill=COLORS["edge"], width=1)
+        # An undirected edge is two arcs: draw each node pair once.
+        pairs = np.unique(np.sort(np.column_stack([src, g.indices]), axis=1), axis=0)
+        for a, b in pairs.tolist():
+            draw.line(px(nav.points[[a, b], :2]), fill=COLORS["edge"], width=1)
         r = max(1.5, args.size / 400)
         for x, y in px(nav.points[:, :2]):
             draw.ellipse((x - r, y - r, x + r, y + r), fill=COLORS["node"])

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 import numpy as np
 from numba.core import event
@@ -27,9 +27,10 @@ __all__ = ["warm_up", "PARTS"]
 
 logger = logging.getLogger("navmesh")
 
-PARTS: tuple[str, ...] = ("waypoints", "grid", "steering")
-"""What :func:`warm_up` can compile: waypoint graphs and their queries, tile-map searches and flow
-fields, path followers and crowds."""
+PARTS: tuple[str, ...] = ("waypoints", "grid", "jps", "flowfield", "steering")
+"""What :func:`warm_up` can compile, each only when asked: waypoint graphs and their queries
+(``NavQuery``), grid A* and the maze first-step search, Jump Point Search, flow fields, path
+followers and crowds."""
 
 COMPILE_NOTICE = (
     "compiling navigation kernels, once: the first search in a new installation takes a few "
@@ -56,22 +57,38 @@ def _waypoints() -> None:
 
 
 def _grid() -> None:
-    from navmesh.grid import FlowField, GridMap, first_step, grid_astar, jump_point_search
+    from navmesh.grid import GridMap, first_step, grid_astar
 
-    grid = GridMap.from_strings(["......", ".####.", "......"])
+    grid = _small_grid()
     goal = grid.cell_id(5, 2)
     grid_astar(grid, 0, goal)
-    jump_point_search(grid, 0, goal)
     first_step(grid, 0, goal)
-    field = FlowField(grid, goal)
+    grid_astar(GridMap(np.array([[1.0, 2.0, 1.0], [1.0, np.inf, 1.0], [1.0, 3.0, 1.0]])), 0, 8)
+
+
+def _jps() -> None:
+    from navmesh.grid import jump_point_search
+
+    grid = _small_grid()
+    jump_point_search(grid, 0, grid.cell_id(5, 2))
+
+
+def _flowfield() -> None:
+    from navmesh.grid import FlowField
+
+    grid = _small_grid()
+    field = FlowField(grid, grid.cell_id(5, 2))
     field.path_from(0)
     field.next_cell(np.array([0, 1]))
-    costly = GridMap(np.array([[1.0, 2.0, 1.0], [1.0, np.inf, 1.0], [1.0, 3.0, 1.0]]))
-    grid_astar(costly, 0, 8)
+
+
+def _small_grid() -> Any:
+    from navmesh.grid import GridMap
+
+    return GridMap.from_strings(["......", ".####.", "......"])
 
 
 def _steering() -> None:
-    from navmesh.grid import GridMap
     from navmesh.level import Level
     from navmesh.steering import Crowd, PathFollower
     from navmesh.waypoints.build import build_waypoint_graph
@@ -83,7 +100,7 @@ def _steering() -> None:
         follower.update(0.1)
         follower.chase((11, 1))
         follower.update(0.1)
-    for world in (nav, GridMap.from_strings(["......", ".####.", "......"])):
+    for world in (nav, _small_grid()):
         crowd = Crowd(world)
         ids = crowd.add([[0.5, 0.5], [0.5, 1.5]], radius=0.2, speed=4.0)
         crowd.move_to(ids, [5.5, 2.5])
@@ -91,7 +108,9 @@ def _steering() -> None:
             crowd.update(1 / 60)
 
 
-_WORK: dict[str, Callable[[], None]] = {"waypoints": _waypoints, "grid": _grid, "steering": _steering}
+_WORK: dict[str, Callable[[], None]] = {
+    "waypoints": _waypoints, "grid": _grid, "jps": _jps, "flowfield": _flowfield, "steering": _steering,
+}
 
 
 def warm_up(
@@ -107,9 +126,9 @@ def warm_up(
 
     Parameters
     ----------
-    parts : iterable of {"waypoints", "grid", "steering"}
-        What the game uses (default: all). ``"steering"`` includes waypoint graphs and grids
-        as far as crowds use them.
+    parts : iterable of {"waypoints", "grid", "jps", "flowfield", "steering"}
+        What the game uses (default: all); name only those to compile only their kernels.
+        ``"steering"`` includes waypoint graphs and grids as far as followers and crowds use them.
     progress : callable(part, done, total), optional
         Called before each part (``done`` parts finished of ``total``) and once at the end with
         ``part=""`` and ``done == total``; for a loading screen. Progress is also logged on the

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import json
-import math
 import os
 import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 import navmesh

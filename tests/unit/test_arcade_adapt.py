@@ -133,7 +133,7 @@ class TestTileMaps:
         sprites = tile_map.sprite_lists["Platforms"]
         cells = {grid.cell_at(s.position) for s in sprites}
         assert len(cells) == len(sprites) == int(grid.blocked.sum())
-        assert all(grid.cell_center(c).tolist() == list(s.position) for c, s in zip(map(grid.cell_at, (s.position for s in sprites)), sprites))
+        assert all(grid.cell_center(grid.cell_at(s.position)).tolist() == list(s.position) for s in sprites)
 
     def test_level_and_grid_agree(self, tile_map):
         level = level_from_tilemap(tile_map, wall_layers=["Platforms"])
