@@ -9,7 +9,7 @@ along the shared edge of two regions it is in the later one. The length of a seg
 is computed for many segments at once by :class:`TerrainLayer` (or :func:`terrain_lengths`).
 
 Arc weight rule (:meth:`CostProfile.arc_weights`)
-------------------------------------------------
+-------------------------------------------------
 - An untagged arc (graph tag ``""``) costs its plain length outside regions, plus for every tag
   its length inside that tag times the profile's multiplier (tags the profile does not list cost
   x1.0). It is closed (``inf``) when any positive length lies in a forbidden tag.

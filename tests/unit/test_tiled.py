@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import shapely
 
-from navmesh.errors import LevelFormatError, NavmeshWarning
+from navmesh.errors import InvalidOptionError, LevelFormatError, NavmeshWarning
 from navmesh.level import Level
 from navmesh.io.tiled import load_tiled_level
 
@@ -216,3 +216,109 @@ class TestOwnMaps:
         level = load_tiled_level(path)
         assert ring(level.obstacles[0]) == sorted([(16, 64), (48, 64), (48, 48), (16, 48)])
         assert level.waypoints.tolist() == [[100, 20]]
+
+
+# -- tile layers, scaling, arcade maps, nothing-navigable warning, malformed files -------------
+def tile_layer(id_, name, rows, **extra):
+    layer = {"id": id_, "name": name, "type": "tilelayer", "width": len(rows[0]), "height": len(rows),
+             "x": 0, "y": 0, "opacity": 1, "visible": True, "data": [g for row in rows for g in row]}
+    layer.update(extra)
+    return layer
+
+
+TILESET = {"firstgid": 1, "name": "ground", "tilewidth": 16, "tileheight": 16, "tilecount": 4, "columns": 4,
+           "image": "ground.png", "imagewidth": 64, "imageheight": 16, "margin": 0, "spacing": 0,
+           "tiles": [{"id": 1, "properties": [prop("terrain", "swamp")]},
+                     {"id": 2, "properties": [prop("obstacle", True, "bool")]}]}
+
+#          col 0 1 2 3 4 5 6 7 8 9
+ROWS = [[0, 0, 0, 0, 0, 0, 0, 0, 0, 0],   # row 0 = top (world y 64..80)
+        [0, 1, 1, 0, 0, 0, 0, 0, 0, 0],   # two wall tiles -> one 32 x 16 box
+        [0, 1, 1, 0, 0, 2, 2, 0, 0, 0],   # the wall box grows; gid 2 = swamp tiles
+        [0, 0, 0, 0, 0, 0, 0, 0, 3, 0],   # gid 3 = a tile marked obstacle
+        [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]]
+
+
+class TestTileLayers:
+    def test_wall_layer_cells_become_rectangles(self, tmp_path):
+        path = write_map(tmp_path, [tile_layer(1, "walls", ROWS)], tilesets=[TILESET])
+        level = load_tiled_level(path)
+        boxes = sorted(o.bounds for o in level.obstacles)
+        # Every tile in the walls layer is a wall: cols 1-2 of rows 1-2 (world y 32..64), the
+        # swamp tiles too (a wall layer makes every tile a wall) and the gid-3 tile.
+        assert boxes == [(16.0, 32.0, 48.0, 64.0), (80.0, 32.0, 112.0, 48.0), (128.0, 16.0, 144.0, 32.0)]
+        assert level.terrain == ()
+
+    def test_terrain_and_obstacle_from_tile_properties(self, tmp_path):
+        path = write_map(tmp_path, [tile_layer(1, "ground", ROWS)], tilesets=[TILESET])
+        level = load_tiled_level(path)
+        assert [o.bounds for o in level.obstacles] == [(128.0, 16.0, 144.0, 32.0)]  # only the obstacle tile
+        assert [(r.tag, r.polygon.bounds) for r in level.terrain] == [("swamp", (80.0, 32.0, 112.0, 48.0))]
+
+    def test_scaling_and_offset(self, tmp_path):
+        path = write_map(tmp_path, [tile_layer(1, "walls", ROWS)], tilesets=[TILESET])
+        level = load_tiled_level(path, scaling=2.0, offset=(100, -10))
+        assert level.bounds.bounds == (100.0, -10.0, 420.0, 150.0)
+        assert sorted(o.bounds for o in level.obstacles)[0] == (132.0, 54.0, 196.0, 118.0)
+
+    def test_short_tile_layer_names_file_and_field(self, tmp_path):
+        layer = tile_layer(1, "walls", ROWS)
+        layer["data"] = layer["data"][:-3]
+        path = write_map(tmp_path, [layer])
+        with pytest.raises(LevelFormatError, match=r"map\.tmj: tile layer 'walls': field data holds 47 tiles"):
+            load_tiled_level(path)
+
+    def test_non_numeric_coordinate_names_file_and_field(self, tmp_path):
+        path = write_map(tmp_path, [group(1, "obstacles", [obj(1, "abc", 0, 10, 10)])])
+        with pytest.raises(LevelFormatError, match=r"map\.tmj: layer 'obstacles' object id=1: field x = 'abc'"):
+            load_tiled_level(path)
+        path = write_map(tmp_path, [group(1, "obstacles", [obj(1, 0, 0, polygon=[{"x": 0, "y": 0}, {"x": "1e999", "y": 0}, {"x": 0, "y": 5}])])])
+        with pytest.raises(LevelFormatError, match=r"field points\[1\]\.x"):
+            load_tiled_level(path)
+
+    def test_empty_file(self, tmp_path):
+        path = tmp_path / "empty.tmj"
+        path.write_text("")
+        with pytest.raises(LevelFormatError, match=r"empty\.tmj: the file is empty"):
+            load_tiled_level(path)
+
+    def test_nothing_navigable_warns_with_layers(self, tmp_path):
+        path = write_map(tmp_path, [tile_layer(1, "Platforms", [[0] * 10] * 4 + [[1] * 10]), group(2, "notes", [])])
+        with pytest.warns(NavmeshWarning, match=r"layers read: none; layers skipped: 'Platforms' \(tile layer\), "
+                                                r"'notes' \(object layer\)"):
+            level = load_tiled_level(path)
+        assert level.obstacles == ()
+        level = load_tiled_level(path, wall_layers=["Platforms"])
+        assert [o.bounds for o in level.obstacles] == [(0.0, 0.0, 160.0, 16.0)]
+
+    def test_bad_source_and_options(self, tmp_path):
+        with pytest.raises(InvalidOptionError, match="source=42"):
+            load_tiled_level(42)
+        with pytest.raises(InvalidOptionError, match="scaling"):
+            load_tiled_level(SAMPLE, scaling=0)
+        with pytest.raises(InvalidOptionError, match="offset"):
+            load_tiled_level(SAMPLE, offset=(1, float("nan")))
+        with pytest.raises(FileNotFoundError):
+            load_tiled_level(":resources:tiled_maps/no_such_map.json")
+
+
+class TestArcadeMaps:
+    """Bundled arcade maps, read from ``:resources:`` paths and from ``arcade.load_tilemap``."""
+
+    def test_resource_path_matches_arcade_sprites(self):
+        arcade = pytest.importorskip("arcade")
+        tile_map = arcade.load_tilemap(":resources:tiled_maps/level_2.json", scaling=0.5)
+        level = load_tiled_level(tile_map, wall_layers=["Platforms"])
+        walls = shapely.union_all(level.obstacles)
+        # Every platform sprite's centre lies inside the level's walls, at arcade's scaling.
+        centres = np.array([(s.center_x, s.center_y) for s in tile_map.sprite_lists["Platforms"]])
+        assert len(centres) > 20
+        assert shapely.contains_xy(walls, centres[:, 0], centres[:, 1]).all()
+        assert walls.area == pytest.approx(len(centres) * 64 * 64)
+        assert level.bounds.bounds == (0.0, 0.0, 25 * 64.0, 20 * 64.0)
+        same = load_tiled_level(":resources:tiled_maps/level_2.json", wall_layers=["Platforms"], scaling=0.5)
+        assert same == level
+
+    def test_bundled_map_without_wall_layer_warns(self):
+        with pytest.warns(NavmeshWarning, match=r"layers skipped: 'Platforms' \(tile layer\)"):
+            load_tiled_level(":resources:tiled_maps/level_2.json")

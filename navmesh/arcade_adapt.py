@@ -1,0 +1,398 @@
+"""Navigation for an existing arcade game: levels and grids from sprites and tile maps, sprites moved.
+
+With :mod:`navmesh.arcade_draw` the only library module that imports arcade. Everything here reads
+arcade objects and hands back plain navmesh values (or moves sprites); world coordinates are
+arcade's everywhere (pixels, y up), so a sprite's ``position`` can go straight into a search:
+
+- :func:`level_from_sprites`, :func:`level_from_tilemap`: a :class:`~navmesh.level.Level` whose
+  obstacles are wall sprites' hit boxes or a tile map's walls;
+- :func:`grid_from_sprites`, :func:`grid_from_tilemap`: a :class:`~navmesh.grid.GridMap` of the
+  same walls, optionally grown by an agent's radius (no half-cell shift or row flip to do by hand);
+- :func:`sprite_radius`: an agent radius from a sprite's hit box;
+- :func:`walk_to`, :func:`follow_path`, :func:`place_sprites`: plan and move sprites each
+  ``on_update`` with a :class:`~navmesh.steering.PathFollower` or a :class:`~navmesh.steering.Crowd`.
+
+Examples
+--------
+>>> import arcade
+>>> walls = arcade.SpriteList()
+>>> for x in (48, 80, 112):
+...     walls.append(arcade.SpriteSolidColor(32, 32, center_x=x, center_y=80))
+>>> level = level_from_sprites(walls, bounds=(160, 160))
+>>> [wall.bounds for wall in level.obstacles]          # touching sprites merge into one wall
+[(32.0, 64.0, 128.0, 96.0)]
+>>> grid = grid_from_sprites(walls, 32, bounds=(160, 160))
+>>> grid.blocked.astype(int).tolist()                  # row 0 is the top row
+[[0, 0, 0, 0, 0], [0, 0, 0, 0, 0], [0, 1, 1, 1, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0]]
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Iterable, Sequence
+
+import arcade
+import numpy as np
+import shapely
+from numpy.typing import ArrayLike, NDArray
+from scipy import ndimage
+
+from navmesh._checks import describe
+from navmesh.errors import InvalidGeometryError, InvalidOptionError
+from navmesh.grid import GridMap
+from navmesh.io.tiled import load_tiled_level
+from navmesh.level import Level
+from navmesh.steering import Crowd, FollowerEvent, PathFollower
+from navmesh.waypoints.navmap import NavMap
+from navmesh.waypoints.query import NavQuery
+
+__all__ = [
+    "level_from_sprites",
+    "level_from_tilemap",
+    "grid_from_sprites",
+    "grid_from_tilemap",
+    "sprite_radius",
+    "walk_to",
+    "follow_path",
+    "place_sprites",
+]
+
+
+def _hit_boxes(sprites: Iterable[arcade.BasicSprite]) -> NDArray[np.object_]:
+    """Each sprite's hit box as a shapely polygon, world coordinates."""
+    try:
+        rings = [sprite.hit_box.get_adjusted_points() for sprite in sprites]
+    except AttributeError:
+        raise InvalidOptionError(f"walls={describe(sprites)} is not a SpriteList (or list) of arcade sprites") from None
+    polys = shapely.polygons([np.asarray(r, dtype=np.float64) for r in rings]) if rings else np.empty(0, object)
+    return shapely.make_valid(np.asarray(polys, dtype=object))
+
+
+def _bounds_box(bounds: Any, walls: NDArray[np.object_]) -> shapely.Polygon:
+    """The walkable rectangle: given (width, height) or (left, bottom, right, top), else the walls' extent."""
+    if bounds is None:
+        if walls.size == 0:
+            raise InvalidGeometryError("bounds is needed when there are no wall sprites")
+        return shapely.box(*shapely.total_bounds(walls))
+    try:
+        values = [float(v) for v in bounds]
+    except (TypeError, ValueError):
+        values = []
+    if len(values) == 2:
+        values = [0.0, 0.0, *values]
+    if len(values) != 4 or not all(math.isfinite(v) for v in values) or values[2] <= values[0] or values[3] <= values[1]:
+        raise InvalidGeometryError(
+            f"bounds={describe(bounds)} is not valid; expected (width, height) or (left, bottom, right, top), "
+            "finite, with positive size"
+        )
+    return shapely.box(*values)
+
+
+def level_from_sprites(
+    walls: Iterable[arcade.BasicSprite],
+    *,
+    bounds: Sequence[float] | None = None,
+    waypoints: ArrayLike | None = None,
+    **level_options: Any,
+) -> Level:
+    """A level whose obstacles are the hit boxes of wall sprites (touching ones merged).
+
+    Parameters
+    ----------
+    walls : arcade.SpriteList or iterable of sprites
+        The walls. Their hit boxes are read as they are now (position, scale, rotation).
+    bounds : (width, height) or (left, bottom, right, top), optional
+        The walkable rectangle in world units (the window, usually). Default: the walls' extent.
+    waypoints : float array of shape (n, 2), optional
+        Waypoints; without any, build the graph with ``corners=True`` or ``fill_spacing=``.
+    **level_options
+        Passed to :class:`~navmesh.level.Level` (``terrain``, ``links``, ``on_bad_waypoint``, ...).
+
+    Returns
+    -------
+    Level
+
+    Raises
+    ------
+    InvalidGeometryError
+        ``bounds`` is malformed, or missing while there are no walls.
+    InvalidOptionError
+        ``walls`` holds something other than sprites.
+    """
+    boxes = _hit_boxes(walls)
+    area = _bounds_box(bounds, boxes)
+    merged = shapely.get_parts(shapely.union_all(boxes)) if boxes.size else []
+    obstacles = [p for p in merged if isinstance(p, shapely.Polygon) and p.area > 0]
+    if waypoints is None:
+        waypoints = np.zeros((0, 2))
+    return Level(area, obstacles=obstacles, waypoints=waypoints, **level_options)
+
+
+def level_from_tilemap(tile_map: arcade.TileMap, *, wall_layers: Iterable[str] = ("walls",), **options: Any) -> Level:
+    """A level from a map loaded with ``arcade.load_tilemap`` (its scaling and offset honoured).
+
+    Object layers of polygons and tile layers of walls are read as described in
+    :mod:`navmesh.io.tiled` (terrain from tile properties included).
+
+    Parameters
+    ----------
+    tile_map : arcade.TileMap
+    wall_layers : iterable of str
+        Tile layers whose tiles are walls (arcade's bundled maps call theirs ``"Platforms"``).
+    **options
+        Passed to :func:`~navmesh.io.tiled.load_tiled_level`.
+
+    Examples
+    --------
+    >>> import arcade
+    >>> tile_map = arcade.load_tilemap(":resources:tiled_maps/test_map_1.json", scaling=0.5)
+    >>> level = level_from_tilemap(tile_map, wall_layers=["Platforms"])
+    >>> level.bounds.bounds, level.obstacles[0].bounds
+    ((0.0, 0.0, 640.0, 320.0), (0.0, 0.0, 640.0, 64.0))
+    """
+    return load_tiled_level(tile_map, wall_layers=wall_layers, **options)
+
+
+def _grow_walls(grid: GridMap, agent_radius: float) -> GridMap:
+    """The grid with every cell blocked whose centre lies closer than ``agent_radius`` to a wall cell."""
+    try:
+        r = float(agent_radius)
+    except (TypeError, ValueError):
+        r = float("nan")
+    if not (r >= 0 and math.isfinite(r)):
+        raise InvalidOptionError(f"agent_radius={describe(agent_radius)} is not valid; expected a finite number >= 0")
+    reach = int(math.ceil(r / grid.cell_size + 0.5))
+    if r == 0 or reach < 1:
+        return grid
+    off = np.arange(-reach, reach + 1)
+    gap = np.maximum(np.abs(off) - 0.5, 0.0)  # centre to the nearest edge of a cell that far away
+    footprint = np.hypot(gap[:, None], gap[None, :]) * grid.cell_size < r
+    grown = ndimage.binary_dilation(grid.blocked, structure=footprint)
+    return GridMap(
+        np.where(grown, np.inf, grid.costs), cell_size=grid.cell_size, origin=grid.origin,
+        connectivity=grid.connectivity, diagonal=grid.diagonal, wrap=grid.wrap, regions=grid.regions,
+    )
+
+
+def grid_from_sprites(
+    walls: Iterable[arcade.BasicSprite],
+    cell_size: float,
+    *,
+    bounds: Sequence[float] | None = None,
+    agent_radius: float = 0.0,
+    **grid_options: Any,
+) -> GridMap:
+    """A tile grid over ``bounds`` whose cells are blocked where a wall sprite's hit box covers them.
+
+    A cell is blocked when a hit box overlaps it with positive area (sprites standing exactly on
+    cells block exactly those cells; touching an edge does not block). The grid's bottom-left
+    corner is the bounds' bottom-left corner, so ``grid.cell_at(sprite.position)`` and
+    ``grid.cell_center(cell)`` are plain arcade positions.
+
+    Parameters
+    ----------
+    walls : arcade.SpriteList or iterable of sprites
+    cell_size : float
+        Side of a cell, world units, > 0 (usually the wall sprites' size).
+    bounds : (width, height) or (left, bottom, right, top), optional
+        Area covered; default the walls' extent. Sizes are rounded up to whole cells.
+    agent_radius : float
+        Also block cells whose centre is closer than this to a wall cell (world units, >= 0), so
+        an agent of that radius walking from cell centre to cell centre never touches a wall.
+    **grid_options
+        Passed to :class:`~navmesh.grid.GridMap` (``connectivity``, ``diagonal``).
+
+    Raises
+    ------
+    InvalidGeometryError, InvalidOptionError
+        Bad bounds, cell size, radius or walls.
+    """
+    boxes = _hit_boxes(walls)
+    left, bottom, right, top = _bounds_box(bounds, boxes).bounds
+    try:
+        size = float(cell_size)
+    except (TypeError, ValueError):
+        size = float("nan")
+    if not (size > 0 and math.isfinite(size)):
+        raise InvalidOptionError(f"cell_size={describe(cell_size)} is not valid; expected a finite number > 0")
+    cols, rows = int(math.ceil((right - left) / size - 1e-9)), int(math.ceil((top - bottom) / size - 1e-9))
+    blocked = np.zeros((rows, cols), dtype=bool)
+    if boxes.size:
+        c, r = np.meshgrid(np.arange(cols), np.arange(rows))
+        x0, y0 = left + c * size, top - (r + 1) * size  # row 0 is the top row
+        cells = shapely.box(x0.ravel(), y0.ravel(), x0.ravel() + size, y0.ravel() + size)
+        tree = shapely.STRtree(cells)
+        wall_idx, cell_idx = tree.query(boxes, predicate="intersects")
+        overlap = shapely.area(shapely.intersection(boxes[wall_idx], cells[cell_idx])) > 1e-9 * size * size
+        blocked.ravel()[cell_idx[overlap]] = True
+    grid = GridMap(blocked, cell_size=size, origin=(left, bottom), **grid_options)
+    return _grow_walls(grid, agent_radius)
+
+
+def grid_from_tilemap(
+    tile_map: arcade.TileMap, walls_layer: str = "walls", *, agent_radius: float = 0.0, **grid_options: Any
+) -> GridMap:
+    """A tile grid of a map loaded with ``arcade.load_tilemap``: one cell per tile, placed like its sprites.
+
+    Tiles in the tile layer ``walls_layer`` block their cells; tile properties ``cost`` set cell
+    multipliers (see :meth:`GridMap.from_tiled <navmesh.grid.GridMap.from_tiled>`). The map's
+    ``scaling`` and ``offset`` are honoured, so ``grid.cell_center(cell)`` is where arcade draws
+    that tile's sprite.
+
+    Parameters
+    ----------
+    tile_map : arcade.TileMap
+    walls_layer : str
+        Name of the tile layer of walls (``"Platforms"`` in arcade's bundled maps).
+    agent_radius : float
+        Also block cells closer than this to a wall cell (world units, >= 0); see
+        :func:`grid_from_sprites`.
+    **grid_options
+        ``cost_property``, ``connectivity``, ``diagonal``, ``wrap`` as for ``GridMap.from_tiled``.
+
+    Examples
+    --------
+    >>> import arcade
+    >>> tile_map = arcade.load_tilemap(":resources:tiled_maps/test_map_1.json", scaling=0.5)
+    >>> grid = grid_from_tilemap(tile_map, "Platforms")
+    >>> grid.shape, grid.cell_size, bool(grid.blocked[-1].all())     # the bottom row is floor tiles
+    ((5, 10), 64.0, True)
+    >>> sprite = tile_map.sprite_lists["Platforms"][0]
+    >>> grid.cell_center(grid.cell_at(sprite.position)).tolist() == list(sprite.position)
+    True
+    """
+    if not (hasattr(tile_map, "tiled_map") and hasattr(tile_map, "scaling")):
+        raise InvalidOptionError(f"tile_map={describe(tile_map)} is not an arcade.TileMap")
+    offset = getattr(tile_map, "offset", (0.0, 0.0))
+    grid = GridMap.from_tiled(
+        tile_map, walls_layer=walls_layer, scaling=tile_map.scaling, origin=(float(offset[0]), float(offset[1])),
+        **grid_options,
+    )
+    return _grow_walls(grid, agent_radius)
+
+
+def sprite_radius(sprite: arcade.BasicSprite) -> float:
+    """Radius of the circle around the sprite's centre that holds its whole hit box (world units).
+
+    Use it as an agent radius: an agent of this radius never overlaps a wall, whichever way it
+    turns.
+
+    Examples
+    --------
+    >>> import arcade
+    >>> round(sprite_radius(arcade.SpriteSolidColor(30, 40)), 6)
+    25.0
+    """
+    pts = np.asarray(sprite.hit_box.get_adjusted_points(), dtype=np.float64)
+    return float(np.hypot(pts[:, 0] - sprite.center_x, pts[:, 1] - sprite.center_y).max())
+
+
+def walk_to(
+    sprite: arcade.BasicSprite,
+    where: NavQuery | NavMap | GridMap,
+    goal: ArrayLike,
+    speed: float,
+    **follower_options: Any,
+) -> PathFollower:
+    """Plan from the sprite's position to ``goal`` and return a follower for :func:`follow_path`.
+
+    Parameters
+    ----------
+    sprite : arcade sprite
+        The unit; its ``position`` is the start.
+    where : NavQuery, NavMap or GridMap
+        What to search: a NavQuery (its cost profile applies; re-plans use it too), a NavMap
+        (default profile) or a GridMap (grid A*, cell centres as waypoints).
+    goal : pair of float
+        World position. On a NavMap a goal inside an obstacle is moved to the nearest walkable
+        point (``path.goal_moved``).
+    speed : float
+        World units per second, > 0.
+    **follower_options
+        Passed to :class:`~navmesh.steering.PathFollower` (``mode="hermite"``, ``radius``, ...).
+
+    Returns
+    -------
+    PathFollower
+        Starting exactly at the sprite's position.
+
+    Raises
+    ------
+    NoPathError
+        The goal cannot be reached.
+    """
+    start = np.array(sprite.position, dtype=np.float64)
+    if isinstance(where, GridMap):
+        from navmesh.grid import grid_astar
+
+        path = grid_astar(where, where.cell_at(start), where.cell_at(goal))
+        points = np.vstack([start, path.points[1:-1], np.asarray(goal, dtype=np.float64)])
+        return PathFollower(points, speed, **follower_options)
+    query = where if isinstance(where, NavQuery) else NavQuery(where)
+    path = query.find_path(start, goal)
+    follower_options.setdefault("profile", query.profile)
+    return PathFollower(path, speed, navmap=query.navmap, **follower_options)
+
+
+def _arcade_angle(heading: float | NDArray[np.float64], facing: float) -> Any:
+    """arcade's sprite angle (degrees clockwise) for a heading (radians counter-clockwise from +x)."""
+    return facing - np.degrees(heading)
+
+
+def follow_path(
+    sprite: arcade.BasicSprite, follower: PathFollower, delta_time: float, *, turn: bool = False, facing: float = 0.0
+) -> tuple[FollowerEvent, ...]:
+    """Advance ``follower`` by ``delta_time`` seconds and put the sprite where it is (call in on_update).
+
+    Parameters
+    ----------
+    sprite : arcade sprite
+    follower : PathFollower
+    delta_time : float
+        Seconds since the last update (arcade's ``on_update`` argument).
+    turn : bool
+        Also turn the sprite to its heading.
+    facing : float
+        With ``turn``: the sprite angle (degrees clockwise, arcade's convention) at which its
+        texture faces +x. Default 0 (the texture faces right).
+
+    Returns
+    -------
+    tuple of FollowerEvent
+        What happened during this update (``"goal"`` on arrival, re-plans, ...).
+    """
+    events = follower.update(delta_time)
+    sprite.position = (float(follower.position[0]), float(follower.position[1]))
+    if turn:
+        sprite.angle = float(_arcade_angle(follower.heading, facing))
+    return events
+
+
+def place_sprites(
+    sprites: Sequence[arcade.BasicSprite], crowd: Crowd, ids: ArrayLike, *, turn: bool = False, facing: float = 0.0
+) -> None:
+    """Put each sprite on its crowd unit (call after ``crowd.update(delta_time)`` in on_update).
+
+    Parameters
+    ----------
+    sprites : sequence of arcade sprites (a SpriteList works)
+    crowd : Crowd
+    ids : int array of shape (len(sprites),)
+        The crowd unit of each sprite, as returned by ``crowd.add``.
+    turn, facing
+        As for :func:`follow_path`.
+
+    Raises
+    ------
+    InvalidOptionError
+        ``ids`` and ``sprites`` differ in length.
+    """
+    idx = np.asarray(ids, dtype=np.int64).reshape(-1)
+    if idx.size != len(sprites):
+        raise InvalidOptionError(f"ids has {idx.size} entries for {len(sprites)} sprites; expected one per sprite")
+    xy = crowd.positions[idx].tolist()
+    angles = _arcade_angle(crowd.headings[idx], facing).tolist() if turn else None
+    for i, sprite in enumerate(sprites):
+        sprite.position = (xy[i][0], xy[i][1])
+        if angles is not None:
+            sprite.angle = angles[i]

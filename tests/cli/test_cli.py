@@ -1,0 +1,278 @@
+"""The ``navmesh`` command, run as a subprocess: outputs, exit codes, pictures and conversions."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import navmesh
+from navmesh.cli import COLORS, TERRAIN_COLORS
+
+ROOT = Path(__file__).resolve().parents[2]
+LEVELS = ROOT / "tests" / "scenarios" / "levels"
+MOVINGAI = ROOT / "tests" / "data" / "movingai"
+TILED = ROOT / "tests" / "data" / "tiled"
+
+
+def run(*args, cwd=None):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run([sys.executable, "-m", "navmesh.cli", *map(str, args)], env=env, cwd=cwd,
+                          capture_output=True, text=True, timeout=600)
+    return proc
+
+
+def one_line_error(proc, code):
+    """The failure promise: the given exit code, exactly one line on stderr, no traceback."""
+    assert proc.returncode == code, (proc.returncode, proc.stdout, proc.stderr)
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert "Traceback" not in proc.stderr and lines[0].startswith("navmesh")
+    return lines[0]
+
+
+# -- help ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("command", ["", "check", "build", "path", "render", "convert", "bench"])
+def test_help_on_every_subcommand(command):
+    proc = run(*([command] if command else []), "--help")
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert proc.stdout.startswith("usage: navmesh")
+    if not command:
+        for name in ("check", "build", "path", "render", "convert", "bench"):
+            assert name in proc.stdout
+
+
+# -- check and build ------------------------------------------------------------------------------
+def test_check_ok_level():
+    proc = run("check", LEVELS / "swamp_detour.json")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == [
+        "level: 2 waypoints, 0 obstacles, 1 terrain regions, 0 links, bounds (0, 0, 100, 100)",
+        "graph: 2 nodes (0 generated), 2 arcs, agent radius 0",
+        "ok",
+    ]
+
+
+def test_check_reports_islands_and_fails():
+    proc = run("check", LEVELS / "two_islands.json")
+    assert proc.returncode == 1
+    assert "error: 2 islands (sizes 3, 2)" in proc.stdout.splitlines()
+    assert proc.stdout.splitlines()[-1] == "1 problem(s)"
+
+
+def test_check_reports_blocked_waypoints(tmp_path):
+    level = navmesh.Level.rectangle(100, 100, obstacles=[[(40, 40), (60, 40), (60, 60), (40, 60)]],
+                                    waypoints=[[10, 10], [90, 10], [35, 50]])
+    navmesh.save_level(level, tmp_path / "tight.json")
+    proc = run("check", tmp_path / "tight.json", "--agent-radius", "8")
+    assert proc.returncode == 1
+    assert any(line.startswith("error: 1 blocked: waypoints inside an obstacle for this agent radius: 2")
+               for line in proc.stdout.splitlines()), proc.stdout
+
+
+def test_build_reports_graph_and_stages():
+    proc = run("build", LEVELS / "goal_behind_wall.json", "--corners")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[1].startswith("graph: ")
+    assert proc.stderr.startswith("building: ") and "built in " in proc.stderr
+    assert run("build", LEVELS / "goal_behind_wall.json", "-q").stderr == ""
+
+
+# -- path ---------------------------------------------------------------------------------------
+def test_path_matches_the_scenario_answer():
+    expected = json.loads((LEVELS / "swamp_detour.expected.json").read_text())["queries"][0]
+    assert expected["profile"]["multipliers"] == {"swamp": 3.0}
+    proc = run("path", LEVELS / "swamp_detour.json", *expected["start"], *expected["goal"],
+               "--profile", "swamp=3", "--json")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["cost"] == pytest.approx(expected["cost"])
+    assert out["points"][0] == expected["start"] and out["points"][-1] == expected["goal"]
+
+
+def test_path_text_output():
+    proc = run("path", LEVELS / "swamp_detour.json", 10, 50, 90, 50)
+    lines = proc.stdout.splitlines()
+    assert proc.returncode == 0
+    assert lines[0] == "cost 80, length 80, 2 points, 0 expansions" or lines[0].startswith("cost 80, length 80, 2 points")
+    assert lines[1:] == ["10 50", "90 50"]
+
+
+def test_no_path_is_one_line_and_exit_1():
+    line = one_line_error(run("path", LEVELS / "two_islands.json", 10, 25, 90, 25, "--algorithm", "astar"), 1)
+    assert line.startswith("navmesh: no path: ")
+
+
+def test_profile_forbid_and_bad_spec():
+    proc = run("path", LEVELS / "swamp_detour.json", 10, 50, 90, 50, "--profile", "swamp=forbid", "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["cost"] > 80
+    line = one_line_error(run("path", LEVELS / "swamp_detour.json", 10, 50, 90, 50, "--profile", "swamp"), 2)
+    assert "TAG=MULTIPLIER" in line
+
+
+def test_grid_path_on_a_moving_ai_map():
+    # First row of the scenario file: start (15, 2), goal (1, 27), published optimal length 64.3137085.
+    proc = run("path", MOVINGAI / "maze-32-32-2.map", 15.5, 32 - 2.5, 1.5, 32 - 27.5, "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["cost"] == pytest.approx(64.31370850)
+    jps = run("path", MOVINGAI / "maze-32-32-2.map", 15.5, 29.5, 1.5, 4.5, "--json", "--algorithm", "jps")
+    assert json.loads(jps.stdout)["cost"] == pytest.approx(64.31370850)
+
+
+# -- bad files and bad arguments -----------------------------------------------------------------
+def write(tmp_path, name, text):
+    p = tmp_path / name
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+@pytest.mark.parametrize("name, text, needle", [
+    ("missing.json", None, "no such file"),
+    ("garbage.json", "{not json", "garbage.json"),
+    ("empty.json", "", "empty.json"),
+    ("empty.tmj", "", "the file is empty"),
+    ("bad.map", "type octile\nheight x\nwidth 4\nmap\n....\n", "bad.map"),
+    ("short.map", "type octile\nheight 3\nwidth 4\nmap\n....\n", "short.map"),
+])
+def test_bad_files_give_one_line(tmp_path, name, text, needle):
+    path = tmp_path / name if text is None else write(tmp_path, name, text)
+    for command in (["check"], ["build"], ["render", "-o", tmp_path / "x.png"]):
+        line = one_line_error(run(*command, path), 1)
+        assert needle in line
+
+
+def test_bad_tiled_coordinate_names_the_field(tmp_path):
+    data = json.loads((TILED / "level_sample.tmj").read_text())
+    layer = next(la for la in data["layers"] if la["name"] == "obstacles")
+    layer["objects"][0]["x"] = "abc"
+    path = write(tmp_path, "bad.tmj", json.dumps(data))
+    line = one_line_error(run("check", path), 1)
+    assert "bad.tmj: layer 'obstacles' object id=" in line and "field x = 'abc'" in line
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["frobnicate"], "invalid choice"),
+    ([], "required"),
+    (["path", "LEVEL", "1", "2", "3"], "X1 Y1 X2 Y2"),
+    (["path", "LEVEL", "1", "2", "3", "four"], "'four' is not a number"),
+    (["path", "LEVEL", "1", "2", "3", "nan"], "not a finite number"),
+    (["check", "LEVEL", "--k", "0"], "must be >= 1"),
+    (["check", "LEVEL", "--agent-radius", "-1"], "must be >= 0"),
+    (["render", "LEVEL"], "-o/--output"),
+    (["render", "LEVEL", "-o", "x.png", "--overlay", "graph,sparkles"], "--overlay sparkles is not known"),
+    (["path", "LEVEL", "1", "2", "3", "4", "--algorithm", "jps"], "does not apply to a waypoint level"),
+    (["bench", "nosuch"], "unknown benchmark 'nosuch'"),
+    (["convert", "LEVEL", "-o", "out.json"], "is already a navmesh level"),
+])
+def test_bad_arguments_give_one_line_and_exit_2(args, needle):
+    args = [str(LEVELS / "swamp_detour.json") if a == "LEVEL" else a for a in args]
+    line = one_line_error(run(*args), 2)
+    assert needle in line
+
+
+# -- render -------------------------------------------------------------------------------------
+def test_render_has_the_expected_colours_at_known_places(tmp_path):
+    from PIL import Image
+
+    wall = [(40, 0), (60, 0), (60, 60), (40, 60)]
+    swamp = navmesh.TerrainRegion([(0, 60), (30, 60), (30, 100), (0, 100)], "swamp")
+    level = navmesh.Level.rectangle(100, 100, obstacles=[wall], terrain=[swamp])
+    navmesh.save_level(level, tmp_path / "room.json")
+    size = 220
+    proc = run("render", tmp_path / "room.json", "-o", tmp_path / "room.png", "--size", size, "--corners",
+               "--agent-radius", "2", "--path", 10, 10, 90, 10, "--overlay", "terrain,graph")
+    assert proc.returncode == 0, proc.stderr
+    image = Image.open(tmp_path / "room.png").convert("RGB")
+    margin, scale = 8, (size - 16) / 100
+    assert image.size == (size, size)
+
+    def at(x, y):
+        return image.getpixel((round(margin + x * scale), round(size - margin - y * scale)))
+
+    assert at(50, 30) == COLORS["obstacle"]
+    assert at(15, 85) == TERRAIN_COLORS["swamp"]
+    assert at(80, 85) == COLORS["floor"]
+    assert image.getpixel((2, 2)) == COLORS["outside"]
+    assert at(50, 62) == COLORS["path"]  # the path crosses over the wall's top, 2 units clear of it
+    assert at(10, 10) == COLORS["start"] and at(90, 10) == COLORS["goal"]
+    assert at(38, 62) in (COLORS["node"], COLORS["path"])  # a corner waypoint of the inflated wall
+
+
+def test_render_without_terrain_overlay(tmp_path):
+    from PIL import Image
+
+    swamp = navmesh.TerrainRegion([(0, 0), (50, 0), (50, 50), (0, 50)], "swamp")
+    navmesh.save_level(navmesh.Level.rectangle(100, 50, terrain=[swamp]), tmp_path / "flat.json")
+    proc = run("render", tmp_path / "flat.json", "-o", tmp_path / "flat.png", "--overlay", "", "--size", 116)
+    assert proc.returncode == 0, proc.stderr
+    image = Image.open(tmp_path / "flat.png").convert("RGB")
+    assert image.size == (116, 66)  # 100 x 50 world units at 1 px each, plus an 8 px margin
+    assert image.getpixel((30, 30)) == COLORS["floor"]
+
+
+def test_render_to_a_missing_folder(tmp_path):
+    line = one_line_error(run("render", LEVELS / "swamp_detour.json", "-o", tmp_path / "no" / "x.png"), 1)
+    assert "x.png" in line
+
+
+# -- convert ------------------------------------------------------------------------------------
+def scenario_rows(name, count):
+    rows = []
+    for line in (MOVINGAI / name).read_text().splitlines()[1:]:
+        parts = line.split("\t")
+        rows.append((int(parts[4]), int(parts[5]), int(parts[6]), int(parts[7]), float(parts[8])))
+    return rows[:count]
+
+
+def test_convert_moving_ai_round_trip_paths_equal_the_grids(tmp_path):
+    out = tmp_path / "maze.json"
+    proc = run("convert", MOVINGAI / "maze-32-32-2.map", "-o", out, "--cell-size", 2)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith(f"wrote {out}: ")
+    level = navmesh.load_level(out)
+    grid = navmesh.GridMap.from_movingai(MOVINGAI / "maze-32-32-2.map", cell_size=2)
+    assert level.n_waypoints == int((~grid.blocked).sum())
+    # Links only to the 8 neighbouring cells (max_distance), and a tiny radius closes diagonals that
+    # touch a wall corner (the grid's no-corner-cutting rule): then the graph is the grid's.
+    query = navmesh.NavQuery(navmesh.build_waypoint_graph(level, k=8, max_distance=3.0, agent_radius=0.01))
+    rows = scenario_rows("maze-32-32-2-random-1.scen", 40)
+    for sx, sy, gx, gy, optimal in rows:
+        start, goal = grid.cell_center(grid.cell_id(sx, sy)), grid.cell_center(grid.cell_id(gx, gy))
+        path = query.find_path(start, goal, refine="none")
+        grid_path = navmesh.grid_astar(grid, grid.cell_id(sx, sy), grid.cell_id(gx, gy))
+        assert path.cost == pytest.approx(grid_path.cost) == pytest.approx(2 * optimal)
+    sx, sy, gx, gy, optimal = rows[0]
+    proc = run("path", out, 2 * sx + 1, 64 - 2 * sy - 1, 2 * gx + 1, 64 - 2 * gy - 1, "--algorithm", "astar",
+               "--agent-radius", 0.01, "--max-distance", 3, "--json")
+    assert json.loads(proc.stdout)["cost"] == pytest.approx(2 * optimal)
+
+
+def test_convert_tiled_map(tmp_path):
+    out = tmp_path / "sample.json"
+    proc = run("convert", TILED / "level_sample.tmj", "-o", out)
+    assert proc.returncode == 0, proc.stderr
+    assert navmesh.load_level(out) == navmesh.load_tiled_level(TILED / "level_sample.tmj")
+
+
+def test_convert_bundled_arcade_map_with_wall_layer(tmp_path):
+    pytest.importorskip("arcade")
+    out = tmp_path / "level_2.json"
+    quiet = run("convert", ":resources:tiled_maps/level_2.json", "-o", out)
+    assert quiet.returncode == 0
+    assert "navmesh: warning: " in quiet.stderr and "layers skipped: 'Platforms' (tile layer)" in quiet.stderr
+    proc = run("convert", ":resources:tiled_maps/level_2.json", "-o", out, "--wall-layer", "Platforms",
+               "--scaling", 0.5)
+    assert proc.returncode == 0 and proc.stderr == ""
+    level = navmesh.load_level(out)
+    assert level.bounds.bounds == (0.0, 0.0, 1600.0, 1280.0) and len(level.obstacles) > 0
+
+
+def test_bench_lists_its_benchmarks():
+    proc = run("bench", "--help")
+    assert proc.returncode == 0
+    assert all(name in proc.stdout for name in ("search", "grid", "fatcat", "build", "anyangle"))

@@ -1,0 +1,207 @@
+"""Tests of navmesh.arcade_adapt: levels and grids from arcade sprites and tile maps, sprites moved."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import shapely
+
+arcade = pytest.importorskip("arcade")
+
+import navmesh  # noqa: E402
+from navmesh.arcade_adapt import (  # noqa: E402
+    follow_path,
+    grid_from_sprites,
+    grid_from_tilemap,
+    level_from_sprites,
+    level_from_tilemap,
+    place_sprites,
+    sprite_radius,
+    walk_to,
+)
+from navmesh.errors import InvalidGeometryError, InvalidOptionError  # noqa: E402
+from navmesh.steering import Crowd  # noqa: E402
+
+CELL = 32
+
+
+def wall_sprites(cells):
+    """Wall sprites of CELL px standing on the given (col, row-from-bottom) cells."""
+    walls = arcade.SpriteList()
+    for col, row in cells:
+        walls.append(arcade.SpriteSolidColor(CELL, CELL, center_x=(col + 0.5) * CELL, center_y=(row + 0.5) * CELL))
+    return walls
+
+
+# An L-shaped wall in a 6 x 5 cell room: column 2 rows 1-3 (from the bottom) and row 1 cols 3-4.
+L_CELLS = [(2, 1), (2, 2), (2, 3), (3, 1), (4, 1)]
+
+
+class TestLevelFromSprites:
+    def test_touching_sprites_merge_into_one_obstacle(self):
+        level = level_from_sprites(wall_sprites(L_CELLS), bounds=(6 * CELL, 5 * CELL))
+        assert len(level.obstacles) == 1
+        wall = level.obstacles[0]
+        assert wall.area == pytest.approx(5 * CELL * CELL)
+        expected = shapely.union_all([shapely.box(c * CELL, r * CELL, (c + 1) * CELL, (r + 1) * CELL) for c, r in L_CELLS])
+        assert wall.symmetric_difference(expected).area == pytest.approx(0)
+        assert level.bounds.bounds == (0.0, 0.0, 192.0, 160.0)
+
+    def test_bounds_forms_and_default(self):
+        walls = wall_sprites([(1, 1), (4, 2)])
+        assert level_from_sprites(walls).bounds.bounds == (32.0, 32.0, 160.0, 96.0)  # the walls' extent
+        assert level_from_sprites(walls, bounds=(-10, -20, 300, 200)).bounds.bounds == (-10.0, -20.0, 300.0, 200.0)
+        assert len(level_from_sprites(walls, bounds=(200, 200)).obstacles) == 2
+
+    def test_rotated_and_scaled_hit_boxes(self):
+        sprite = arcade.SpriteSolidColor(40, 10, center_x=100, center_y=100)
+        sprite.angle = 90  # now 10 wide, 40 tall
+        level = level_from_sprites([sprite], bounds=(200, 200))
+        assert level.obstacles[0].bounds == pytest.approx((95, 80, 105, 120))
+
+    def test_path_goes_around_the_sprites(self):
+        level = level_from_sprites(wall_sprites(L_CELLS), bounds=(6 * CELL, 5 * CELL))
+        query = navmesh.NavQuery(navmesh.build_waypoint_graph(level, corners=True))
+        path = query.find_path((16, 80), (112, 16))  # left of the wall to below its foot
+        walls = level.obstacles[0]
+        assert not shapely.intersects(shapely.LineString(path.points), shapely.buffer(walls, -1e-6))
+        assert path.length > math.dist((16, 80), (112, 16))
+
+    def test_bad_input(self):
+        with pytest.raises(InvalidOptionError, match="walls="):
+            level_from_sprites([1, 2, 3], bounds=(10, 10))
+        with pytest.raises(InvalidGeometryError, match="bounds"):
+            level_from_sprites(wall_sprites([(0, 0)]), bounds=(10, -5))
+        with pytest.raises(InvalidGeometryError, match="bounds is needed"):
+            level_from_sprites(arcade.SpriteList())
+
+
+class TestGridFromSprites:
+    def test_sprites_on_cells_block_exactly_those_cells(self):
+        grid = grid_from_sprites(wall_sprites(L_CELLS), CELL, bounds=(6 * CELL, 5 * CELL))
+        expected = np.zeros((5, 6), dtype=bool)
+        for col, row_up in L_CELLS:
+            expected[4 - row_up, col] = True  # row 0 of the grid is the top row
+        assert grid.blocked.tolist() == expected.tolist()
+        assert grid.origin == (0.0, 0.0) and grid.cell_size == CELL
+
+    def test_world_positions_are_arcade_positions(self):
+        walls = wall_sprites(L_CELLS)
+        grid = grid_from_sprites(walls, CELL, bounds=(6 * CELL, 5 * CELL))
+        for sprite in walls:
+            cell = grid.cell_at(sprite.position)
+            assert not grid.is_passable(cell)
+            assert grid.cell_center(cell).tolist() == list(sprite.position)
+
+    def test_search_around_the_wall(self):
+        grid = grid_from_sprites(wall_sprites(L_CELLS), CELL, bounds=(6 * CELL, 5 * CELL))
+        path = navmesh.grid_astar(grid, grid.cell_at((48, 48)), grid.cell_at((112, 16)))
+        # From cell (1, 1) beside the wall to (3, 0) under its foot. By hand: the diagonal down-right
+        # would cut the wall's corner, so down 1 and right 2: 3 cells of 32 px.
+        cells = grid.col_row(path.nodes)
+        assert all(grid.is_passable(path.nodes))
+        assert (np.abs(np.diff(cells, axis=0)).max(axis=1) == 1).all()
+        assert path.cost == pytest.approx(3 * CELL)
+
+    def test_agent_radius_grows_walls(self):
+        walls = wall_sprites([(3, 3)])
+        plain = grid_from_sprites(walls, CELL, bounds=(7 * CELL, 7 * CELL))
+        assert plain.blocked.sum() == 1
+        half = grid_from_sprites(walls, CELL, bounds=(7 * CELL, 7 * CELL), agent_radius=16)
+        assert half.blocked.sum() == 1  # an agent filling its cell exactly does not touch the wall
+        wide = grid_from_sprites(walls, CELL, bounds=(7 * CELL, 7 * CELL), agent_radius=17)
+        assert wide.blocked.sum() == 5  # the 4 edge neighbours (centres 16 px away), not the diagonals
+        wider = grid_from_sprites(walls, CELL, bounds=(7 * CELL, 7 * CELL), agent_radius=23)
+        assert wider.blocked.sum() == 9  # diagonal neighbours: 16 * sqrt(2) = 22.6 px from the corner
+
+    def test_bad_cell_size_and_radius(self):
+        with pytest.raises(InvalidOptionError, match="cell_size"):
+            grid_from_sprites(wall_sprites([(0, 0)]), 0)
+        with pytest.raises(InvalidOptionError, match="agent_radius"):
+            grid_from_sprites(wall_sprites([(0, 0)]), 32, agent_radius=-1)
+
+
+class TestTileMaps:
+    @pytest.fixture(scope="class")
+    def tile_map(self):
+        return arcade.load_tilemap(":resources:tiled_maps/level_2.json", scaling=0.5, offset=(10, 20))
+
+    def test_grid_cells_under_every_wall_sprite(self, tile_map):
+        grid = grid_from_tilemap(tile_map, "Platforms")
+        sprites = tile_map.sprite_lists["Platforms"]
+        cells = {grid.cell_at(s.position) for s in sprites}
+        assert len(cells) == len(sprites) == int(grid.blocked.sum())
+        assert all(grid.cell_center(grid.cell_at(s.position)).tolist() == list(s.position) for s in sprites)
+
+    def test_level_and_grid_agree(self, tile_map):
+        level = level_from_tilemap(tile_map, wall_layers=["Platforms"])
+        grid = grid_from_tilemap(tile_map, "Platforms")
+        centres = grid.cell_center(np.arange(grid.n_cells))
+        inside = shapely.contains_xy(shapely.union_all(level.obstacles), centres[:, 0], centres[:, 1])
+        assert inside.tolist() == grid.blocked.reshape(-1).tolist()
+        assert level.bounds.bounds == (10.0, 20.0, 10 + 25 * 64.0, 20 + 20 * 64.0)
+
+    def test_grid_agent_radius(self, tile_map):
+        plain = grid_from_tilemap(tile_map, "Platforms")
+        grown = grid_from_tilemap(tile_map, "Platforms", agent_radius=40)
+        assert grown.blocked.sum() > plain.blocked.sum()
+        assert (grown.blocked >= plain.blocked).all()
+
+    def test_not_a_tile_map(self):
+        with pytest.raises(InvalidOptionError, match="tile_map"):
+            grid_from_tilemap("level.json")
+
+
+def test_sprite_radius():
+    sprite = arcade.SpriteSolidColor(60, 80, center_x=500, center_y=-40)
+    assert sprite_radius(sprite) == pytest.approx(50.0)  # half the 60 x 80 diagonal
+    sprite.scale = 0.5
+    assert sprite_radius(sprite) == pytest.approx(25.0)
+
+
+class TestMovingSprites:
+    def test_walk_to_and_follow_path_around_a_wall(self):
+        walls = wall_sprites(L_CELLS)
+        level = level_from_sprites(walls, bounds=(6 * CELL, 5 * CELL))
+        unit = arcade.SpriteSolidColor(10, 10, center_x=16, center_y=80)
+        nav = navmesh.build_waypoint_graph(level, corners=True, agent_radius=sprite_radius(unit))
+        follower = walk_to(unit, nav, (112, 16), speed=120.0)
+        grown = shapely.buffer(level.obstacles[0], sprite_radius(unit) - 1e-6)
+        kinds = []
+        for _ in range(600):
+            kinds += [e.kind for e in follow_path(unit, follower, 1 / 60, turn=True)]
+            assert not shapely.contains_xy(grown, *unit.position)
+            if follower.done:
+                break
+        assert follower.done and kinds[-1] == "goal"
+        assert unit.position == (112.0, 16.0)
+        # arcade angles turn clockwise; the heading is counter-clockwise from +x.
+        assert unit.angle == pytest.approx(-math.degrees(follower.heading))
+
+    def test_walk_to_on_a_grid(self):
+        grid = grid_from_sprites(wall_sprites(L_CELLS), CELL, bounds=(6 * CELL, 5 * CELL))
+        unit = arcade.SpriteSolidColor(10, 10, center_x=20, center_y=70)
+        follower = walk_to(unit, grid, (110, 20), speed=200.0)
+        for _ in range(300):
+            follow_path(unit, follower, 1 / 60)
+            assert grid.is_passable(grid.cell_at(unit.position))
+        assert follower.done and unit.position == (110.0, 20.0)
+
+    def test_place_sprites_on_a_crowd(self):
+        grid = navmesh.GridMap.from_strings(["........", "..####..", "........"], cell_size=CELL)
+        crowd = Crowd(grid)
+        sprites = arcade.SpriteList()
+        for x in (16, 48):
+            sprites.append(arcade.SpriteSolidColor(10, 10, center_x=x, center_y=16))
+        ids = crowd.add([s.position for s in sprites], radius=8, speed=150)
+        crowd.move_to(ids, (240, 80))
+        for _ in range(240):
+            crowd.update(1 / 60)
+            place_sprites(sprites, crowd, ids, turn=True, facing=90)
+        assert [s.position for s in sprites] == [tuple(p) for p in crowd.positions[ids].tolist()]
+        assert bool(crowd.arrived[ids].all())
+        assert sprites[0].angle == pytest.approx(90 - math.degrees(crowd.headings[ids[0]]))
+        with pytest.raises(InvalidOptionError, match="one per sprite"):
+            place_sprites(sprites, crowd, ids[:1])
