@@ -53,6 +53,7 @@ from navmesh.search import (
 )
 from navmesh.steering import Crowd, PathFollower
 from navmesh.terrain import CostProfile, DangerZone, TerrainRegion
+from navmesh.warmup import warm_up
 from navmesh.waypoints.build import build_waypoint_graph
 from navmesh.waypoints.diagnostics import diagnose
 from navmesh.waypoints.navmap import NavMap
@@ -102,6 +103,8 @@ __all__ = [
     # steering
     "PathFollower",
     "Crowd",
+    # start-up
+    "warm_up",
     # errors
     "NavmeshError",
     "InvalidGeometryError",

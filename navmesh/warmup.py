@@ -53,6 +53,10 @@ def _waypoints() -> None:
         for refine in ("any_angle", "smooth", "none"):
             query.find_path((1, 1), (11, 9), refine=refine)
         query.find_paths([(1, 1), (2, 9)], [(11, 9), (11, 1)])
+        search = query.start_search((1, 1), (11, 9))
+        while not search.advance(4):
+            pass
+        search.result()
     astar(nav.graph, 0, nav.n_nodes - 1)
 
 

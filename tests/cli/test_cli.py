@@ -239,17 +239,23 @@ def test_convert_moving_ai_round_trip_paths_equal_the_grids(tmp_path):
     assert level.n_waypoints == int((~grid.blocked).sum())
     # Links only to the 8 neighbouring cells (max_distance), and a tiny radius closes diagonals that
     # touch a wall corner (the grid's no-corner-cutting rule): then the graph is the grid's.
-    query = navmesh.NavQuery(navmesh.build_waypoint_graph(level, k=8, max_distance=3.0, agent_radius=0.01))
+    # Searched between the waypoints themselves: a position query would also join far waypoints
+    # in sight, which the grid cannot do.
+    nav = navmesh.build_waypoint_graph(level, k=8, max_distance=3.0, agent_radius=0.01)
+    query = navmesh.NavQuery(nav)
     rows = scenario_rows("maze-32-32-2-random-1.scen", 40)
     for sx, sy, gx, gy, optimal in rows:
         start, goal = grid.cell_center(grid.cell_id(sx, sy)), grid.cell_center(grid.cell_id(gx, gy))
-        path = query.find_path(start, goal, refine="none")
+        path = navmesh.astar(nav.graph, query.snap(start), query.snap(goal))
         grid_path = navmesh.grid_astar(grid, grid.cell_id(sx, sy), grid.cell_id(gx, gy))
         assert path.cost == pytest.approx(grid_path.cost) == pytest.approx(2 * optimal)
     sx, sy, gx, gy, optimal = rows[0]
     proc = run("path", out, 2 * sx + 1, 64 - 2 * sy - 1, 2 * gx + 1, 64 - 2 * gy - 1, "--algorithm", "astar",
                "--agent-radius", 0.01, "--max-distance", 3, "--json")
-    assert json.loads(proc.stdout)["cost"] == pytest.approx(2 * optimal)
+    start, goal = (2 * sx + 1, 64 - 2 * sy - 1), (2 * gx + 1, 64 - 2 * gy - 1)
+    expected = query.find_path(start, goal, refine="none").cost  # joins may reach past the 8 neighbours
+    assert json.loads(proc.stdout)["cost"] == pytest.approx(expected)
+    assert expected <= 2 * optimal + 1e-9
 
 
 def test_convert_tiled_map(tmp_path):

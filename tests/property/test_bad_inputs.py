@@ -242,7 +242,6 @@ def test_save_leaves_no_file_when_refused():
     assert not [p for p in os.listdir(FOLDER) if p.endswith(".tmp")]
 
 
-@pytest.mark.xfail(strict=True, reason="fixed on branch adoption (load_tiled_level checks its source)")
 @pytest.mark.parametrize("value", [None, 5, 1.5, object()])
 def test_load_tiled_level_refuses_a_source_of_the_wrong_type(value):
     with pytest.raises(NavmeshError):

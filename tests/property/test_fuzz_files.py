@@ -202,14 +202,12 @@ def test_wrapping_width_is_refused():
 TILED = DATA / "tiled" / "level_sample.tmj"
 
 
-@pytest.mark.xfail(strict=True, reason="fixed on branch adoption (malformed Tiled files refused)")
 def test_empty_tiled_file_is_refused():
     (FOLDER / "empty.tmj").write_bytes(b"")
     with pytest.raises(LevelFormatError, match="empty.tmj"):
         navmesh.load_tiled_level(FOLDER / "empty.tmj")
 
 
-@pytest.mark.xfail(strict=True, reason="fixed on branch adoption (malformed Tiled files refused)")
 @FUZZ
 @given(byte_mutations(TILED.read_bytes() if TILED.exists() else b"{}"))
 def test_tiled_bytes(data):

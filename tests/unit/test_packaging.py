@@ -33,8 +33,6 @@ def test_wheel_contents_and_console_scripts(tmp_path):
     }
 
 
-@pytest.mark.xfail(strict=True, reason="editor/ (and demo_game/) import themselves as 'editor.x' / 'demo_game.x'; "
-                   "installed as navmesh_editor / navmesh_demo they need relative imports (from .model import ...)")
 def test_installed_demo_and_editor_import_under_their_new_names(tmp_path):
     """Installed (not from a checkout), navmesh_demo and navmesh_editor must import by themselves."""
     target = tmp_path / "site"
