@@ -814,7 +814,12 @@ class LineOfSight:
         rows = np.concatenate([obst_rows, area_rows])
         group = np.concatenate([obst_group, np.full(len(area_rows), -1, np.int64)])
         self._edge_tree = shapely.STRtree(shapely.linestrings(rows[:, :4].reshape(-1, 2, 2)))
-        self._set_pinches(rows, group, merged, bounds if r == 0 else None, r == 0)
+        splits = self._set_pinches(rows, group, merged, bounds if r == 0 else None, r == 0)
+        if splits:
+            # a pinch point inside a wall edge becomes a vertex of it (a straight corner), so that
+            # the gap table alone judges segments ending or passing there
+            rows = _split_edges(rows, splits)
+            self._edge_tree = shapely.STRtree(shapely.linestrings(rows[:, :4].reshape(-1, 2, 2)))
         flag = np.zeros(len(rows))
         if len(self.pinch_points):
             starts = rows[:, :2]
@@ -829,11 +834,13 @@ class LineOfSight:
 
     # -- set-up ------------------------------------------------------------------------------
     def _set_pinches(self, rows: NDArray[np.float64], group: NDArray[np.int64], merged: shapely.Geometry,
-                     bounds: shapely.Geometry | None, look: bool) -> None:
+                     bounds: shapely.Geometry | None, look: bool) -> dict[int, list[NDArray[np.float64]]]:
         """Pinch points and their free wedges (candidates from the free space's rings, then the
-        wedges from every wall corner and edge through each candidate)."""
+        wedges from every wall corner and edge through each candidate). Returns the pinch points
+        lying inside wall edges, by edge."""
         cands = self._find_pinches(merged, bounds) if look else np.zeros((0, 2))
         points, wedges, wide = [], [], []
+        splits: dict[int, list[NDArray[np.float64]]] = {}
         if len(cands):
             li, ei = self._edge_tree.query(shapely.points(cands))
             on = orient(rows[ei, 0:2], rows[ei, 2:4], cands[li]) == 0
@@ -852,12 +859,16 @@ class LineOfSight:
                         corners.append((int(group[e]), rows[e, 2:4], rows[e, 0:2]))
                 found = _free_wedges(corners, p) if corners else []
                 if len(found) >= 2:
+                    for e in by_point.get(i, []):
+                        if not ((rows[e, 0:2] == p).all() or (rows[e, 2:4] == p).all()):
+                            splits.setdefault(e, []).append(p)
                     points.append(p)
                     wedges.append(np.array([np.r_[q, r] for q, r, _ in found], dtype=np.float64))
                     wide.append(next((k for k, (_, _, w) in enumerate(found) if w), -1))
         self.pinch_points: NDArray[np.float64] = np.array(points, dtype=np.float64).reshape(-1, 2)
         self.pinch_wedges: tuple[NDArray[np.float64], ...] = tuple(wedges)
         self.pinch_wide: NDArray[np.int64] = np.array(wide, dtype=np.int64)
+        return splits
 
     @staticmethod
     def _find_pinches(merged: shapely.Geometry, bounds: shapely.Geometry | None) -> NDArray[np.float64]:
@@ -1045,6 +1056,23 @@ class LineOfSight:
             f"LineOfSight(parts={len(self.parts)}, agent_radius={self.agent_radius}, "
             f"pinch_points={len(self.pinch_points)})"
         )
+
+
+def _split_edges(rows: NDArray[np.float64], splits: dict[int, list[NDArray[np.float64]]]) -> NDArray[np.float64]:
+    """Wall edge rows with edge ``e`` cut at the points ``splits[e]`` (exactly on it). The next
+    edge keeps its previous vertex: the new one lies on the same ray from its corner."""
+    out = []
+    for e, row in enumerate(rows):
+        if e not in splits:
+            out.append(row[None])
+            continue
+        a, b = row[0:2], row[2:4]
+        axis = 0 if a[0] != b[0] else 1
+        cuts = sorted(splits[e], key=lambda p: abs(p[axis] - a[axis]))
+        chain = [a, *cuts, b]
+        prev = [row[4:6], *chain[:-2]]
+        out.append(np.array([np.r_[chain[i], chain[i + 1], prev[i]] for i in range(len(chain) - 1)]))
+    return np.concatenate(out)
 
 
 def _row_lookup(rows: NDArray[np.float64], table: NDArray[np.float64]) -> NDArray[np.int64]:
