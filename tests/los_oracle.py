@@ -73,6 +73,16 @@ def _angle_cmp(u, v):
     return -1 if c > 0 else (1 if c < 0 else 0)
 
 
+def in_wedge(d, q, r):
+    """Whether direction d lies in the closed wedge swept counter-clockwise from q to r."""
+    c_qr, c_qd, c_dr = _cross(q, r), _cross(q, d), _cross(d, r)
+    if c_qr > 0:
+        return c_qd >= 0 and c_dr >= 0
+    if c_qr < 0:
+        return c_qd >= 0 or c_dr >= 0
+    return c_qd >= 0
+
+
 def _dist2_point_segment(p, a, b):
     dx, dy = b[0] - a[0], b[1] - a[1]
     t = ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / (dx * dx + dy * dy)
@@ -172,18 +182,19 @@ class Oracle:
             res.append((left, right))
         return res
 
-    def _end_ok(self, p, d):
-        """The end rule at p for direction d leaving p: if p is a pinch point (two or more free
-        wedges) with a wide wedge, d must lie in it (closed). Only with one blocked set (r = 0)."""
+    def wedges(self, p):
+        """The free wedges around p when it is a pinch point (two or more of them), else [] (only
+        with one blocked set): pairs (q, r) of directions, the wedge swept counter-clockwise."""
         if len(self.sets) != 1:
-            return True
+            return []
+        p = (F(p[0]), F(p[1]))
         uniq, samples = self._samples(p)
         n = len(uniq)
         if n < 2:
-            return True
+            return []
         free = [not self.sets[0].contains(q) for _, q in samples]
         if all(free) or not any(free):
-            return True
+            return []
         wedges = []
         for i in range(n):
             if free[i] and not free[i - 1]:
@@ -191,11 +202,13 @@ class Oracle:
                 while free[(j + 1) % n]:
                     j = (j + 1) % n
                 wedges.append((uniq[i], uniq[(j + 1) % n]))
-        wide = [(q, r) for q, r in wedges if _cross(q, r) < 0]
-        if len(wedges) < 2 or not wide:
-            return True
-        q, r = wide[0]
-        return _cross(q, d) >= 0 or _cross(d, r) >= 0
+        return wedges if len(wedges) >= 2 else []
+
+    def _end_ok(self, p, d):
+        """The end rule at p for direction d leaving p: if p is a pinch point with a wide wedge,
+        d must lie in it (closed)."""
+        wide = [w for w in self.wedges(p) if _cross(*w) < 0]
+        return not wide or in_wedge(d, *wide[0])
 
     # -- the rule ----------------------------------------------------------------------------
     def walkable(self, p):
@@ -275,18 +288,35 @@ class _Union:
 
 def exact_shortest(oracle, vertices, start, goal):
     """Length of the shortest path from start to goal whose legs are oracle-visible segments
-    between ``vertices`` (every wall corner), by scipy.sparse.csgraph.dijkstra; inf if none."""
-    pts = [tuple(map(float, start)), tuple(map(float, goal))] + [tuple(map(float, v)) for v in vertices]
-    pts = list(dict.fromkeys(pts))
-    n = len(pts)
+    between ``vertices`` (every wall corner), by scipy.sparse.csgraph.dijkstra; inf if none.
+
+    A pinch point becomes one node per free wedge, linked only along directions inside that
+    wedge, so a path may turn there but never from one wedge into another."""
+    nodes = [(tuple(map(float, start)), None), (tuple(map(float, goal)), None)]
+    for v in dict.fromkeys(tuple(map(float, v)) for v in vertices):
+        if v in (nodes[0][0], nodes[1][0]):
+            continue
+        nodes += [(v, w) for w in oracle.wedges(v)] or [(v, None)]
+    n = len(nodes)
     rows, cols, w = [], [], []
+    seen = {}
     for i in range(n):
         for j in range(i + 1, n):
-            if oracle.visible(pts[i], pts[j]):
-                d = float(np.hypot(pts[i][0] - pts[j][0], pts[i][1] - pts[j][1]))
-                rows += [i, j]
-                cols += [j, i]
-                w += [d, d]
+            (p, wp), (q, wq) = nodes[i], nodes[j]
+            if p == q:
+                continue
+            if (p, q) not in seen:
+                seen[p, q] = oracle.visible(p, q)
+            if not seen[p, q]:
+                continue
+            d = (F(q[0]) - F(p[0]), F(q[1]) - F(p[1]))
+            if wp is not None and not in_wedge(d, *wp):
+                continue
+            if wq is not None and not in_wedge((-d[0], -d[1]), *wq):
+                continue
+            length = float(np.hypot(p[0] - q[0], p[1] - q[1]))
+            rows += [i, j]
+            cols += [j, i]
+            w += [length, length]
     graph = csr_array((w, (rows, cols)), shape=(n, n))
-    dist = csgraph.dijkstra(graph, indices=0)
-    return float(dist[pts.index(tuple(map(float, goal)))])
+    return float(csgraph.dijkstra(graph, indices=0)[1])

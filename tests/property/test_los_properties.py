@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import shapely
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, Phase, assume, given, settings
 from hypothesis import strategies as st
 from shapely import affinity
 
@@ -35,7 +35,9 @@ from navmesh.waypoints.build import build_waypoint_graph  # noqa: E402
 from navmesh.waypoints.linking import wall_grid_for  # noqa: E402
 from navmesh.waypoints.query import find_path  # noqa: E402
 
-SETTINGS = dict(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# the exact oracle is slow: no shrinking (a failure prints the whole level instead)
+SETTINGS = dict(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+                phases=[Phase.explicit, Phase.reuse, Phase.generate])
 SIZE = 10.0
 
 
@@ -175,7 +177,7 @@ def _path_respects_pinches(los: LineOfSight, points: np.ndarray) -> bool:
     return True
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(**{**SETTINGS, "max_examples": 15})
 @given(drawn_levels(), st.sampled_from([0.0, 0.0, 0.2]), st.sampled_from(["shapely", "kernel"]),
        st.integers(0, 2**31))
 def test_visibility_graph_paths_equal_the_exact_optimum(level, radius, visibility, seed):
