@@ -655,12 +655,12 @@ def _in_closed_wedge(d: tuple[Fraction, Fraction], q: tuple[Fraction, Fraction],
     return True
 
 
-def _free_wedges(corners: list[tuple[int, NDArray[np.float64], NDArray[np.float64]]], point: NDArray[np.float64]
+def _free_wedges(corners: list[tuple[int, NDArray[np.float64], NDArray[np.float64], bool]], point: NDArray[np.float64]
                  ) -> list[tuple[NDArray[np.float64], NDArray[np.float64], bool]]:
     """The free wedges around ``point`` from the wall corners there, exactly.
 
-    ``corners`` holds (group, q, r): a corner whose free side is swept counter-clockwise from ray
-    point->q to ray point->r; group -1 is the walkable area (free where all its corners are free),
+    ``corners`` holds (group, q, r, vertex): a corner whose free side is swept counter-clockwise
+    from ray point->q to ray point->r (``vertex``: a ring vertex, not an edge passing through); group -1 is the walkable area (free where all its corners are free),
     any other group an obstacle (free where any of its corners is free). Returns (q, r, wide)
     per wedge, counter-clockwise from +x; ``wide``: wider than 180 degrees.
     """
@@ -670,8 +670,8 @@ def _free_wedges(corners: list[tuple[int, NDArray[np.float64], NDArray[np.float6
         return (Fraction(float(x[0])) - px, Fraction(float(x[1])) - py)
 
     rays: list[tuple[tuple[Fraction, Fraction], NDArray[np.float64]]] = []
-    wedge_of = [(g, direction(q), direction(r)) for g, q, r in corners]
-    for _, q, r in corners:
+    wedge_of = [(g, direction(q), direction(r)) for g, q, r, _ in corners]
+    for _, q, r, _ in corners:
         rays += [(direction(q), q), (direction(r), r)]
     rays.sort(key=cmp_to_key(lambda s, t: _angle_order(s[0], t[0])))
     distinct = [rays[0]]
@@ -715,6 +715,22 @@ def _free_wedges(corners: list[tuple[int, NDArray[np.float64], NDArray[np.float6
         i = (i + 1) % n
     wedges.sort(key=cmp_to_key(lambda s, t: _angle_order(direction(s[0]), direction(t[0]))))
     return wedges
+
+
+def _two_corner_wedges(corners: list[tuple[int, NDArray[np.float64], NDArray[np.float64], bool]],
+                       point: NDArray[np.float64]) -> list[tuple[NDArray[np.float64], NDArray[np.float64], bool]]:
+    """The common pinch quickly: two corners of two different obstacles (tile maps' diagonal
+    cells). Their blocked wedges are disjoint, so the free wedges run from each corner's first
+    free ray to the other's last: [q1, r2] and [q2, r1]. Anything else: [] (use :func:`_free_wedges`)."""
+    if len(corners) != 2 or not all(c[3] for c in corners):
+        return []
+    (g1, q1, r1, _), (g2, q2, r2, _) = corners
+    if g1 < 0 or g2 < 0 or g1 == g2:
+        return []
+    p = np.asarray(point, dtype=np.float64)[None]
+    wide = orient(np.repeat(p, 2, axis=0), np.array([q1, q2]), np.array([r2, r1])) < 0
+    out = [(q1, r2, bool(wide[0])), (q2, r1, bool(wide[1]))]
+    return sorted(out, key=lambda w: math.atan2(w[0][1] - point[1], w[0][0] - point[0]) % (2 * math.pi))
 
 
 class LineOfSight:
@@ -854,10 +870,10 @@ class LineOfSight:
                 for e in by_point.get(i, []):
                     x0, y0, x1, y1, px, py = rows[e]
                     if x0 == p[0] and y0 == p[1]:
-                        corners.append((int(group[e]), rows[e, 2:4], rows[e, 4:6]))
+                        corners.append((int(group[e]), rows[e, 2:4], rows[e, 4:6], True))
                     elif not (x1 == p[0] and y1 == p[1]):  # the edge passes through p: a straight corner
-                        corners.append((int(group[e]), rows[e, 2:4], rows[e, 0:2]))
-                found = _free_wedges(corners, p) if corners else []
+                        corners.append((int(group[e]), rows[e, 2:4], rows[e, 0:2], False))
+                found = _two_corner_wedges(corners, p) or (_free_wedges(corners, p) if corners else [])
                 if len(found) >= 2:
                     for e in by_point.get(i, []):
                         if not ((rows[e, 0:2] == p).all() or (rows[e, 2:4] == p).all()):
