@@ -59,6 +59,7 @@ import shapely
 from numpy.typing import ArrayLike, NDArray
 
 from navmesh._checks import check_option
+from navmesh._kernels.los import GAP_PINCH, GAP_SEAM, GAP_WEDGE
 from navmesh.errors import InvalidGeometryError, InvalidOptionError, describe
 
 __all__ = [
@@ -935,8 +936,6 @@ class LineOfSight:
 
     def _gap_table(self) -> NDArray[np.float64]:
         """Seams and pinch points (each followed by its wedges) as kernel gap rows."""
-        from navmesh._kernels.los import GAP_PINCH, GAP_SEAM, GAP_WEDGE
-
         rows = [np.column_stack([np.full(len(self.seams), GAP_SEAM), self.seams])]
         for p, w, wide in zip(self.pinch_points, self.pinch_wedges, self.pinch_wide.tolist()):
             rows.append(np.array([[GAP_PINCH, p[0], p[1], len(w), wide]]))
