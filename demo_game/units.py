@@ -1,12 +1,15 @@
 """Unit types (cost profile, speed, look) and the army simulation that moves them under orders.
 
-The simulation is plain numpy and needs no window, so the benchmark and the tests can run it
-alone. Positions, headings and speeds of every unit are arrays; a frame moves all moving units
-toward their current route point in one vectorised step and only units that reached a route
-point (a few per frame) are handled one by one.
+The simulation needs no window, so the benchmark and the tests run it alone. An :class:`Army`
+keeps what the game knows about units (kind, team, goal, queued waypoints) and hands the motion
+to one of two engines, switched at runtime:
 
-Speeds are world units per second on plain ground. On other terrain a unit moves at its speed
-divided by its profile's multiplier there, so a path's cost is also its travel time x speed.
+- ``"crowd"`` (default): :class:`navmesh.steering.Crowd`: group orders into formation slots, one
+  shared route tree per unit type and order, separation and wall sliding in one compiled step.
+- ``"straight"`` / ``"hermite"``: one ``navmesh.find_path`` per unit, walked along straight
+  segments or along a Catmull-Rom (cubic Hermite) curve through the path's points, optionally
+  jittered ("path variation"); all moving units advance in one vectorised numpy step. Speeds are
+  divided by the terrain multiplier under the unit, so a path's cost is its travel time x speed.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Literal
 
 import numpy as np
@@ -23,6 +27,7 @@ from PIL import Image, ImageDraw
 from scipy.optimize import linear_sum_assignment
 
 import navmesh
+from navmesh.steering import Crowd
 
 __all__ = [
     "UnitType",
@@ -32,12 +37,16 @@ __all__ = [
     "UNIT_TYPES",
     "TEAM_COLORS",
     "Army",
+    "CrowdEngine",
+    "PathEngine",
+    "MOTION_MODES",
     "unit_image",
     "ring_image",
     "formation_slots",
 ]
 
-MotionMode = Literal["straight", "hermite"]
+MotionMode = Literal["crowd", "straight", "hermite"]
+MOTION_MODES: tuple[str, ...] = ("crowd", "straight", "hermite")
 
 
 @dataclass(frozen=True)
@@ -116,7 +125,7 @@ def ring_image(size: int = 64) -> Image.Image:
     return img
 
 
-def formation_slots(goal: ArrayLike, count: int, spacing: float, ok: callable | None = None) -> NDArray[np.float64]:
+def formation_slots(goal: ArrayLike, count: int, spacing: float, ok: Callable[[NDArray[np.float64]], NDArray[np.bool_]] | None = None) -> NDArray[np.float64]:
     """``count`` goal positions packed around ``goal``, nearest first, ``spacing`` apart.
 
     Candidates lie on a square lattice around the goal; ``ok(points) -> bool array`` drops those
@@ -125,7 +134,7 @@ def formation_slots(goal: ArrayLike, count: int, spacing: float, ok: callable | 
     g = np.asarray(goal, dtype=np.float64)
     side = int(math.ceil(math.sqrt(max(count, 1) * 3))) | 1
     r = np.arange(side) - side // 2
-    offsets = np.stack(np.meshgrid(r, r), axis=-1).reshape(-1, 2) * spacing
+    offsets = np.stack(np.meshgrid(r, r), axis=-1).reshape(-1, 2) * float(spacing)
     # Rows alternate half a step, so the formation looks less like a chessboard.
     offsets[:, 0] += (np.abs(offsets[:, 1] / spacing) % 2) * spacing * 0.5
     cand = g + offsets[np.argsort(np.hypot(*offsets.T), kind="stable")]
@@ -137,7 +146,8 @@ def formation_slots(goal: ArrayLike, count: int, spacing: float, ok: callable | 
 
 
 def _catmull_rom(points: NDArray[np.float64], per_unit: float = 0.05) -> NDArray[np.float64]:
-    """A centripetal-free (uniform) Catmull-Rom curve through ``points``, sampled about every 20 units."""
+    """A uniform Catmull-Rom curve through ``points`` (cubic Hermite segments whose tangents come
+    from the neighbouring points), sampled about every 1 / ``per_unit`` world units."""
     if len(points) < 3:
         return points
     p = np.concatenate([points[:1], points, points[-1:]])
@@ -152,149 +162,75 @@ def _catmull_rom(points: NDArray[np.float64], per_unit: float = 0.05) -> NDArray
 
 
 @dataclass
-class _Orders:
-    """Per-unit route state (Python objects; the hot loop only touches the Army's arrays)."""
+class _Route:
+    """A path engine unit's route (Python objects; the hot loop only touches arrays)."""
 
     path: navmesh.Path | None = None
-    route: NDArray[np.float64] = field(default_factory=lambda: np.zeros((0, 2)))
+    points: NDArray[np.float64] = field(default_factory=lambda: np.zeros((0, 2)))
     index: int = 0
     goal: NDArray[np.float64] | None = None
-    queue: list[NDArray[np.float64]] = field(default_factory=list)
 
 
-class Army:
-    """Every unit on the map: arrays of state plus each unit's route and queued goals.
+class PathEngine:
+    """One ``find_path`` per unit, walked straight or along a Hermite curve (see module notes)."""
 
-    Parameters
-    ----------
-    navmap : navmesh navigation map
-        The built waypoint graph of the level; replace it with :meth:`set_navmap`.
-    seed : int
-        Seed of the random generator used for path variation.
-
-    Attributes
-    ----------
-    positions : float64 array of shape (n, 2)
-        World positions.
-    headings : float64 array of shape (n,)
-        Direction of travel in radians, counter-clockwise from +x.
-    kinds : int array of shape (n,)
-        Index into :data:`UNIT_TYPES`.
-    teams : int array of shape (n,)
-        Team index into :data:`TEAM_COLORS`.
-    moving : bool array of shape (n,)
-        Units with a route still to walk.
-    motion : {"straight", "hermite"}
-        How new routes are drawn: straight segments, or a curve through the path's points
-        (kept only where the curve has line of sight everywhere).
-    variation : bool
-        Jitter the inner points of new routes a little, so a group does not walk in single file.
-    last_plan_ms : float
-        Milliseconds per path of the latest order.
-    """
-
-    def __init__(self, navmap: navmesh.WaypointGraph, *, seed: int = 0) -> None:
+    def __init__(self, navmap: navmesh.WaypointGraph, *, curve: bool = False, variation: bool = False,
+                 seed: int = 0) -> None:
         self.navmap = navmap
+        self.curve = curve
+        self.variation = variation
         self.rng = np.random.default_rng(seed)
         self.positions = np.zeros((0, 2))
         self.headings = np.zeros(0)
         self.kinds = np.zeros(0, dtype=np.int64)
-        self.teams = np.zeros(0, dtype=np.int64)
         self.moving = np.zeros(0, dtype=bool)
         self.targets = np.zeros((0, 2))
         self.terrain_factor = np.ones(0)
-        self.orders: list[_Orders] = []
-        self.motion: MotionMode = "straight"
-        self.variation = False
-        self.last_plan_ms = 0.0
+        self.routes: list[_Route] = []
         self._speed_table = np.array([t.speed for t in UNIT_TYPES])
         self._factor_cursor = 0
 
-    # -- units ----------------------------------------------------------------------------------
-    def __len__(self) -> int:
-        return len(self.positions)
-
-    def add(self, kind: UnitType, positions: ArrayLike, team: int = 0) -> NDArray[np.int64]:
-        """Add units of one kind at ``positions`` (shape (k, 2)); returns their ids."""
-        pts = np.atleast_2d(np.asarray(positions, dtype=np.float64))
-        k = len(pts)
-        first = len(self.positions)
-        self.positions = np.concatenate([self.positions, pts])
-        self.headings = np.concatenate([self.headings, np.zeros(k)])
+    def add(self, kind: UnitType, positions: NDArray[np.float64], headings: NDArray[np.float64]) -> None:
+        k = len(positions)
+        self.positions = np.concatenate([self.positions, positions])
+        self.headings = np.concatenate([self.headings, headings])
         self.kinds = np.concatenate([self.kinds, np.full(k, UNIT_TYPES.index(kind))])
-        self.teams = np.concatenate([self.teams, np.full(k, team)])
         self.moving = np.concatenate([self.moving, np.zeros(k, dtype=bool)])
-        self.targets = np.concatenate([self.targets, pts])
+        self.targets = np.concatenate([self.targets, positions])
         self.terrain_factor = np.concatenate([self.terrain_factor, np.ones(k)])
-        self.orders.extend(_Orders() for _ in range(k))
-        return np.arange(first, first + k)
+        self.routes.extend(_Route() for _ in range(k))
 
-    def kind_of(self, unit: int) -> UnitType:
-        """The :class:`UnitType` of one unit."""
-        return UNIT_TYPES[int(self.kinds[unit])]
+    @property
+    def arrived(self) -> NDArray[np.bool_]:
+        return ~self.moving
 
-    def standable(self, points: NDArray[np.float64], ids: ArrayLike) -> NDArray[np.bool_]:
-        """Which points every unit in ``ids`` may stand on (walkable, terrain not forbidden)."""
-        ok = shapely.contains_xy(self.navmap.walkable, points[:, 0], points[:, 1])
-        for k in np.unique(self.kinds[np.asarray(ids, dtype=np.int64)]):
-            mult = self.navmap.point_multipliers(points, UNIT_TYPES[int(k)].profile)
-            ok &= np.isfinite(mult)
-        return ok
-
-    # -- orders ---------------------------------------------------------------------------------
-    def order(self, ids: ArrayLike, goal: ArrayLike, *, queue: bool = False) -> None:
-        """Send units to ``goal`` in formation; with ``queue`` after their current orders."""
-        ids = np.asarray(ids, dtype=np.int64).reshape(-1)
-        if len(ids) == 0:
-            return
+    def order(self, ids: NDArray[np.int64], goal: NDArray[np.float64], standable: Callable[[NDArray[np.float64]], NDArray[np.bool_]]) -> None:
         spacing = 2.4 * max(UNIT_TYPES[int(k)].radius for k in np.unique(self.kinds[ids]))
-        slots = formation_slots(goal, len(ids), spacing, lambda p: self.standable(p, ids))
-        start = np.array([self._last_goal(i) if queue else self.positions[i] for i in ids])
-        cost = np.hypot(*(start[:, None, :] - slots[None, :, :]).transpose(2, 0, 1))
+        slots = formation_slots(goal, len(ids), spacing, standable)
+        cost = np.hypot(*(self.positions[ids][:, None, :] - slots[None, :, :]).transpose(2, 0, 1))
         rows, cols = linear_sum_assignment(cost)
-        t0 = time.perf_counter()
         for r, c in zip(rows, cols):
-            i, slot = int(ids[r]), slots[c]
-            o = self.orders[i]
-            if queue and (self.moving[i] or o.queue):
-                o.queue.append(slot)
-            else:
-                o.queue.clear()
-                self._plan(i, slot)
-        self.last_plan_ms = 1000 * (time.perf_counter() - t0) / len(ids)
+            self.plan(int(ids[r]), slots[c])
 
-    def stop(self, ids: ArrayLike) -> None:
-        """Cancel every order of ``ids``."""
-        for i in np.asarray(ids, dtype=np.int64).reshape(-1):
-            self.orders[int(i)] = _Orders()
-            self.moving[i] = False
-            self.targets[i] = self.positions[i]
-
-    def _last_goal(self, i: int) -> NDArray[np.float64]:
-        o = self.orders[i]
-        if o.queue:
-            return o.queue[-1]
-        return o.goal if (o.goal is not None and self.moving[i]) else self.positions[i]
-
-    def _plan(self, i: int, goal: NDArray[np.float64]) -> bool:
+    def plan(self, i: int, goal: NDArray[np.float64]) -> bool:
         """Find and start unit ``i``'s route to ``goal``; False when no route starts."""
-        o = self.orders[i]
+        o = self.routes[i]
         o.goal = np.asarray(goal, dtype=np.float64)
         try:
-            path = navmesh.find_path(self.navmap, self.positions[i], o.goal, profile=self.kind_of(i).profile,
-                                     allow_partial=True)
+            path = navmesh.find_path(self.navmap, self.positions[i], o.goal,
+                                     profile=UNIT_TYPES[int(self.kinds[i])].profile, allow_partial=True)
         except navmesh.NavmeshError:
-            o.path, o.route, o.index = None, np.zeros((0, 2)), 0
+            self.routes[i] = _Route(goal=o.goal)
             self.moving[i] = False
             return False
         o.path = path
-        o.route = self._shape_route(np.asarray(path.points[:, :2], dtype=np.float64))
+        o.points = self._shape(np.asarray(path.points[:, :2], dtype=np.float64))
         o.index = 1
-        self.moving[i] = len(o.route) > 1
-        self.targets[i] = o.route[1] if self.moving[i] else self.positions[i]
+        self.moving[i] = len(o.points) > 1
+        self.targets[i] = o.points[1] if self.moving[i] else self.positions[i]
         return bool(self.moving[i])
 
-    def _shape_route(self, pts: NDArray[np.float64]) -> NDArray[np.float64]:
+    def _shape(self, pts: NDArray[np.float64]) -> NDArray[np.float64]:
         """The polyline a unit walks: the path, maybe jittered, maybe curved, never through walls."""
         route = pts
         if self.variation and len(pts) > 2:
@@ -302,7 +238,7 @@ class Army:
             jittered[1:-1] += self.rng.normal(0.0, 9.0, (len(pts) - 2, 2))
             if self._clear(jittered):
                 route = jittered
-        if self.motion == "hermite" and len(route) > 2:
+        if self.curve and len(route) > 2:
             curve = _catmull_rom(route)
             if self._clear(curve):
                 route = curve
@@ -311,34 +247,13 @@ class Army:
     def _clear(self, route: NDArray[np.float64]) -> bool:
         return bool(self.navmap.visible(route[:-1], route[1:]).all())
 
-    # -- map changes ----------------------------------------------------------------------------
-    def set_navmap(self, navmap: navmesh.WaypointGraph, *, blocked_only: bool) -> list[int]:
-        """Use a changed map; re-plan the moving units whose route it affects. Returns their ids.
-
-        With ``blocked_only`` (something was added, e.g. a bridge raised) only units whose
-        remaining route lost line of sight re-plan; otherwise (something opened) every moving
-        unit re-plans, since a shorter way may exist now.
-        """
+    def set_navmap(self, navmap: navmesh.WaypointGraph, replan: list[int]) -> None:
         self.navmap = navmap
-        moving = np.flatnonzero(self.moving)
-        if blocked_only and len(moving):
-            heads, tails, owner = [], [], []
-            for i in moving:
-                o = self.orders[int(i)]
-                rest = np.concatenate([self.positions[i][None], o.route[o.index:]])
-                heads.append(rest[:-1])
-                tails.append(rest[1:])
-                owner.append(np.full(len(rest) - 1, i))
-            seen = navmap.visible(np.concatenate(heads), np.concatenate(tails))
-            moving = np.unique(np.concatenate(owner)[~seen])
-        replanned = [int(i) for i in moving]
-        for i in replanned:
-            self._plan(i, self.orders[i].goal)
-        return replanned
+        for i in replan:
+            if self.routes[i].goal is not None:
+                self.plan(i, self.routes[i].goal)
 
-    # -- simulation -----------------------------------------------------------------------------
     def update(self, dt: float) -> None:
-        """Advance every moving unit by ``dt`` seconds."""
         self._refresh_terrain_factor()
         idx = np.flatnonzero(self.moving)
         if len(idx) == 0:
@@ -352,18 +267,13 @@ class Army:
         turning = dist > 1e-9
         self.headings[idx[turning]] = np.arctan2(delta[turning, 1], delta[turning, 0])
         for i in idx[arrive].tolist():
-            self._reach_point(i)
-
-    def _reach_point(self, i: int) -> None:
-        o = self.orders[i]
-        self.positions[i] = o.route[o.index]
-        o.index += 1
-        if o.index < len(o.route):
-            self.targets[i] = o.route[o.index]
-            return
-        self.moving[i] = False
-        while o.queue and not self._plan(i, o.queue.pop(0)):
-            pass
+            o = self.routes[i]
+            self.positions[i] = o.points[o.index]
+            o.index += 1
+            if o.index < len(o.points):
+                self.targets[i] = o.points[o.index]
+            else:
+                self.moving[i] = False
 
     def _refresh_terrain_factor(self) -> None:
         """Re-read the terrain multiplier under an eighth of the units (round robin)."""
@@ -378,18 +288,291 @@ class Army:
             mult = self.navmap.point_multipliers(self.positions[part], UNIT_TYPES[int(k)].profile)
             self.terrain_factor[part] = np.where(np.isfinite(mult), np.maximum(mult, 0.25), 1.0)
 
+    def route(self, i: int) -> NDArray[np.float64]:
+        o = self.routes[i]
+        if not self.moving[i]:
+            return self.positions[i][None].copy()
+        return np.concatenate([self.positions[i][None], o.points[o.index:]])
+
+    def path(self, i: int) -> navmesh.Path | None:
+        return self.routes[i].path
+
+
+class CrowdEngine:
+    """:class:`navmesh.steering.Crowd` moving every unit (see module notes)."""
+
+    def __init__(self, navmap: navmesh.WaypointGraph) -> None:
+        self.navmap = navmap
+        self.crowd = Crowd(navmap)
+        self._paths: dict[int, navmesh.Path] = {}
+
+    def add(self, kind: UnitType, positions: NDArray[np.float64], headings: NDArray[np.float64]) -> None:
+        ids = self.crowd.add(positions, radius=kind.radius, speed=kind.speed, profile=kind.profile)
+        self.crowd.headings[ids] = headings
+
+    @property
+    def positions(self) -> NDArray[np.float64]:
+        return self.crowd.positions
+
+    @property
+    def headings(self) -> NDArray[np.float64]:
+        return self.crowd.headings
+
+    @property
+    def arrived(self) -> NDArray[np.bool_]:
+        return self.crowd.arrived
+
+    def order(self, ids: NDArray[np.int64], goal: NDArray[np.float64], standable: Callable[[NDArray[np.float64]], NDArray[np.bool_]]) -> None:
+        self.crowd.move_to(ids, goal)
+
+    def update(self, dt: float) -> None:
+        self.crowd.update(dt)
+
+    def route(self, i: int) -> NDArray[np.float64]:
+        if self.crowd.arrived[i]:
+            return self.crowd.positions[i][None].copy()
+        return np.asarray(self.crowd.path_of(i).points[:, :2])
+
+    def path(self, i: int) -> navmesh.Path | None:
+        return None
+
+
+class Army:
+    """Every unit on the map: kinds, teams, goals and queued waypoints, moved by a motion engine.
+
+    Parameters
+    ----------
+    navmap : navmesh navigation map
+        The built waypoint graph of the level; replace it with :meth:`set_navmap`.
+    seed : int
+        Seed of the random generator used for path variation.
+    motion : {"crowd", "straight", "hermite"}
+        The motion engine (see module notes); change it later through :attr:`motion`.
+
+    Attributes
+    ----------
+    kinds : int array of shape (n,)
+        Index into :data:`UNIT_TYPES`.
+    teams : int array of shape (n,)
+        Team index into :data:`TEAM_COLORS`.
+    goals : float64 array of shape (n, 2)
+        Each unit's current goal (the point clicked; the engine spreads a group around it).
+    busy : bool array of shape (n,)
+        Units under an order they have not finished.
+    last_plan_ms : float
+        Milliseconds the latest order took to plan, per unit.
+    """
+
+    def __init__(self, navmap: navmesh.WaypointGraph, *, seed: int = 0, motion: MotionMode = "crowd") -> None:
+        if motion not in MOTION_MODES:
+            raise ValueError(f"motion={motion!r} is not valid; expected one of {', '.join(MOTION_MODES)}")
+        self.navmap = navmap
+        self.seed = seed
+        self.kinds = np.zeros(0, dtype=np.int64)
+        self.teams = np.zeros(0, dtype=np.int64)
+        self.goals = np.zeros((0, 2))
+        self.busy = np.zeros(0, dtype=bool)
+        self.group = np.zeros(0, dtype=np.int64)
+        self.queues: list[list[tuple[int, NDArray[np.float64]]]] = []
+        self.last_plan_ms = 0.0
+        self._variation = False
+        self._motion: MotionMode = motion
+        self._next_group = 0
+        self.engine = self._make_engine(motion, navmap)
+
+    # -- units ----------------------------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self.kinds)
+
+    @property
+    def positions(self) -> NDArray[np.float64]:
+        """World positions, shape (n, 2)."""
+        return self.engine.positions
+
+    @property
+    def headings(self) -> NDArray[np.float64]:
+        """Direction of travel in radians, counter-clockwise from +x, shape (n,)."""
+        return self.engine.headings
+
+    @property
+    def moving(self) -> NDArray[np.bool_]:
+        """Units that have not yet arrived at the goal of their current order."""
+        return self.busy & ~self.engine.arrived
+
+    def add(self, kind: UnitType, positions: ArrayLike, team: int = 0) -> NDArray[np.int64]:
+        """Add units of one kind at ``positions`` (shape (k, 2)); returns their ids."""
+        pts = np.atleast_2d(np.asarray(positions, dtype=np.float64))
+        k, first = len(pts), len(self.kinds)
+        self.engine.add(kind, pts, np.full(k, math.pi if team else 0.0))
+        self.kinds = np.concatenate([self.kinds, np.full(k, UNIT_TYPES.index(kind))])
+        self.teams = np.concatenate([self.teams, np.full(k, team)])
+        self.goals = np.concatenate([self.goals, pts])
+        self.busy = np.concatenate([self.busy, np.zeros(k, dtype=bool)])
+        self.group = np.concatenate([self.group, np.full(k, -1)])
+        self.queues.extend([] for _ in range(k))
+        return np.arange(first, first + k)
+
+    def kind_of(self, unit: int) -> UnitType:
+        """The :class:`UnitType` of one unit."""
+        return UNIT_TYPES[int(self.kinds[unit])]
+
+    def standable(self, points: NDArray[np.float64], ids: ArrayLike) -> NDArray[np.bool_]:
+        """Which points every unit in ``ids`` may stand on (walkable, terrain not forbidden)."""
+        ok = shapely.contains_xy(self.navmap.walkable, points[:, 0], points[:, 1])
+        for k in np.unique(self.kinds[np.asarray(ids, dtype=np.int64)]):
+            ok &= np.isfinite(self.navmap.point_multipliers(points, UNIT_TYPES[int(k)].profile))
+        return ok
+
+    # -- motion engine --------------------------------------------------------------------------
+    def _make_engine(self, motion: MotionMode, navmap: navmesh.WaypointGraph) -> PathEngine | CrowdEngine:
+        if motion == "crowd":
+            return CrowdEngine(navmap)
+        return PathEngine(navmap, curve=motion == "hermite", variation=self._variation, seed=self.seed)
+
+    def _swap_engine(self, motion: MotionMode, navmap: navmesh.WaypointGraph) -> None:
+        """Move every unit with a new engine (or map) and give the busy units their orders again."""
+        old = self.engine
+        pos, head = np.array(old.positions), np.array(old.headings)
+        self.engine = self._make_engine(motion, navmap)
+        self._motion = motion
+        for start, stop in _runs(self.kinds):
+            self.engine.add(UNIT_TYPES[int(self.kinds[start])], pos[start:stop], head[start:stop])
+        for g in np.unique(self.group[self.busy]):
+            ids = np.flatnonzero(self.busy & (self.group == g))
+            self._send(ids, self.goals[ids[0]])
+
+    @property
+    def motion(self) -> MotionMode:
+        """``"crowd"``, ``"straight"`` or ``"hermite"``; setting it switches engines at once."""
+        return self._motion
+
+    @motion.setter
+    def motion(self, value: MotionMode) -> None:
+        if value not in MOTION_MODES:
+            raise ValueError(f"motion={value!r} is not valid; expected one of {', '.join(MOTION_MODES)}")
+        if value != self._motion:
+            self._swap_engine(value, self.navmap)
+
+    @property
+    def variation(self) -> bool:
+        """Jitter new routes of the path engines a little (no effect on the crowd)."""
+        return self._variation
+
+    @variation.setter
+    def variation(self, value: bool) -> None:
+        self._variation = bool(value)
+        if isinstance(self.engine, PathEngine):
+            self.engine.variation = self._variation
+
+    # -- orders ---------------------------------------------------------------------------------
+    def order(self, ids: ArrayLike, goal: ArrayLike, *, queue: bool = False) -> None:
+        """Send units to ``goal`` as a group; with ``queue`` after their current orders."""
+        ids = np.unique(np.asarray(ids, dtype=np.int64).reshape(-1))
+        if len(ids) == 0:
+            return
+        g = np.asarray(goal, dtype=np.float64)
+        key = self._next_group
+        self._next_group += 1
+        if queue:
+            later = np.array([self.busy[i] or bool(self.queues[i]) for i in ids], dtype=bool)
+            for i in ids[later]:
+                self.queues[int(i)].append((key, g))
+            ids = ids[~later]
+        else:
+            for i in ids:
+                self.queues[int(i)].clear()
+        if len(ids):
+            self.group[ids] = key
+            self._send(ids, g)
+
+    def _send(self, ids: NDArray[np.int64], goal: NDArray[np.float64]) -> None:
+        t0 = time.perf_counter()
+        self.goals[ids] = goal
+        self.busy[ids] = True
+        try:
+            self.engine.order(ids, goal, lambda p: self.standable(p, ids))
+        except navmesh.NavmeshError:
+            self.busy[ids] = False
+        self.last_plan_ms = 1000 * (time.perf_counter() - t0) / len(ids)
+
+    def stop(self, ids: ArrayLike) -> None:
+        """Cancel every order of ``ids``: they halt (the crowd closes ranks where they stand)."""
+        ids = np.asarray(ids, dtype=np.int64).reshape(-1)
+        if len(ids) == 0:
+            return
+        for i in ids:
+            self.queues[int(i)].clear()
+        if isinstance(self.engine, PathEngine):
+            self.engine.moving[ids] = False
+            self.busy[ids] = False
+        else:
+            self._send(ids, self.positions[ids].mean(axis=0))
+
+    # -- map changes ----------------------------------------------------------------------------
+    def set_navmap(self, navmap: navmesh.WaypointGraph, *, blocked_only: bool) -> list[int]:
+        """Use a changed map; the units whose route it affects re-plan. Returns their ids.
+
+        With ``blocked_only`` (something was added, e.g. a bridge raised) the affected units are
+        those whose remaining route lost line of sight; otherwise (something opened) every
+        moving unit, since a shorter way may exist now.
+        """
+        moving = np.flatnonzero(self.moving)
+        if blocked_only and len(moving):
+            heads, tails, owner = [], [], []
+            for i in moving.tolist():
+                rest = self.route_of(i)
+                heads.append(rest[:-1])
+                tails.append(rest[1:])
+                owner.append(np.full(len(rest) - 1, i))
+            seen = navmap.visible(np.concatenate(heads), np.concatenate(tails))
+            moving = np.unique(np.concatenate(owner)[~seen])
+        affected = [int(i) for i in moving]
+        self.navmap = navmap
+        if isinstance(self.engine, PathEngine):
+            self.engine.set_navmap(navmap, affected)
+        else:
+            self._swap_engine(self._motion, navmap)  # the crowd's walls and route trees belong to one map
+        return affected
+
+    # -- simulation -----------------------------------------------------------------------------
+    def update(self, dt: float) -> None:
+        """Advance every unit by ``dt`` seconds; units done with an order take their next queued one."""
+        self.engine.update(dt)
+        done = np.flatnonzero(self.busy & self.engine.arrived)
+        if len(done) == 0:
+            return
+        self.busy[done] = False
+        waiting = [int(i) for i in done if self.queues[int(i)]]
+        by_key: dict[int, list[int]] = {}
+        for i in waiting:
+            key, goal = self.queues[i].pop(0)
+            by_key.setdefault(key, []).append(i)
+            self.goals[i] = goal
+        for key, members in by_key.items():
+            ids = np.array(members)
+            self.group[ids] = key
+            self._send(ids, self.goals[ids[0]])
+
     # -- reading --------------------------------------------------------------------------------
     def route_of(self, i: int) -> NDArray[np.float64]:
         """The rest of unit ``i``'s route from its position (shape (m, 2); m = 1 when idle)."""
-        o = self.orders[i]
-        if not self.moving[i]:
+        if not self.busy[i]:
             return self.positions[i][None].copy()
-        return np.concatenate([self.positions[i][None], o.route[o.index:]])
+        return self.engine.route(i)
 
     def path_of(self, i: int) -> navmesh.Path | None:
-        """The path unit ``i`` was last given (``None`` before any order)."""
-        return self.orders[i].path
+        """The path a path engine planned for unit ``i`` (``None`` under the crowd engine)."""
+        return self.engine.path(i)
 
     def queued_goals(self, i: int) -> list[NDArray[np.float64]]:
         """Goals queued after unit ``i``'s current order."""
-        return list(self.orders[i].queue)
+        return [goal for _, goal in self.queues[i]]
+
+
+def _runs(values: NDArray[np.int64]) -> list[tuple[int, int]]:
+    """(start, stop) of each run of equal consecutive values."""
+    if len(values) == 0:
+        return []
+    cuts = np.flatnonzero(np.diff(values)) + 1
+    edges = np.concatenate([[0], cuts, [len(values)]])
+    return list(zip(edges[:-1].tolist(), edges[1:].tolist()))

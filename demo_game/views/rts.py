@@ -14,6 +14,7 @@ import navmesh.arcade_draw as nd
 from demo_game.levels.generate import BRIDGE_GATE
 from demo_game.units import (
     INFANTRY,
+    MOTION_MODES,
     SCOUT,
     TANK,
     TEAM_COLORS,
@@ -46,6 +47,9 @@ CLICK_SLOP = 6  # pixels a press may move and still count as a click
 EDGE_SCROLL = 12  # pixels from the window edge where the mouse pans the camera
 PAN_SPEED = 700.0  # screen pixels per second
 MINIMAP_WIDTH = 256
+# The path engine by default: the steering Crowd still walks straight through terrain when the goal
+# is in sight (tanks into the swamp), see the demo's report.
+DEFAULT_MOTION = "straight"
 
 HELP = [
     "Left click / drag a box    select your (blue) units;  Shift adds",
@@ -54,7 +58,7 @@ HELP = [
     "Arrows / WASD, edge, middle drag   pan;   wheel, + / -   zoom",
     "Click the minimap           jump there",
     "Ctrl+A select all;  X stop;  B raise / lower the bridge (units re-plan)",
-    "M  motion: straight / Hermite curve      V  path variation",
+    "M  motion: crowd (steering) / straight path / Hermite curve;  V  path variation",
     "G  waypoint graph    T  terrain labels    P  paths    R  flow-field arrows",
     "Infantry: slow in swamp, wades the ford.   Tanks: avoid swamp, love roads,",
     "cannot wade.   Scouts: fast on any land.",
@@ -73,16 +77,18 @@ class RtsView(DemoView):
         Issue a few orders at once (for unattended screenshots) and show the overlays.
     units : int, optional
         Total number of blue units (default 30: 18 infantry, 6 tanks, 6 scouts; red gets half).
+    motion : {"crowd", "straight", "hermite"}
+        The army's motion engine at the start (M cycles through them).
     """
 
     title = "RTS"
 
     def __init__(self, window: arcade.Window | None = None, *, seed: int = 0, scenario: bool = False,
-                 units: int | None = None, **kwargs) -> None:
+                 units: int | None = None, motion: str = DEFAULT_MOTION, **kwargs) -> None:
         super().__init__(window, help_lines=HELP, **kwargs)
         self.level, navmap = load_valley()
         self.world_size = np.array(self.level.bounds.bounds[2:], dtype=float)
-        self.army = Army(navmap, seed=seed)
+        self.army = Army(navmap, seed=seed, motion=motion)
         self.rng = np.random.default_rng(seed)
         self.bridge_raised = False
         self.selected = np.zeros(0, dtype=np.int64)
@@ -132,7 +138,6 @@ class RtsView(DemoView):
                 goal = np.add(centre, offset)
                 spots = self._spread(goal, k, kind)
                 self.army.add(kind, spots, team=team)
-        self.army.headings[self.army.teams == 1] = math.pi
         for i in range(len(self.army)):
             kind = self.army.kind_of(i)
             sprite = arcade.Sprite(self._textures[int(self.army.kinds[i])], scale=3.0 * kind.radius / 64)
@@ -304,7 +309,8 @@ class RtsView(DemoView):
         elif symbol == k.B:
             self.toggle_bridge()
         elif symbol == k.M:
-            self.army.motion = "hermite" if self.army.motion == "straight" else "straight"
+            modes = MOTION_MODES
+            self.army.motion = modes[(modes.index(self.army.motion) + 1) % len(modes)]
         elif symbol == k.V:
             self.army.variation = not self.army.variation
         elif symbol == k.X:
