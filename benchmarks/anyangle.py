@@ -26,12 +26,12 @@ from statistics import median
 
 import numpy as np
 
-from navmesh.build import build_waypoint_graph
+from navmesh.waypoints.build import build_waypoint_graph
 from navmesh.errors import NoPathError
 from navmesh.geometry import cell_rectangles
 from navmesh.level import Level
-from navmesh.movingai import read_map, read_scenarios
-from navmesh.query import find_path
+from navmesh.io.movingai import read_map, read_scenarios
+from navmesh.waypoints.query import find_path
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "data"

@@ -9,7 +9,7 @@ inputs (levels, segment arrays) are made before timing.
    segments, in bulk and in a Python loop calling ``LineOfSight.blocked`` one segment at a time
    (the loop is timed on a subset and scaled; the ratio is the speed-up of the bulk call).
 2. A jagged grid map (random 256 x 256 cells, 8% blocked, ~17,000 corner waypoints), k=8 corners.
-3. Local update vs rebuild: a door (obstacle) closes and opens again; ``WaypointGraph.update``
+3. Local update vs rebuild: a door (obstacle) closes and opens again; ``NavMap.update``
    against ``build_waypoint_graph`` on the same new level (its LineOfSight made beforehand); the
    two graphs are checked equal. Then the whole door operation, ``with_obstacle`` (new Level:
    validation and LineOfSight, plus the update), against a new Level plus a rebuild.
@@ -27,8 +27,9 @@ import shapely
 from scipy.spatial import cKDTree
 
 from benchmarks.anyangle import grid_level
-from navmesh import _anyangle_kernels as AK
-from navmesh.build import _wall_grid, build_waypoint_graph
+from navmesh._kernels import los as LK
+from navmesh.waypoints.build import build_waypoint_graph
+from navmesh.waypoints.linking import wall_grid_for as _wall_grid
 from navmesh.errors import NavmeshWarning
 from navmesh.level import Level
 
@@ -109,7 +110,7 @@ def main(argv: list[str] | None = None) -> None:
     assert (looped == bulk[sample]).all()
     t_loop_all = t_loop * len(a) / len(sample)
     walls = _wall_grid(los)
-    kern, t_kernel = timed(lambda: ~AK.segments_free(a, b, *walls), args.runs)
+    kern, t_kernel = timed(lambda: ~LK.segments_free(a, b, *walls), args.runs)
     assert (kern == bulk).all()
     print(f"  visibility of the {len(a)} candidate segments: bulk LineOfSight.blocked {t_bulk:.3f} s; "
           f"per-segment loop {t_loop_all:.2f} s (scaled from {len(sample)}) -> bulk is {t_loop_all / t_bulk:.1f}x faster; "

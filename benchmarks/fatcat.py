@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from navmesh.grid import GridMap
-from navmesh.gridsearch import first_step, first_steps
+from navmesh.grid.search import first_step, first_steps
 
 ANCHOR = FilePath(__file__).resolve().parents[1].parent / "shared" / "anchors" / "fatcat"
 

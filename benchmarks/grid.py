@@ -37,10 +37,10 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from navmesh.flowfield import FlowField
+from navmesh.grid.flowfield import FlowField
 from navmesh.grid import GridMap
-from navmesh.gridsearch import grid_astar, jump_point_search
-from navmesh.movingai import read_scenarios
+from navmesh.grid.search import grid_astar, jump_point_search
+from navmesh.io.movingai import read_scenarios
 
 DATA = FilePath(__file__).resolve().parents[1].parent / "shared" / "data" / "movingai"
 MAPS = ("maze512-1-0", "lak303d", "Berlin_0_256")

@@ -18,7 +18,6 @@ import time
 from statistics import median
 
 import networkx as nx
-import numpy as np
 from scipy.sparse import csgraph
 
 import navmesh

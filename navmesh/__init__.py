@@ -1,25 +1,22 @@
-"""navmesh: waypoint graphs, grid maps and fast path search for Python arcade games.
+"""navmesh: waypoint graphs, tile maps, fast path search and steering for Python arcade games.
 
-The public API is re-exported here. Drawing lives in ``navmesh.arcade_draw`` (the only module that
-imports arcade), so the core runs without a display.
+The everyday API is re-exported here (a literal ``__all__``, snapshot-tested). The rest lives in
+the subpackages, one job each:
+
+- :mod:`navmesh.waypoints`: generated waypoints, the build (:class:`NavMap`), local updates and
+  per-unit-type queries (:class:`NavQuery`);
+- :mod:`navmesh.grid`: tile maps, grid searches, the maze first-step search, flow fields;
+- :mod:`navmesh.io`: level JSON, Tiled and Moving AI files (readers are imported on first use);
+- :mod:`navmesh.search`, :mod:`navmesh.connectivity`, :mod:`navmesh.geometry`,
+  :mod:`navmesh.terrain`: graph searches, reachability, line of sight, cost profiles;
+- :mod:`navmesh.arcade_draw`: debug drawing, the only module that imports arcade.
 """
 
-from navmesh.build import (
-    BuildOptions,
-    Diagnostics,
-    WaypointGraph,
-    build_waypoint_graph,
-    corner_waypoints,
-    diagnose,
-    fill_waypoints,
-    walkable_region,
-)
-from navmesh.connectivity import (
-    ConnectivityReport,
-    connected_components,
-    connectivity_report,
-    strongly_connected_components,
-)
+from __future__ import annotations
+
+from typing import Any
+
+from navmesh.connectivity import connectivity_report
 from navmesh.errors import (
     InvalidCostError,
     InvalidGeometryError,
@@ -32,97 +29,59 @@ from navmesh.errors import (
     NoPathError,
     SearchBudgetError,
 )
-from navmesh.flowfield import FlowField
-from navmesh.geometry import LineOfSight, as_bounds, as_polygon, as_polygons, erode, inflate
 from navmesh.graph import NO_NODE, EdgeWeights, NavGraph
-from navmesh.grid import DIRECTION_NAMES, GridMap
-from navmesh.gridsearch import first_step, first_steps, grid_astar, grid_dijkstra, jump_point_search
-from navmesh.level import Level, Link, OffMeshLink, load_level, save_level
-from navmesh.movingai import MovingAIMap, Scenarios, read_map, read_scenarios
-from navmesh.path import Path, RouteTable, SearchTrace, ShortestPathTree
-from navmesh.query import find_path, smooth_path, snap
-from navmesh.search import (
-    all_pairs,
-    astar,
-    astar_multi,
-    bellman_ford,
-    bfs,
-    bfs_tree,
-    dfs,
-    dijkstra,
-    dijkstra_tree,
-    search_trace,
-)
-from navmesh.terrain import CostProfile, DangerZone, TerrainRegion, add_danger
-from navmesh.tiled import load_tiled_level
+from navmesh.grid import FlowField, GridMap, first_step, first_steps, grid_astar, jump_point_search
+from navmesh.io.level_json import load_level, save_level
+from navmesh.level import Level, Link, OffMeshLink
+from navmesh.path import Path, SearchTrace
+from navmesh.search import all_pairs, astar, bellman_ford, bfs, dfs, dijkstra, search_trace
+from navmesh.terrain import CostProfile, DangerZone, TerrainRegion
+from navmesh.waypoints.build import build_waypoint_graph
+from navmesh.waypoints.diagnostics import diagnose
+from navmesh.waypoints.navmap import NavMap
+from navmesh.waypoints.query import NavQuery, find_path
 
 __version__ = "0.1.0"
 
 __all__ = [
     "__version__",
-    # graph and search
+    # graphs and searches
     "NO_NODE",
     "NavGraph",
     "EdgeWeights",
     "Path",
-    "ShortestPathTree",
-    "RouteTable",
     "SearchTrace",
     "astar",
-    "astar_multi",
     "dijkstra",
-    "dijkstra_tree",
     "bfs",
-    "bfs_tree",
     "dfs",
     "bellman_ford",
     "all_pairs",
     "search_trace",
-    "connected_components",
-    "strongly_connected_components",
     "connectivity_report",
-    "ConnectivityReport",
-    # levels and waypoint graphs
+    # levels
     "Level",
     "Link",
     "OffMeshLink",
-    "load_level",
-    "save_level",
-    "load_tiled_level",
     "TerrainRegion",
     "CostProfile",
     "DangerZone",
-    "add_danger",
-    "LineOfSight",
-    "as_polygon",
-    "as_polygons",
-    "as_bounds",
-    "inflate",
-    "erode",
+    "load_level",
+    "save_level",
+    "load_tiled_level",
+    # waypoint navigation
     "build_waypoint_graph",
-    "BuildOptions",
-    "WaypointGraph",
-    "corner_waypoints",
-    "fill_waypoints",
-    "walkable_region",
-    "diagnose",
-    "Diagnostics",
-    "snap",
+    "NavMap",
+    "NavQuery",
     "find_path",
-    "smooth_path",
+    "diagnose",
     # tile maps
     "GridMap",
-    "DIRECTION_NAMES",
+    "FlowField",
     "grid_astar",
-    "grid_dijkstra",
     "jump_point_search",
     "first_step",
     "first_steps",
-    "FlowField",
-    "read_map",
-    "read_scenarios",
-    "MovingAIMap",
-    "Scenarios",
     # errors
     "NavmeshError",
     "InvalidGeometryError",
@@ -135,3 +94,15 @@ __all__ = [
     "LevelFormatError",
     "NavmeshWarning",
 ]
+
+_LAZY = {"load_tiled_level": "navmesh.io.tiled"}  # format readers with heavy imports
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'navmesh' has no attribute {name!r}")

@@ -52,9 +52,9 @@ from arcade.types import RGBOrA255
 from numpy.typing import NDArray
 
 from navmesh.errors import InvalidOptionError, NodeNotFoundError, describe
-from navmesh.flowfield import FlowField
+from navmesh.grid.flowfield import FlowField
 from navmesh.graph import NavGraph
-from navmesh.grid import GridMap
+from navmesh.grid.map import GridMap
 from navmesh.level import Level
 from navmesh.path import Path, SearchTrace
 

@@ -12,7 +12,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from navmesh._checks import check_node
-from navmesh._kernels import trace_back
+from navmesh._kernels.heap import trace_back
 from navmesh.errors import NoPathError
 
 if TYPE_CHECKING:
@@ -44,6 +44,9 @@ class Path:
         Nodes the search expanded (0 when no search ran).
     partial : bool
         True when the goal was not reached and this path leads to the reached node nearest the goal.
+    start_moved, goal_moved : bool
+        Position queries only: True when the asked start (goal) was not walkable and the path
+        starts (ends) at the nearest walkable point instead.
     """
 
     nodes: NDArray[np.int32]
@@ -51,6 +54,8 @@ class Path:
     cost: float
     expansions: int = 0
     partial: bool = False
+    start_moved: bool = False
+    goal_moved: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "nodes", _frozen(self.nodes, np.int32))

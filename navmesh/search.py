@@ -18,7 +18,7 @@ from typing import Callable, Literal, NoReturn
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from navmesh import _kernels as K
+from navmesh._kernels import graph as K
 from navmesh._checks import (
     check_node,
     check_nodes,
@@ -299,7 +299,8 @@ def dijkstra_tree(
 
     Examples
     --------
-    >>> from navmesh import NavGraph, dijkstra_tree
+    >>> from navmesh import NavGraph
+    >>> from navmesh.search import dijkstra_tree
     >>> g = NavGraph.from_edges([[0, 0], [1, 0], [3, 0]], [(0, 1), (1, 2)])
     >>> dijkstra_tree(g, [0, 2]).origin.tolist()
     [0, 0, 2]

@@ -1,4 +1,4 @@
-"""Real arcade windows for render tests: one hidden window per session, under Xvfb when needed.
+"""Shared fixtures: real arcade windows (one hidden window per session, under Xvfb when needed).
 
 When ``DISPLAY`` is unset (and ``ARCADE_HEADLESS`` is not set) the session starts its own Xvfb
 server and stops it at the end. Xvfb picks a free display number itself (``-displayfd``), so
@@ -24,7 +24,7 @@ import pytest
 XVFB_ARGS = ("-screen", "0", "1280x800x24", "-nolisten", "tcp")
 XVFB_START_TIMEOUT = 15.0  # seconds
 WINDOW_SIZE = (800, 600)
-SCREENSHOT_DIR = Path(__file__).resolve().parents[2] / "screenshots"
+SCREENSHOT_DIR = Path(__file__).resolve().parents[1] / "screenshots"
 INSTALL_HINT = "apt-get install -y xvfb xauth libgl1 libegl1 libgl1-mesa-dri fonts-dejavu-core"
 
 

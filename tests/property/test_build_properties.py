@@ -19,11 +19,12 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from scipy.sparse import csgraph
 
-from navmesh import _anyangle_kernels as AK
-from navmesh.build import _wall_grid, build_waypoint_graph
+from navmesh._kernels import los as LK
+from navmesh.waypoints.build import build_waypoint_graph
+from navmesh.waypoints.linking import wall_grid_for as _wall_grid
 from navmesh.errors import NavmeshWarning, NoPathError
 from navmesh.level import Level, Link
-from navmesh.query import find_path
+from navmesh.waypoints.query import find_path
 
 SIZE = 12
 SETTINGS = dict(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -152,7 +153,7 @@ def test_kernel_line_of_sight_equals_shapely(level, radius, seed):
     pts = pts[los.walkable(pts)]
     assume(len(pts) >= 2)
     i, j = rng.integers(len(pts), size=(2, 400))
-    got = AK.segments_free(pts[i], pts[j], *_wall_grid(los))
+    got = LK.segments_free(pts[i], pts[j], *_wall_grid(los))
     np.testing.assert_array_equal(got, ~los.blocked(pts[i], pts[j]))
 
 

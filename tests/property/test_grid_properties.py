@@ -9,9 +9,9 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from navmesh.errors import NoPathError
-from navmesh.flowfield import FlowField
+from navmesh.grid.flowfield import FlowField
 from navmesh.grid import GridMap
-from navmesh.gridsearch import first_step, first_steps, grid_astar, grid_dijkstra, jump_point_search
+from navmesh.grid.search import first_step, first_steps, grid_astar, grid_dijkstra, jump_point_search
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 VALUES = [np.inf, 0.5, 1.0, 1.0, 1.0, 2.0, 4.0]

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from scipy.sparse import csgraph
 
 import navmesh
+import navmesh.search
 from navmesh import NavGraph
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -104,7 +105,7 @@ def test_dijkstra_tree_equals_scipy_including_multi_source(case, data):
     graph, values = case
     matrix = scipy_matrix(graph, values)
     sources = data.draw(st.lists(st.integers(0, graph.n_nodes - 1), min_size=1, max_size=3))
-    tree = navmesh.dijkstra_tree(graph, sources, weights=values)
+    tree = navmesh.search.dijkstra_tree(graph, sources, weights=values)
     rows = csgraph.dijkstra(matrix, directed=True, indices=sources).reshape(len(sources), -1)
     np.testing.assert_allclose(tree.cost, rows.min(axis=0), rtol=1e-9, atol=1e-9)
     reached = np.isfinite(tree.cost)
@@ -114,7 +115,7 @@ def test_dijkstra_tree_equals_scipy_including_multi_source(case, data):
         assert rows[k, v] == pytest.approx(tree.cost[v], rel=1e-9, abs=1e-9)
         assert_real_path(graph, values, tree.path_to(int(v)))
     limit = float(np.median(tree.cost[reached]))
-    limited = navmesh.dijkstra_tree(graph, sources, weights=values, limit=limit)
+    limited = navmesh.search.dijkstra_tree(graph, sources, weights=values, limit=limit)
     inside = tree.cost <= limit
     np.testing.assert_allclose(limited.cost[inside], tree.cost[inside])
     assert np.isinf(limited.cost[~inside]).all()
@@ -126,7 +127,7 @@ def test_bfs_equals_scipy_hop_counts(case, data):
     graph, values = case
     hops = csgraph.shortest_path(scipy_matrix(graph, values), directed=True, unweighted=True)
     s = data.draw(st.integers(0, graph.n_nodes - 1))
-    np.testing.assert_array_equal(navmesh.bfs_tree(graph, s).cost, hops[s])
+    np.testing.assert_array_equal(navmesh.search.bfs_tree(graph, s).cost, hops[s])
     t = data.draw(st.integers(0, graph.n_nodes - 1))
     if np.isinf(hops[s, t]):
         with pytest.raises(navmesh.NoPathError):
@@ -192,7 +193,7 @@ def test_reversed_undirected_query_costs_the_same(case, data):
     )
     s = data.draw(st.integers(0, graph.n_nodes - 1))
     t = data.draw(st.integers(0, graph.n_nodes - 1))
-    reachable = np.isfinite(navmesh.bfs_tree(undirected, s).cost[t])
+    reachable = np.isfinite(navmesh.search.bfs_tree(undirected, s).cost[t])
     if not reachable:
         for a, b in ((s, t), (t, s)):
             with pytest.raises(navmesh.NoPathError):

@@ -20,7 +20,7 @@ from navmesh import (
     astar,
     search_trace,
 )
-from navmesh.flowfield import FlowField
+from navmesh.grid.flowfield import FlowField
 from navmesh.grid import GridMap
 from navmesh.level import Level
 from navmesh.terrain import TerrainRegion

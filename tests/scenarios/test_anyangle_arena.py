@@ -16,11 +16,11 @@ import numpy as np
 import pytest
 import shapely
 
-from navmesh.build import build_waypoint_graph
+from navmesh.waypoints.build import build_waypoint_graph
 from navmesh.geometry import cell_rectangles
 from navmesh.level import Level
-from navmesh.movingai import read_map
-from navmesh.query import find_path
+from navmesh.io.movingai import read_map
+from navmesh.waypoints.query import find_path
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "anyangle"
 SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "data"

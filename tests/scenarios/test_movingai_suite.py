@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from navmesh.grid import GridMap
-from navmesh.gridsearch import grid_astar, grid_dijkstra, jump_point_search
-from navmesh.movingai import read_scenarios
+from navmesh.grid.search import grid_astar, grid_dijkstra, jump_point_search
+from navmesh.io.movingai import read_scenarios
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SHIPPED = ROOT / "tests" / "data" / "movingai"

@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 
 from navmesh import errors
-from navmesh.build import build_waypoint_graph
-from navmesh.level import load_level
-from navmesh.query import find_path
+from navmesh.waypoints.build import build_waypoint_graph
+from navmesh.io.level_json import load_level
+from navmesh.waypoints.query import find_path
 from navmesh.terrain import CostProfile
 
 LEVELS = Path(__file__).parent / "levels"

@@ -1,4 +1,4 @@
-"""Tests of navmesh.build: generated waypoints, visibility linking, links, terrain, updates, diagnostics."""
+"""Tests of navmesh.waypoints.build: generated waypoints, visibility linking, links, terrain, updates, diagnostics."""
 
 from __future__ import annotations
 
@@ -10,18 +10,12 @@ import pytest
 import scipy.sparse
 import shapely
 
-import navmesh.build as build_mod
-from navmesh.build import (
-    ARC_LINK,
-    ARC_OFFMESH,
-    BuildOptions,
-    WaypointGraph,
-    build_waypoint_graph,
-    corner_waypoints,
-    diagnose,
-    fill_waypoints,
-    walkable_region,
-)
+import navmesh.waypoints.build as build_mod
+from navmesh.waypoints.build import ARC_LINK, ARC_OFFMESH, build_waypoint_graph
+from navmesh.waypoints.diagnostics import diagnose
+from navmesh.waypoints.navmap import NavMap
+from navmesh.waypoints.options import BuildOptions
+from navmesh.waypoints.placement import corner_waypoints, fill_waypoints, walkable_region
 from navmesh.errors import (
     InvalidGeometryError,
     InvalidOptionError,
@@ -35,7 +29,7 @@ SQUARE = [(4, 4), (6, 4), (6, 6), (4, 6)]
 WALL = [(4, 0), (6, 0), (6, 8), (4, 8)]  # from the bottom edge up to y=8 in a 10 x 10 level
 
 
-def arcs(nav: WaypointGraph) -> set[tuple[int, int]]:
+def arcs(nav: NavMap) -> set[tuple[int, int]]:
     g = nav.graph
     return set(zip(g.arc_sources.tolist(), g.indices.tolist()))
 
@@ -314,7 +308,7 @@ def test_empty_level_builds_an_empty_graph():
 
 
 # -- local updates -----------------------------------------------------------------------------
-def _same_graph(a: WaypointGraph, b: WaypointGraph) -> None:
+def _same_graph(a: NavMap, b: NavMap) -> None:
     for name in ("points", "indptr", "indices", "lengths", "tags"):
         np.testing.assert_array_equal(getattr(a.graph, name), getattr(b.graph, name), err_msg=name)
     assert a.graph.tag_names == b.graph.tag_names

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import navmesh
+import navmesh.connectivity
 from navmesh import NavGraph
 
 
@@ -25,4 +26,4 @@ def test_undirected_graph_has_no_traps():
     g = NavGraph.from_edges([[0, 0], [1, 0], [2, 0]], [(0, 1), (1, 2)])
     r = navmesh.connectivity_report(g)
     assert not r.one_way_traps and r.n_islands == 1 and r.unreachable.size == 0
-    assert navmesh.connected_components(g).tolist() == [0, 0, 0]
+    assert navmesh.connectivity.connected_components(g).tolist() == [0, 0, 0]

@@ -7,7 +7,7 @@ import pytest
 import scipy.sparse.csgraph as csgraph
 
 from navmesh.errors import InvalidGeometryError, InvalidOptionError, NodeNotFoundError, NoPathError
-from navmesh.flowfield import FlowField
+from navmesh.grid.flowfield import FlowField
 from navmesh.grid import GridMap
 
 SQRT2 = 2**0.5

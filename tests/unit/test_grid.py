@@ -18,7 +18,7 @@ from navmesh.errors import (
     NodeNotFoundError,
 )
 from navmesh.grid import DIRECTION_NAMES, GridMap
-from navmesh.gridsearch import grid_astar
+from navmesh.grid.search import grid_astar
 
 DATA = pathlib.Path(__file__).resolve().parents[1] / "data"
 TILED = DATA / "tiled" / "grid_sample.tmj"

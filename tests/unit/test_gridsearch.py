@@ -20,7 +20,7 @@ from navmesh.errors import (
     SearchBudgetError,
 )
 from navmesh.grid import GridMap
-from navmesh.gridsearch import first_step, first_steps, grid_astar, grid_dijkstra, jump_point_search
+from navmesh.grid.search import first_step, first_steps, grid_astar, grid_dijkstra, jump_point_search
 from navmesh.path import Path
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -356,8 +356,8 @@ def test_kernels_run_without_jit():
         """
         import numpy as np
         from navmesh.grid import GridMap
-        from navmesh.gridsearch import grid_astar, jump_point_search, first_step, first_steps
-        from navmesh.flowfield import FlowField
+        from navmesh.grid.search import grid_astar, jump_point_search, first_step, first_steps
+        from navmesh.grid.flowfield import FlowField
         grid = GridMap.from_strings(["@@@@@@@", "@.....@", "@.@.@.@", "@.....@", "@@@@@@@"])
         assert abs(grid_astar(grid, 8, 26).cost - jump_point_search(grid, 8, 26).cost) < 1e-12
         maze = GridMap.from_strings(["@@@@@@@", "@.....@", "@.@@@.@", "@.....@", "@@@@@@@"], connectivity=4)

@@ -19,7 +19,8 @@ from navmesh.errors import (
     NavmeshWarning,
     NodeNotFoundError,
 )
-from navmesh.level import Level, Link, OffMeshLink, level_from_data, level_to_data, load_level, save_level
+from navmesh.io.level_json import level_from_data, level_to_data, load_level, save_level
+from navmesh.level import Level, Link, OffMeshLink
 from navmesh.terrain import TerrainRegion
 
 WALL = [(40, 0), (60, 0), (60, 30), (40, 30)]

@@ -9,7 +9,7 @@ import pytest
 
 from navmesh.errors import LevelFormatError
 from navmesh.grid import GridMap
-from navmesh.movingai import read_map, read_scenarios
+from navmesh.io.movingai import read_map, read_scenarios
 
 DATA = pathlib.Path(__file__).resolve().parents[1] / "data" / "movingai"
 MAP_TEXT = "type octile\nheight 3\nwidth 4\nmap\n..@.\nGST.\nWW.O\n"

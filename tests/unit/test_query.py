@@ -1,4 +1,4 @@
-"""Tests of navmesh.query (snap, find_path, smooth_path) and its kernels in navmesh._anyangle_kernels."""
+"""Tests of navmesh.waypoints.query (snap, find_path, smooth_path) and the any-angle kernels."""
 
 from __future__ import annotations
 
@@ -14,8 +14,9 @@ import scipy.sparse
 import shapely
 from scipy.sparse import csgraph
 
-from navmesh import _anyangle_kernels as AK
-from navmesh.build import _wall_grid, build_waypoint_graph
+from navmesh._kernels import los as LK
+from navmesh.waypoints.build import build_waypoint_graph
+from navmesh.waypoints.linking import wall_grid_for as _wall_grid
 from navmesh.errors import (
     InvalidGeometryError,
     InvalidOptionError,
@@ -26,7 +27,7 @@ from navmesh.errors import (
 from navmesh.geometry import LineOfSight
 from navmesh.level import Level, Link, OffMeshLink
 from navmesh.path import Path
-from navmesh.query import find_path, smooth_path, snap
+from navmesh.waypoints.query import find_path, smooth_path, snap
 from navmesh.search import dijkstra
 from navmesh.terrain import CostProfile, DangerZone, TerrainRegion, terrain_lengths
 
@@ -165,7 +166,7 @@ def test_find_path_errors(walled):
         find_path(walled, [1, 1], [9, 9], heuristic_weight=0.5)
     with pytest.raises(InvalidOptionError, match="profile"):
         find_path(walled, [1, 1], [9, 9], profile={"swamp": 2})
-    with pytest.raises(InvalidOptionError, match="WaypointGraph"):
+    with pytest.raises(InvalidOptionError, match="NavMap"):
         find_path(walled.graph, [1, 1], [9, 9])
     with pytest.raises(InvalidOptionError, match="lookback"):
         find_path(walled, [1, 1], [9, 9], lookback=0)
@@ -293,7 +294,7 @@ def test_smoothing_does_not_cross_terrain_edges():
 
 # -- kernels -----------------------------------------------------------------------------------
 def _kernel_free(los, a, b):
-    return AK.segments_free(np.asarray(a, float), np.asarray(b, float), *_wall_grid(los))
+    return LK.segments_free(np.asarray(a, float), np.asarray(b, float), *_wall_grid(los))
 
 
 def test_kernel_line_of_sight_special_cases():
@@ -325,9 +326,9 @@ def test_kernels_run_as_plain_python():
     script = textwrap.dedent(
         """
         import numpy as np, shapely
-        from navmesh.build import build_waypoint_graph
+        from navmesh.waypoints.build import build_waypoint_graph
         from navmesh.level import Level
-        from navmesh.query import find_path
+        from navmesh.waypoints.query import find_path
         level = Level.rectangle(10, 10, obstacles=[[(4, 0), (6, 0), (6, 8), (4, 8)]])
         nav = build_waypoint_graph(level, corners=True, visibility="kernel")
         print(round(find_path(nav, [1, 1], [9, 1]).cost, 9))

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import navmesh
+import navmesh.search
 from navmesh import (
     InvalidCostError,
     InvalidOptionError,
@@ -84,18 +85,18 @@ def test_budget_raises_or_gives_partial_path_toward_goal():
 def test_astar_multi_uses_entry_and_exit_costs():
     g = ladder()
     # start off-graph between 2 and 7, joining both; goal off-graph near 4 and 9
-    p = navmesh.astar_multi(g, [2, 7], [4, 9], source_costs=[5.0, 5.0], goal_costs=[1.0, 6.0],
+    p = navmesh.search.astar_multi(g, [2, 7], [4, 9], source_costs=[5.0, 5.0], goal_costs=[1.0, 6.0],
                             goal_point=[41, 0])
     assert p.nodes.tolist() == [2, 3, 4] and p.cost == 5.0 + 20.0 + 1.0
 
 
 def test_dijkstra_tree_and_nearest_source():
     g = NavGraph.from_edges([[i, 0] for i in range(6)], [(i, i + 1) for i in range(5)])
-    tree = navmesh.dijkstra_tree(g, [0, 5])
+    tree = navmesh.search.dijkstra_tree(g, [0, 5])
     assert tree.cost.tolist() == [0, 1, 2, 2, 1, 0]
     assert tree.origin.tolist()[:2] == [0, 0] and tree.origin.tolist()[4:] == [5, 5]
     assert tree.path_to(4).nodes.tolist() == [5, 4]
-    limited = navmesh.dijkstra_tree(g, 0, limit=2.5)
+    limited = navmesh.search.dijkstra_tree(g, 0, limit=2.5)
     assert limited.cost.tolist() == [0, 1, 2, np.inf, np.inf, np.inf]
     with pytest.raises(NoPathError):
         limited.path_to(5)
@@ -156,8 +157,8 @@ def test_search_trace_records_frontier_in_order():
         (lambda g: navmesh.astar(g, 0, 2, heuristic_weight=0.5), InvalidOptionError, "heuristic_weight"),
         (lambda g: navmesh.astar(g, 0, 2, max_expansions=0), InvalidOptionError, "max_expansions"),
         (lambda g: navmesh.astar(g, 0, 2, weights=[1.0]), InvalidCostError, "shape"),
-        (lambda g: navmesh.dijkstra_tree(g, [], limit=1), NodeNotFoundError, "sources"),
-        (lambda g: navmesh.dijkstra_tree(g, 0, limit=float("nan")), InvalidOptionError, "limit"),
+        (lambda g: navmesh.search.dijkstra_tree(g, [], limit=1), NodeNotFoundError, "sources"),
+        (lambda g: navmesh.search.dijkstra_tree(g, 0, limit=float("nan")), InvalidOptionError, "limit"),
         (lambda g: navmesh.search_trace(g, 0, 2, algorithm="ida"), InvalidOptionError, "algorithm"),
     ],
 )
@@ -179,7 +180,7 @@ def test_second_process_loads_kernels_from_numba_cache():
     """cache=True: a fresh process reuses the compiled A* kernel instead of compiling it again."""
     code = (
         "import numpy as np, navmesh\n"
-        "from navmesh import _kernels as K\n"
+        "from navmesh._kernels import graph as K\n"
         "g = navmesh.NavGraph.from_edges([[0, 0], [1, 0], [2, 0]], [(0, 1), (1, 2)])\n"
         "navmesh.astar(g, 0, 2)\n"
         "print(sum(K.best_first_path.stats.cache_misses.values()), sum(K.best_first_path.stats.cache_hits.values()))\n"

@@ -1,4 +1,4 @@
-"""Tests of navmesh.tiled: Tiled maps (via pytiled_parser) to Level."""
+"""Tests of navmesh.io.tiled: Tiled maps (via pytiled_parser) to Level."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import shapely
 
 from navmesh.errors import LevelFormatError, NavmeshWarning
 from navmesh.level import Level
-from navmesh.tiled import load_tiled_level
+from navmesh.io.tiled import load_tiled_level
 
 SAMPLE = Path(__file__).resolve().parents[1] / "data" / "tiled" / "level_sample.tmj"
 

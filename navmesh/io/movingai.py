@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray

@@ -17,10 +17,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from navmesh import _grid_kernels as K
 from navmesh._checks import check_nonneg_float
+from navmesh._kernels import grid as K
 from navmesh.errors import InvalidOptionError, NodeNotFoundError, NoPathError, describe
-from navmesh.grid import GridMap
+from navmesh.grid.map import GridMap
 from navmesh.path import Path
 
 __all__ = ["FlowField"]
@@ -78,7 +78,7 @@ class FlowField:
 
     Examples
     --------
-    >>> from navmesh.grid import GridMap
+    >>> from navmesh.grid.map import GridMap
     >>> grid = GridMap.from_strings('''
     ... ......
     ... .@@@@.

@@ -1,6 +1,6 @@
 """Searches on a :class:`~navmesh.grid.GridMap`: octile A*, Dijkstra, Jump Point Search, maze BFS.
 
-The grid is searched in place by numba kernels (:mod:`navmesh._grid_kernels`); no graph is built.
+The grid is searched in place by numba kernels (:mod:`navmesh._kernels.grid`); no graph is built.
 Start and goal are flat cell ids (``grid.cell_id(col, row)``, ``grid.cell_at(point)``). Results
 are the same :class:`~navmesh.path.Path` the graph searches return: ``nodes`` are cell ids,
 ``points`` the cell centres in world coordinates, ``cost`` the total step cost (see
@@ -22,8 +22,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from navmesh import _grid_kernels as K
 from navmesh._checks import check_positive_int
+from navmesh._kernels import grid as K
 from navmesh.errors import (
     InvalidOptionError,
     NodeNotFoundError,
@@ -31,7 +31,7 @@ from navmesh.errors import (
     SearchBudgetError,
     describe,
 )
-from navmesh.grid import GridMap
+from navmesh.grid.map import GridMap
 from navmesh.path import Path
 
 __all__ = ["grid_astar", "grid_dijkstra", "jump_point_search", "first_step", "first_steps"]
@@ -144,7 +144,7 @@ def grid_astar(
 
     Examples
     --------
-    >>> from navmesh.grid import GridMap
+    >>> from navmesh.grid.map import GridMap
     >>> grid = GridMap.from_strings('''
     ... ....
     ... .@..
@@ -175,7 +175,7 @@ def grid_dijkstra(
 
     Examples
     --------
-    >>> from navmesh.grid import GridMap
+    >>> from navmesh.grid.map import GridMap
     >>> grid = GridMap.from_strings(["...", "...", "..."], connectivity=4)
     >>> grid_dijkstra(grid, 0, 8).cost
     4.0
@@ -225,7 +225,7 @@ def jump_point_search(
 
     Examples
     --------
-    >>> from navmesh.grid import GridMap
+    >>> from navmesh.grid.map import GridMap
     >>> grid = GridMap.from_strings(["........", "...@@...", "........"])
     >>> path = jump_point_search(grid, grid.cell_id(0, 1), grid.cell_id(7, 1))
     >>> round(path.cost, 4), len(path.nodes)
@@ -321,7 +321,7 @@ def first_step(grid: GridMap, start: int, goal: int, *, two_step: bool = False) 
 
     Examples
     --------
-    >>> from navmesh.grid import GridMap
+    >>> from navmesh.grid.map import GridMap
     >>> maze = GridMap.from_strings('''
     ... @@@@@@@
     ... @.....@
@@ -389,7 +389,7 @@ def first_steps(grid: GridMap, starts: ArrayLike, goals: ArrayLike, *, two_step:
 
     Examples
     --------
-    >>> from navmesh.grid import GridMap
+    >>> from navmesh.grid.map import GridMap
     >>> grid = GridMap.from_strings(["....", ".@@.", "...."], connectivity=4)
     >>> first_steps(grid, [0, 0, 11], [3, 0, 8]).tolist()    # pairs (0, 3), (0, 0), (11, 8)
     [1, 0, 10]

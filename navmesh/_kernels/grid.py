@@ -28,9 +28,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-FOUND = 0
-EXHAUSTED = 1
-BUDGET = 2
+from navmesh._kernels.status import BUDGET, EXHAUSTED, FOUND
 
 SQRT2 = 1.4142135623730951
 _SQRT2_MINUS_1 = 0.41421356237309515

@@ -3,8 +3,8 @@
 A grid is a rectangle of ``height`` rows by ``width`` columns of square cells. Each cell is
 passable with a cost multiplier, or blocked. Which steps are allowed (4 or 8 neighbours, the
 diagonal rule, wrap-around borders, regions such as water that connect only to themselves) is
-decided once, when the map is made; the searches in :mod:`navmesh.gridsearch` and
-:mod:`navmesh.flowfield` then just read the result.
+decided once, when the map is made; the searches in :mod:`navmesh.grid.search` and
+:mod:`navmesh.grid.flowfield` then just read the result.
 
 Coordinates
 -----------
@@ -36,7 +36,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from navmesh._checks import check_option
-from navmesh._grid_kernels import DCOL, DROW, STEP_LEN
+from navmesh._kernels.grid import DCOL, DROW, STEP_LEN
 from navmesh.errors import (
     InvalidCostError,
     InvalidGeometryError,
@@ -94,7 +94,7 @@ def _move_bits(
     wrap_r: bool,
     wrap_c: bool,
 ) -> NDArray[np.uint8]:
-    """Bit d of each cell: the step in direction d is allowed (see navmesh._grid_kernels)."""
+    """Bit d of each cell: the step in direction d is allowed (see navmesh._kernels.grid)."""
     bits = np.zeros(passable.shape, dtype=np.uint8)
 
     def joins(dr: int, dc: int) -> NDArray[np.bool_]:
@@ -335,7 +335,7 @@ class GridMap:
         """Build a grid from text rows in Moving AI map characters (top row first).
 
         ``.`` ``G`` ``S`` are passable, ``@`` ``O`` ``T`` blocked, ``W`` is water (see
-        :func:`navmesh.movingai.read_map`); ``#`` is also accepted as a wall.
+        :func:`navmesh.io.movingai.read_map`); ``#`` is also accepted as a wall.
 
         Parameters
         ----------
@@ -354,7 +354,7 @@ class GridMap:
         >>> grid.blocked.astype(int).tolist()
         [[0, 0, 1], [0, 1, 0], [0, 0, 0]]
         """
-        from navmesh.movingai import decode_rows
+        from navmesh.io.movingai import decode_rows
 
         if isinstance(rows, str):
             lines = [ln.strip() for ln in rows.splitlines() if ln.strip()]
@@ -378,7 +378,7 @@ class GridMap:
         diagonal: Diagonal = "no_corner_cutting",
         wrap: Wrap = "none",
     ) -> GridMap:
-        """Load a Moving AI ``.map`` file (see :func:`navmesh.movingai.read_map` for the format).
+        """Load a Moving AI ``.map`` file (see :func:`navmesh.io.movingai.read_map` for the format).
 
         The defaults (8-connected, no corner cutting, cell size 1) are the rules behind the
         benchmark's published optimal lengths, so ``grid_astar(...).cost`` matches them.
@@ -410,7 +410,7 @@ class GridMap:
         >>> grid.neighbors(grid.cell_id(1, 0)).tolist()   # not into the water (right), nor the tree
         [0]
         """
-        from navmesh.movingai import read_map
+        from navmesh.io.movingai import read_map
 
         chars = read_map(path).chars
         return cls._from_chars(
@@ -651,7 +651,7 @@ class GridMap:
         points = self._centers(np.arange(self.n_cells, dtype=np.int64))
         return NavGraph(points, indptr, dst[order], lens[order], tags[order], ("", "wrap"))
 
-    # -- search support (used by navmesh.gridsearch and navmesh.flowfield) --------------------
+    # -- search support (used by navmesh.grid.search and navmesh.grid.flowfield) --------------------
     def _borrow(self, pool: list[_Scratch], n: int) -> _Scratch:
         try:
             return pool.pop()

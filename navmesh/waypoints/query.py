@@ -1,4 +1,4 @@
-"""Point-to-point queries on a :class:`~navmesh.build.WaypointGraph`: snapping, paths, smoothing.
+"""Point-to-point queries on a :class:`~navmesh.waypoints.build.NavMap`: snapping, paths, smoothing.
 
 A position joins the graph by the same rule as a waypoint (its visible candidates among the
 ``k`` nearest waypoints, widened up to ``max_candidates`` when none is visible), each at the cost
@@ -24,15 +24,17 @@ link the designer drew, and never change the cost rules. Refinement never raises
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
+import shapely
 from numpy.typing import ArrayLike, NDArray
 
-from navmesh import _anyangle_kernels as AK
 from navmesh._checks import check_nonneg_float, check_option, check_positive_int
-from navmesh.build import WaypointGraph, _check_danger, _check_profile
+from navmesh._kernels import anyangle as AK
+from navmesh._kernels.status import BUDGET, FOUND
 from navmesh.errors import (
     InvalidOptionError,
     NodeNotFoundError,
@@ -43,21 +45,22 @@ from navmesh.errors import (
 from navmesh.path import Path
 from navmesh.search import astar_multi
 from navmesh.terrain import CostProfile, DangerZone
+from navmesh.waypoints.navmap import NavMap, check_danger, check_profile
 
-__all__ = ["REFINES", "Refine", "find_path", "smooth_path", "snap"]
+__all__ = ["REFINES", "NavQuery", "Refine", "find_path", "smooth_path", "snap"]
 
 Refine = Literal["none", "smooth", "any_angle"]
 REFINES: tuple[str, ...] = ("none", "smooth", "any_angle")
 DEFAULT_LOOKBACK = 1
 
 
-def _check_nav(nav: WaypointGraph) -> WaypointGraph:
-    if not isinstance(nav, WaypointGraph):
-        raise InvalidOptionError(f"nav={describe(nav)} is not a WaypointGraph (see build_waypoint_graph)")
+def _check_nav(nav: NavMap) -> NavMap:
+    if not isinstance(nav, NavMap):
+        raise InvalidOptionError(f"nav={describe(nav)} is not a NavMap (see build_waypoint_graph)")
     return nav
 
 
-def _walkable_position(nav: WaypointGraph, name: str, point: ArrayLike) -> NDArray[np.float64]:
+def _walkable_position(nav: NavMap, name: str, point: ArrayLike) -> NDArray[np.float64]:
     p = nav.position(point)
     if not nav.line_of_sight.walkable(p[None, :2])[0]:
         raise NodeNotFoundError(
@@ -67,15 +70,15 @@ def _walkable_position(nav: WaypointGraph, name: str, point: ArrayLike) -> NDArr
     return p
 
 
-def snap(nav: WaypointGraph, point: ArrayLike) -> int:
+def snap(nav: NavMap, point: ArrayLike) -> int:
     """The nearest waypoint visible from ``point``.
 
     Candidates are the position's candidates by the linking rule (see
-    :meth:`WaypointGraph.visible_waypoints`).
+    :meth:`NavMap.visible_waypoints`).
 
     Parameters
     ----------
-    nav : WaypointGraph
+    nav : NavMap
     point : float array of shape (2,) or (3,)
         World position; give z on a level with several floors.
 
@@ -95,7 +98,7 @@ def snap(nav: WaypointGraph, point: ArrayLike) -> int:
     Examples
     --------
     >>> from navmesh.level import Level
-    >>> from navmesh.build import build_waypoint_graph
+    >>> from navmesh.waypoints.build import build_waypoint_graph
     >>> level = Level.rectangle(10, 10, obstacles=[[(4, 0), (6, 0), (6, 8), (4, 8)]],
     ...                         waypoints=[[3, 1], [7, 1], [5, 9]])
     >>> nav = build_waypoint_graph(level)
@@ -114,7 +117,7 @@ def snap(nav: WaypointGraph, point: ArrayLike) -> int:
     return int(vis[0])
 
 
-def _arc_costs(nav: WaypointGraph, weights: NDArray[np.float64], nodes: NDArray[np.int32]) -> NDArray[np.float64]:
+def _arc_costs(nav: NavMap, weights: NDArray[np.float64], nodes: NDArray[np.int32]) -> NDArray[np.float64]:
     """Cheapest arc weight between consecutive nodes (inf when there is no arc)."""
     g = nav.graph
     out = np.full(max(len(nodes) - 1, 0), np.inf)
@@ -129,7 +132,7 @@ def _arc_costs(nav: WaypointGraph, weights: NDArray[np.float64], nodes: NDArray[
 class _Query:
     """Per-query arrays for the kernels: graph nodes plus the start (row n) and goal (row n + 1)."""
 
-    def __init__(self, nav: WaypointGraph, s: NDArray[np.float64], g: NDArray[np.float64],
+    def __init__(self, nav: NavMap, s: NDArray[np.float64], g: NDArray[np.float64],
                  profile: CostProfile, danger: tuple[DangerZone, ...]) -> None:
         n = nav.n_nodes
         self.nav = nav
@@ -160,7 +163,7 @@ class _Query:
 
 
 def find_path(
-    nav: WaypointGraph,
+    nav: NavMap,
     start: ArrayLike,
     goal: ArrayLike,
     *,
@@ -181,7 +184,7 @@ def find_path(
 
     Parameters
     ----------
-    nav : WaypointGraph
+    nav : NavMap
     start, goal : float arrays of shape (2,) or (3,)
         World positions (give z on a level with several floors); both must be walkable.
     profile : CostProfile, optional
@@ -224,7 +227,7 @@ def find_path(
     Examples
     --------
     >>> from navmesh.level import Level
-    >>> from navmesh.build import build_waypoint_graph
+    >>> from navmesh.waypoints.build import build_waypoint_graph
     >>> level = Level.rectangle(10, 10, obstacles=[[(4, 0), (6, 0), (6, 8), (4, 8)]])
     >>> nav = build_waypoint_graph(level, k=8, corners=True)
     >>> path = find_path(nav, [1, 1], [9, 1])
@@ -234,8 +237,8 @@ def find_path(
     True
     """
     _check_nav(nav)
-    prof = _check_profile(profile)
-    zones = _check_danger(danger)
+    prof = check_profile(profile)
+    zones = check_danger(danger)
     check_option("refine", refine, REFINES)
     hw = check_nonneg_float("heuristic_weight", heuristic_weight, allow_none=False)
     if hw < 1.0:
@@ -342,11 +345,11 @@ def _theta(nav, q, s, g, wvals, entries, entry_costs, exits, exit_costs, hscale,
     )
     end = n + 1
     partial = False
-    if status != AK.FOUND:
+    if status != FOUND:
         if allow_partial:
             # the reached waypoint nearest the goal; before any was reached, the start itself
             end, partial = (nearest if nearest >= 0 else n), True
-        elif status == AK.BUDGET:
+        elif status == BUDGET:
             raise SearchBudgetError(
                 f"find_path from {s.tolist()} to {g.tolist()} spent its budget of {expansions} expansions; "
                 "raise max_expansions or pass allow_partial=True"
@@ -362,7 +365,7 @@ def _theta(nav, q, s, g, wvals, entries, entry_costs, exits, exit_costs, hscale,
     return Path(nodes, _rows(nav, q, order, s, g), float(cum[-1]), int(expansions), partial)
 
 
-def _rows(nav: WaypointGraph, q: _Query, order: NDArray[np.int64], s, g) -> NDArray[np.float64]:
+def _rows(nav: NavMap, q: _Query, order: NDArray[np.int64], s, g) -> NDArray[np.float64]:
     table = np.concatenate([nav.points, s[None], g[None]])
     return table[order]
 
@@ -384,7 +387,7 @@ def _pull_path(q: _Query, path: Path, s, g, entries, entry_costs, exits, exit_co
 
 
 def smooth_path(
-    nav: WaypointGraph,
+    nav: NavMap,
     path: Path,
     *,
     profile: CostProfile | None = None,
@@ -397,7 +400,7 @@ def smooth_path(
 
     Parameters
     ----------
-    nav : WaypointGraph
+    nav : NavMap
     path : Path
         From :func:`find_path` (points = start, waypoints, goal), or a plain graph path whose
         points are ``nav.points[path.nodes]``.
@@ -412,7 +415,7 @@ def smooth_path(
     Examples
     --------
     >>> from navmesh.level import Level
-    >>> from navmesh.build import build_waypoint_graph
+    >>> from navmesh.waypoints.build import build_waypoint_graph
     >>> from navmesh.search import dijkstra
     >>> nav = build_waypoint_graph(Level.rectangle(10, 10, waypoints=[[0, 0], [1, 2], [3, 3], [5, 5]]), k=1)
     >>> raw = dijkstra(nav.graph, 0, 3)
@@ -420,8 +423,8 @@ def smooth_path(
     [[0.0, 0.0], [5.0, 5.0]]
     """
     _check_nav(nav)
-    prof = _check_profile(profile)
-    zones = _check_danger(danger)
+    prof = check_profile(profile)
+    zones = check_danger(danger)
     if not isinstance(path, Path):
         raise InvalidOptionError(f"path={describe(path)} is not a Path")
     nodes = path.nodes
@@ -455,3 +458,157 @@ def smooth_path(
     kept, cost = q.pull(order, cum)
     table = np.concatenate([pts, s[None], g[None]])
     return Path(kept[kept < q.n].astype(np.int32), table[kept], float(cost[-1]), path.expansions, path.partial)
+
+
+class NavQuery:
+    """Path queries on one :class:`NavMap` for one unit type (Detour's query plus its filter).
+
+    Everything that depends only on the map and the profile (arc weights, node multipliers, the
+    heuristic scale) is computed once here; make one query object per unit type and reuse it for
+    every unit of that type. Queries never change the map, so any number of ``NavQuery`` objects
+    (other profiles, other threads) can share one NavMap; one object is not thread-safe.
+
+    Parameters
+    ----------
+    navmap : NavMap
+        The build output (:func:`~navmesh.waypoints.build.build_waypoint_graph`).
+    profile : CostProfile, optional
+        Terrain multipliers, forbidden tags and capabilities. Default: everything x1.
+
+    Examples
+    --------
+    >>> from navmesh.level import Level
+    >>> from navmesh.waypoints.build import build_waypoint_graph
+    >>> level = Level.rectangle(10, 10, obstacles=[[(4, 0), (6, 0), (6, 8), (4, 8)]])
+    >>> query = NavQuery(build_waypoint_graph(level, corners=True))
+    >>> query.find_path([1, 1], [9, 1]).points.tolist()
+    [[1.0, 1.0], [4.0, 8.0], [6.0, 8.0], [9.0, 1.0]]
+    >>> path = query.find_path([1, 1], [5, 4])          # the goal stands inside the wall
+    >>> path.goal_moved, path.points[-1].tolist()
+    (True, [4.0, 4.0])
+    """
+
+    def __init__(self, navmap: NavMap, profile: CostProfile | None = None) -> None:
+        self.navmap = _check_nav(navmap)
+        self.profile = check_profile(profile)
+        navmap.weights(self.profile)  # validate and cache now, not in the first frame
+
+    def __repr__(self) -> str:
+        return f"NavQuery({self.navmap!r}, profile={self.profile.name!r})"
+
+    def nearest_walkable(self, points: ArrayLike) -> NDArray[np.float64]:
+        """The nearest position where the unit's centre may stand, for each point.
+
+        Walkable points are returned unchanged; others (inside an obstacle inflated by the agent
+        radius, or outside the bounds) move to the nearest point of the walkable region.
+
+        Parameters
+        ----------
+        points : float array of shape (n, 2), (n, 3), (2,) or (3,)
+
+        Returns
+        -------
+        float array of the same shape
+
+        Raises
+        ------
+        NodeNotFoundError
+            The level has no walkable region at all for this agent radius.
+        """
+        nav = self.navmap
+        single = np.ndim(points) == 1
+        pts = np.array([nav.position(p) for p in np.atleast_2d(np.asarray(points, dtype=np.float64))])
+        if len(pts) == 0:
+            return pts
+        bad = np.flatnonzero(~nav.line_of_sight.walkable(pts[:, :2]))
+        if len(bad):
+            region = nav.walkable
+            if region.is_empty:
+                raise NodeNotFoundError(
+                    f"no walkable point exists for agent_radius={nav.options.agent_radius}: the obstacles cover the level"
+                )
+            pts[bad, :2] = _nearest_inside(nav, region, pts[bad, :2])
+        return pts[0] if single else pts
+
+    def _endpoint(self, name: str, point: ArrayLike, strict: bool) -> tuple[NDArray[np.float64], bool]:
+        if strict:
+            return _walkable_position(self.navmap, name, point), False
+        p = self.navmap.position(point)
+        q = self.nearest_walkable(p)
+        return q, bool(np.any(q != p))
+
+    def find_path(
+        self,
+        start: ArrayLike,
+        goal: ArrayLike,
+        *,
+        danger: Iterable[DangerZone] = (),
+        refine: Refine = "any_angle",
+        heuristic_weight: float = 1.0,
+        max_expansions: int | None = None,
+        allow_partial: bool = False,
+        strict: bool = False,
+    ) -> Path:
+        """The path from ``start`` to ``goal`` for this unit type.
+
+        Same options and results as :func:`find_path`, plus tolerant endpoints: unless
+        ``strict=True``, a start or goal that is not walkable (inside an obstacle inflated by the
+        agent radius, or outside the bounds) moves to the nearest walkable point first, and the
+        path says so (``start_moved`` / ``goal_moved``).
+
+        Raises
+        ------
+        NodeNotFoundError
+            ``strict=True`` and an endpoint is not walkable.
+        NoPathError, SearchBudgetError
+            As :func:`find_path`.
+        """
+        s, s_moved = self._endpoint("start", start, strict)
+        g, g_moved = self._endpoint("goal", goal, strict)
+        path = find_path(self.navmap, s, g, profile=self.profile, danger=danger, refine=refine,
+                         heuristic_weight=heuristic_weight, max_expansions=max_expansions,
+                         allow_partial=allow_partial)
+        if s_moved or g_moved:
+            path = dataclasses.replace(path, start_moved=s_moved, goal_moved=g_moved)
+        return path
+
+    def find_paths(self, starts: ArrayLike, goals: ArrayLike, **options: Any) -> list[Path]:
+        """One path per row: ``starts[i]`` to ``goals[i]`` (a goal of shape (2,) is shared by all).
+
+        Takes the options of :meth:`find_path`; ``allow_partial=True`` is usual for group orders
+        so one blocked unit does not fail the whole order.
+        """
+        s = np.atleast_2d(np.asarray(starts, dtype=np.float64))
+        g = np.asarray(goals, dtype=np.float64)
+        g = np.broadcast_to(g, s.shape) if g.ndim == 1 else np.atleast_2d(g)
+        if len(g) != len(s):
+            raise InvalidOptionError(f"starts has {len(s)} rows but goals has {len(g)}; expected equal counts or one goal")
+        return [self.find_path(a, b, **options) for a, b in zip(s, g)]
+
+    def snap(self, point: ArrayLike) -> int:
+        """The nearest waypoint visible from ``point`` (moved to the nearest walkable point first)."""
+        return snap(self.navmap, self.nearest_walkable(point))
+
+    def smooth_path(self, path: Path, *, danger: Iterable[DangerZone] = ()) -> Path:
+        """``path`` string-pulled under this unit type's costs (see :func:`smooth_path`)."""
+        return smooth_path(self.navmap, path, profile=self.profile, danger=danger)
+
+
+def _nearest_inside(nav: NavMap, region: Any, pts: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Nearest points of ``region`` to ``pts``, nudged inward until the line of sight agrees."""
+    boundary = shapely.boundary(region) if region.geom_type != "GeometryCollection" else region
+    near = shapely.get_coordinates(shapely.shortest_line(shapely.points(pts), boundary))[1::2]
+    out = near.copy()
+    away = near - pts
+    norm = np.hypot(away[:, 0], away[:, 1])
+    away /= np.where(norm > 0, norm, 1.0)[:, None]
+    scale = max(1.0, float(np.abs(np.asarray(region.bounds)).max()))
+    ok = nav.line_of_sight.walkable(out)
+    for eps in scale * np.array([1e-12, 1e-9, 1e-6]):
+        if ok.all():
+            break
+        out[~ok] = near[~ok] + away[~ok] * eps
+        ok = nav.line_of_sight.walkable(out)
+    if not ok.all():
+        raise NodeNotFoundError(f"point={pts[~ok][0].tolist()}: no walkable point found near it")
+    return out

@@ -1,0 +1,67 @@
+"""The binary min-heap and the parent-link trace-back shared by the search kernels.
+
+The heap lives in two caller-owned arrays (``keys`` float64, ``vals`` int32/int64) with a size
+counter, so a search allocates it once per call (or borrows a workspace) and never calls Python.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True, inline="always")
+def heap_push(keys, vals, size, key, val):
+    """Push (key, val) on a binary min-heap stored in ``keys``/``vals``; return the new size."""
+    i = size
+    while i > 0:
+        p = (i - 1) >> 1
+        if keys[p] <= key:
+            break
+        keys[i] = keys[p]
+        vals[i] = vals[p]
+        i = p
+    keys[i] = key
+    vals[i] = val
+    return size + 1
+
+
+@njit(cache=True, inline="always")
+def heap_pop(keys, vals, size):
+    """Remove the smallest entry; return (key, val, new size). ``size`` must be > 0."""
+    top_key = keys[0]
+    top_val = vals[0]
+    size -= 1
+    key = keys[size]
+    val = vals[size]
+    i = 0
+    while True:
+        c = 2 * i + 1
+        if c >= size:
+            break
+        if c + 1 < size and keys[c + 1] < keys[c]:
+            c += 1
+        if keys[c] >= key:
+            break
+        keys[i] = keys[c]
+        vals[i] = vals[c]
+        i = c
+    keys[i] = key
+    vals[i] = val
+    return top_key, top_val, size
+
+
+@njit(cache=True)
+def trace_back(parent, end):
+    """Node ids from the root of ``parent`` links to ``end``, in travel order."""
+    count = 1
+    v = end
+    while parent[v] >= 0:
+        v = parent[v]
+        count += 1
+    out = np.empty(count, np.int32)
+    v = end
+    for i in range(count - 1, -1, -1):
+        out[i] = v
+        v = parent[v]
+    return out

@@ -1,0 +1,111 @@
+"""The linking rule's two tools: KD-tree candidate search and bulk line of sight (both backends)."""
+
+from __future__ import annotations
+
+import numpy as np
+import shapely
+from numpy.typing import NDArray
+from scipy.spatial import cKDTree
+
+from navmesh._kernels import los as LK
+from navmesh.geometry import LineOfSight
+from navmesh.waypoints.placement import ring_rows
+
+__all__ = ["query_candidates", "visible_pairs", "wall_grid_for"]
+
+_LOS_CHUNK = 200_000  # segments per bulk shapely call: bounds the temporary geometry arrays
+
+
+def visible_pairs(mode: str, los: LineOfSight, walls: LK.WallGrid | None, a: NDArray[np.float64], b: NDArray[np.float64]) -> NDArray[np.bool_]:
+    if len(a) == 0:
+        return np.zeros(0, dtype=bool)
+    if mode == "kernel":
+        return LK.segments_free(np.ascontiguousarray(a), np.ascontiguousarray(b), *walls)
+    out = np.empty(len(a), dtype=bool)
+    for s in range(0, len(a), _LOS_CHUNK):
+        out[s : s + _LOS_CHUNK] = ~los.blocked(a[s : s + _LOS_CHUNK], b[s : s + _LOS_CHUNK])
+    return out
+
+
+def wall_grid_for(los: LineOfSight) -> LK.WallGrid:
+    """The line of sight's geometry as kernel walls: inflated parts (free side outside) and the
+    walkable area (free side inside), plus its pinch points and seams."""
+    rows = [ring_rows(los.inflated, -1.0)]
+    extent = None
+    if los.walkable_area is not None and not los.walkable_area.is_empty:
+        rows.append(ring_rows([los.walkable_area], 1.0))
+        extent = los.walkable_area.bounds
+    return LK.wall_grid(np.concatenate(rows), los.pinch_points, _seams(los), extent=extent)
+
+
+def _seams(los: LineOfSight) -> NDArray[np.float64]:
+    """Edges an obstacle shares with the bounds outline (r == 0 only), as rows x0, y0, x1, y1:
+    the zero-width gaps :class:`LineOfSight` does not let a segment run along."""
+    if los.agent_radius > 0 or not los.parts or los.walkable_area is None:
+        return np.zeros((0, 4))
+    outline = shapely.boundary(los.walkable_area)
+    parts = np.asarray(los.parts, dtype=object)
+    # the parts are merged (disjoint interiors), so each one's shared edges are the union's
+    parts = parts[shapely.intersects(parts, outline)]
+    if len(parts) == 0:
+        return np.zeros((0, 4))
+    shared = shapely.get_parts(shapely.intersection(shapely.boundary(parts), outline))
+    lines = shared[(shapely.get_dimensions(shared) == 1) & (shapely.length(shared) > 0)]
+    lines = shapely.get_parts(shapely.line_merge(lines)) if len(lines) else lines
+    out = []
+    for line in lines:
+        c = shapely.get_coordinates(line)
+        out.append(np.column_stack([c[:-1], c[1:]]))
+    return np.concatenate(out) if out else np.zeros((0, 4))
+
+
+def query_candidates(tree: cKDTree, pts: NDArray[np.float64], k: int | None, max_distance: float | None,
+                      self_ids: NDArray[np.int64] | None = None) -> NDArray[np.int64]:
+    """Local (tree) ids of the candidates of each point, -1 padded; ``self_ids`` are excluded.
+
+    With ``k`` the rows hold the ``k`` nearest in the canonical order (distance, then id), so
+    ties are broken the same way whatever the tree's layout (a rebuild and an update agree).
+    """
+    n = tree.n
+    if n == 0 or len(pts) == 0:
+        return np.full((len(pts), 0), -1, dtype=np.int64)
+    if k is None:
+        if max_distance is None:
+            rows = [np.arange(n)] * len(pts)
+        else:
+            rows = tree.query_ball_point(pts, max_distance, return_sorted=True)
+        width = max((len(r) for r in rows), default=0)
+        out = np.full((len(pts), width), -1, dtype=np.int64)
+        for i, r in enumerate(rows):
+            out[i, : len(r)] = r
+        if self_ids is not None:
+            out[out == self_ids[:, None]] = -1
+        return out
+    extra = 0 if self_ids is None else 1
+    kk = min(k + extra + 1, n)  # one more than needed, to see a tie at the cut
+    # cKDTree's bound is strict; nudge it so "within max_distance" includes the distance itself
+    bound = np.inf if max_distance is None else np.nextafter(max_distance, np.inf)
+    d, idx = tree.query(pts, k=kk, distance_upper_bound=bound)
+    d = np.asarray(d, dtype=np.float64).reshape(len(pts), -1)
+    idx = np.asarray(idx, dtype=np.int64).reshape(len(pts), -1)
+    gone = idx >= n
+    if self_ids is not None:
+        gone |= idx == self_ids[:, None]
+    idx[gone] = n
+    d[gone] = np.inf
+    order = np.lexsort((idx, d), axis=-1)
+    idx = np.take_along_axis(idx, order, axis=1)
+    d = np.take_along_axis(d, order, axis=1)
+    if idx.shape[1] > k:
+        tie = np.flatnonzero(np.isfinite(d[:, k]) & (d[:, k] == d[:, k - 1]))
+        for i in tie:  # rare: the cut falls inside a group of equally distant candidates
+            reach = d[i, k - 1] * (1 + 1e-9) + 1e-12  # the ball query rounds on its own
+            near = np.asarray(tree.query_ball_point(pts[i], reach), dtype=np.int64)
+            if self_ids is not None:
+                near = near[near != self_ids[i]]
+            dist = np.hypot(*(tree.data[near] - pts[i]).T)
+            near = near[np.lexsort((near, dist))][:k]
+            idx[i, : len(near)] = near
+    out = idx[:, :k]
+    out[out >= n] = -1
+    return out

@@ -1,0 +1,209 @@
+"""Generated waypoints: the walkable region, obstacle corners and open-area fill for an agent radius."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+import numpy as np
+import shapely
+from numpy.typing import NDArray
+
+from navmesh._checks import check_nonneg_float, check_option
+from navmesh._kernels import los as LK
+from navmesh.errors import (
+    InvalidGeometryError,
+    InvalidOptionError,
+    describe,
+)
+from navmesh.geometry import Join, LineOfSight
+from navmesh.level import Level
+
+__all__ = ["corner_waypoints", "fill_waypoints", "walkable_region"]
+
+Visibility = Literal["shapely", "kernel"]
+VISIBILITY: tuple[str, ...] = ("shapely", "kernel")
+BlockedPolicy = Literal["error", "warn", "drop"]
+BLOCKED_POLICIES: tuple[str, ...] = ("error", "warn", "drop")
+JOINS: tuple[str, ...] = ("mitre", "round")
+DEFAULT_WIDENING = 4  # max_candidates defaults to this many times k
+
+ARC_WALK = 0  # automatic link found by line of sight
+ARC_LINK = 1  # manual forced / one-way link
+ARC_OFFMESH = 2  # off-mesh link (teleport, ladder, ...)
+
+_LOS_CHUNK = 200_000  # segments per bulk shapely call: bounds the temporary geometry arrays
+
+
+
+# -- walkable region and generated waypoints ---------------------------------------------------
+def walkable_region(level: Level, *, agent_radius: float = 0.0, join: Join = "mitre") -> shapely.Geometry:
+    """The walkable region W for an agent: eroded bounds minus the union of inflated obstacles.
+
+    Parameters
+    ----------
+    level : Level
+    agent_radius : float
+        Agent radius in world units, >= 0.
+    join : {"mitre", "round"}
+        Corner shape of the inflation (see :func:`navmesh.geometry.inflate`).
+
+    Returns
+    -------
+    shapely Polygon or MultiPolygon
+        Rings oriented with W on their left (exterior counter-clockwise); may be empty.
+
+    Examples
+    --------
+    >>> level = Level.rectangle(10, 10, obstacles=[[(4, 4), (6, 4), (6, 6), (4, 6)]])
+    >>> walkable_region(level).area, round(walkable_region(level, agent_radius=1).area, 3)
+    (96.0, 48.686)
+    """
+    los = line_of_sight_for(level, agent_radius, join)
+    return free_space(los)
+
+
+def line_of_sight_for(level: Level, agent_radius: float, join: str) -> LineOfSight:
+    if not isinstance(level, Level):
+        raise InvalidOptionError(f"level={describe(level)} is not a navmesh Level")
+    r = check_nonneg_float("agent_radius", agent_radius, allow_none=False)
+    check_option("join", join, JOINS)
+    return level.line_of_sight(agent_radius=r, join=join)
+
+
+def free_space(los: LineOfSight) -> shapely.Geometry:
+    area = los.walkable_area
+    if area is None:
+        raise InvalidGeometryError("the line of sight has no bounds; a level always has bounds")
+    if los.inflated:
+        area = shapely.difference(area, shapely.union_all(np.asarray(los.inflated, dtype=object)))
+    return shapely.orient_polygons(area)
+
+
+def ring_rows(geoms: Sequence[shapely.Geometry], sign: float) -> NDArray[np.float64]:
+    """Edge rows (x0, y0, x1, y1, px, py) of every ring of the polygons, inside on the left
+    (sign=1) or on the right (sign=-1); vectorised over all rings."""
+    parts = shapely.get_parts(np.asarray(list(geoms), dtype=object)) if len(geoms) else np.zeros(0, dtype=object)
+    parts = parts[(shapely.get_type_id(parts) == 3) & ~shapely.is_empty(parts)] if len(parts) else parts
+    if len(parts) == 0:
+        return np.zeros((0, 6))
+    rings = shapely.get_rings(shapely.orient_polygons(parts, exterior_cw=sign < 0))
+    coords, ring_id = shapely.get_coordinates(rings, return_index=True)
+    return LK.ring_edges_flat(coords, ring_id)
+
+
+def corner_points(los: LineOfSight) -> NDArray[np.float64]:
+    """Convex corners of the inflated obstacles and concave corners of the walkable area that an
+    agent can stand on (walkable, and not on the walkable area's edge for obstacle corners)."""
+
+    def turning(rows: NDArray[np.float64], want: float) -> NDArray[np.float64]:
+        v, q, p = rows[:, 0:2], rows[:, 2:4], rows[:, 4:6]
+        turn = (v[:, 0] - p[:, 0]) * (q[:, 1] - v[:, 1]) - (v[:, 1] - p[:, 1]) * (q[:, 0] - v[:, 0])
+        return v[turn * want > 0]
+
+    # a left turn with the obstacle on the left is a convex obstacle corner; a right turn with the
+    # walkable area on the left is a concave corner of the area
+    obst = turning(ring_rows(los.inflated, 1.0), 1.0)
+    area = np.zeros((0, 2))
+    if los.walkable_area is not None:
+        area = turning(ring_rows([los.walkable_area], 1.0), -1.0)
+    if len(obst) and los.walkable_area is not None:
+        on_edge = shapely.intersects_xy(los.walkable_area.boundary, obst[:, 0], obst[:, 1])
+        obst = obst[~on_edge]
+    found = np.concatenate([obst, area])
+    if len(found) == 0:
+        return np.zeros((0, 2))
+    found = np.unique(found, axis=0)
+    return found[los.walkable(found)]
+
+
+def corner_waypoints(level: Level, *, agent_radius: float = 0.0, join: Join = "mitre") -> NDArray[np.float64]:
+    """Waypoints at the convex corners of the inflated obstacles (and the concave corners of the bounds).
+
+    These are the convex corners of the obstacles grown by ``agent_radius`` (one or two per
+    corner with ``join="mitre"``; the corners themselves with radius 0) and the concave corners
+    of the walkable area, where an agent can stand: corners inside another obstacle or on the
+    edge of the walkable area are left out. Shortest paths around polygons bend only at such
+    corners, so linking all mutually visible corners (``k=None``) gives true shortest paths.
+
+    Parameters
+    ----------
+    level : Level
+    agent_radius : float
+        Agent radius in world units, >= 0.
+    join : {"mitre", "round"}
+        Corner shape of the inflation; ``"round"`` gives several corners per obstacle corner.
+
+    Returns
+    -------
+    float array of shape (c, 2)
+        Corner positions, sorted by x then y, no duplicates. They lie on obstacle boundaries.
+
+    Examples
+    --------
+    >>> level = Level.rectangle(10, 10, obstacles=[[(4, 4), (6, 4), (6, 6), (4, 6)]])
+    >>> corner_waypoints(level).tolist()
+    [[4.0, 4.0], [4.0, 6.0], [6.0, 4.0], [6.0, 6.0]]
+    >>> len(corner_waypoints(level, agent_radius=1.0))   # mitre with limit 1: two per corner
+    8
+    """
+    return corner_points(line_of_sight_for(level, agent_radius, join))
+
+
+def fill_waypoints(
+    level: Level,
+    spacing: float,
+    *,
+    agent_radius: float = 0.0,
+    join: Join = "mitre",
+    clearance: float | None = None,
+) -> NDArray[np.float64]:
+    """Waypoints on a square lattice over the open parts of the walkable region.
+
+    Parameters
+    ----------
+    level : Level
+    spacing : float
+        Lattice spacing in world units, > 0. The lattice is aligned to the bounds' lower-left
+        corner plus half a spacing.
+    agent_radius, join
+        As for :func:`corner_waypoints`.
+    clearance : float, optional
+        Keep only lattice points at least this far from W's boundary (walls and bounds), >= 0.
+        Default ``spacing / 2``: open areas get points, narrow places are left to corner waypoints.
+
+    Returns
+    -------
+    float array of shape (f, 2)
+        Sorted by x then y.
+
+    Examples
+    --------
+    >>> fill_waypoints(Level.rectangle(40, 20), 10.0).tolist()
+    [[5.0, 5.0], [5.0, 15.0], [15.0, 5.0], [15.0, 15.0], [25.0, 5.0], [25.0, 15.0], [35.0, 5.0], [35.0, 15.0]]
+    >>> len(fill_waypoints(Level.rectangle(40, 20), 10.0, clearance=6.0))
+    0
+    """
+    free = free_space(line_of_sight_for(level, agent_radius, join))
+    s = check_nonneg_float("spacing", spacing, allow_none=False)
+    if s <= 0:
+        raise InvalidOptionError(f"spacing={describe(spacing)} is not valid; expected a number > 0")
+    c = s / 2 if clearance is None else check_nonneg_float("clearance", clearance, allow_none=False)
+    if free.is_empty:
+        return np.zeros((0, 2))
+    x0, y0, x1, y1 = free.bounds
+    xs = np.arange(x0 + s / 2, x1, s)
+    ys = np.arange(y0 + s / 2, y1, s)
+    if xs.size * ys.size > 50_000_000:
+        raise InvalidOptionError(f"spacing={s} makes {xs.size * ys.size} lattice points; use a larger spacing")
+    gx, gy = np.meshgrid(xs, ys, indexing="ij")
+    pts = np.column_stack([gx.ravel(), gy.ravel()])
+    if not len(pts):
+        return np.zeros((0, 2))
+    shapely.prepare(free)
+    inside = shapely.contains_xy(free, pts[:, 0], pts[:, 1])
+    pts = pts[inside]
+    if c > 0 and len(pts):
+        far = shapely.distance(free.boundary, shapely.points(pts)) >= c
+        pts = pts[far]
+    return pts[np.lexsort((pts[:, 1], pts[:, 0]))]
