@@ -25,7 +25,7 @@ from scipy.spatial import cKDTree
 
 from navmesh._checks import check_positive_int
 from navmesh.errors import InvalidGeometryError, InvalidOptionError, NodeNotFoundError, describe
-from navmesh.flowfield import FlowField
+from navmesh.grid import FlowField
 from navmesh.grid import GridMap
 from navmesh.path import Path
 from navmesh.steering import kernels as K
@@ -506,14 +506,19 @@ class Crowd:
         kk = min(8, goal_row)
         ed, ei = self._node_tree().query(pos, k=kk)
         ed, ei = ed.reshape(m, kk), ei.reshape(m, kk)
-        vis = self._walls.sees(np.repeat(pos, kk, axis=0), block.xy[ei.ravel()], cls).reshape(m, kk)
+        a, b = np.repeat(pos, kk, axis=0), block.xy[ei.ravel()]
+        vis = self._walls.shortcut(a, b, cls).reshape(m, kk)
+        # a unit standing inside a terrain region may have to cross its outline to join
+        none = np.flatnonzero(~vis.any(axis=1))
+        if none.size:
+            vis[none] = self._walls.sees(np.repeat(pos[none], kk, axis=0), block.xy[ei[none].ravel()], cls).reshape(-1, kk)
         total = np.where(vis, ed + block.dist[ei], np.inf)
         best = np.argmin(total, axis=1)
         rows = np.arange(m)
         first = ei[rows, best].astype(np.int64)
         cost = total[rows, best]
         first[~np.isfinite(cost)] = -1
-        direct = self._walls.sees(pos, np.repeat(block.goal[None], m, axis=0), cls)
+        direct = self._walls.shortcut(pos, np.repeat(block.goal[None], m, axis=0), cls)
         first[direct] = goal_row
         cost[direct] = np.hypot(*(pos[direct] - block.goal).T)
         return first, cost
@@ -579,7 +584,8 @@ class Crowd:
         K.crowd_step(
             t, self._frame, a["positions"][:n], a["velocities"][:n], a["headings"][:n], a["radii"][:n],
             a["speeds"][:n], a["_cls"][:n], a["alive"][:n], a["_moving"][:n], a["arrived"][:n], a["_cur"][:n],
-            a["_lost"][:n], a["_slot"][:n], self._route_xy, self._route_next, self.separation, *self._walls.arrays,
+            a["_lost"][:n], a["_slot"][:n], self._route_xy, self._route_next, self.separation,
+            self._walls.barrier_class, *self._walls.arrays,
         )
         self._frame += 1
 

@@ -151,25 +151,33 @@ def segment_free(ax, ay, bx, by, cls, edges, grid, cell_ptr, cell_items, ref, ep
 
 
 @njit(cache=True)
-def target_visible(ax, ay, bx, by, cls, edges, grid, cell_ptr, cell_items, ref, eps, buf):
+def target_visible(ax, ay, bx, by, cls, barrier, edges, grid, cell_ptr, cell_items, ref, eps, buf):
     """:func:`segment_free` to a target that may lie on a wall (a corner waypoint): the segment
-    is cut short by ``1000 * eps`` before the target."""
+    is cut short by ``1000 * eps`` before the target. With ``barrier >= 0`` the segment must
+    also touch no edge of that class (terrain boundaries)."""
     dx, dy = bx - ax, by - ay
     d = math.sqrt(dx * dx + dy * dy)
     cut = 1000.0 * eps
     if d <= cut:
         return True
     k = (d - cut) / d
-    return segment_free(ax, ay, ax + dx * k, ay + dy * k, cls, edges, grid, cell_ptr, cell_items, ref, eps, buf)
+    ex, ey = ax + dx * k, ay + dy * k
+    if barrier >= 0:
+        t, e = segment_hit(ax, ay, ex, ey, barrier, edges, grid, cell_ptr, cell_items, buf)
+        if e >= 0 or t <= 1.0:
+            return False
+    return segment_free(ax, ay, ex, ey, cls, edges, grid, cell_ptr, cell_items, ref, eps, buf)
 
 
 @njit(cache=True)
-def targets_visible(a, b, cls, edges, grid, cell_ptr, cell_items, ref, eps):
+def targets_visible(a, b, cls, barrier, edges, grid, cell_ptr, cell_items, ref, eps):
     """Bulk :func:`target_visible` for rows of ``a``, ``b`` (m, 2) and classes ``cls`` (m,)."""
     out = np.empty(a.shape[0], np.bool_)
     buf = np.empty(4096, np.int64)
     for i in range(a.shape[0]):
-        out[i] = target_visible(a[i, 0], a[i, 1], b[i, 0], b[i, 1], cls[i], edges, grid, cell_ptr, cell_items, ref, eps, buf)
+        out[i] = target_visible(
+            a[i, 0], a[i, 1], b[i, 0], b[i, 1], cls[i], barrier, edges, grid, cell_ptr, cell_items, ref, eps, buf
+        )
     return out
 
 
@@ -320,13 +328,13 @@ def spatial_hash(pos, active, cs):
 @njit(cache=True)
 def crowd_step(
     dt, frame, pos, vel, heading, radius, speed, cls, active, moving, arrived, cur, lost, slot,
-    route_xy, route_next, sep_weight, edges, grid, cell_ptr, cell_items, ref, eps,
+    route_xy, route_next, sep_weight, barrier, edges, grid, cell_ptr, cell_items, ref, eps,
 ):
     """Advance every active unit by ``dt`` seconds.
 
     Per unit with an order (``moving``): steer toward its current route point (``route_xy[cur]``;
     ``cur = -1`` means its own slot; units keep holding their slot after arriving), skipping to the following point, or straight to the slot, when the straight walk there is
-    free (checked on one
+    free and crosses no terrain boundary (class ``barrier``) (checked on one
     frame in four, staggered; a unit that cannot see its current target is flagged ``lost`` so the
     caller can route it again), slowing down within two radii of the slot and stopping on it (``arrived`` once within a tenth
     of a radius); add
@@ -361,21 +369,21 @@ def crowd_step(
                     c = nxt
                     continue
                 if (i + frame) % 4 == 0:
-                    if target_visible(px, py, slot[i, 0], slot[i, 1], cls[i], edges, grid, cell_ptr, cell_items, ref, eps, buf):
+                    if target_visible(px, py, slot[i, 0], slot[i, 1], cls[i], barrier, edges, grid, cell_ptr, cell_items, ref, eps, buf):
                         c = -1
                         break
                     if nxt >= 0:
                         ax_, ay_ = route_xy[nxt, 0], route_xy[nxt, 1]
                     else:
                         ax_, ay_ = slot[i, 0], slot[i, 1]
-                    if target_visible(px, py, ax_, ay_, cls[i], edges, grid, cell_ptr, cell_items, ref, eps, buf):
+                    if target_visible(px, py, ax_, ay_, cls[i], barrier, edges, grid, cell_ptr, cell_items, ref, eps, buf):
                         c = nxt
                         continue
-                    if not target_visible(px, py, tx, ty, cls[i], edges, grid, cell_ptr, cell_items, ref, eps, buf):
+                    if not target_visible(px, py, tx, ty, cls[i], -1, edges, grid, cell_ptr, cell_items, ref, eps, buf):
                         lost[i] = True
                 break
             if c < 0 and (i + frame) % 4 == 0 and not arrived[i]:
-                if not target_visible(px, py, slot[i, 0], slot[i, 1], cls[i], edges, grid, cell_ptr, cell_items, ref, eps, buf):
+                if not target_visible(px, py, slot[i, 0], slot[i, 1], cls[i], -1, edges, grid, cell_ptr, cell_items, ref, eps, buf):
                     lost[i] = True
             cur[i] = c
             if c >= 0:

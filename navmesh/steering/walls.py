@@ -19,7 +19,30 @@ from navmesh.geometry import LineOfSight, cell_rectangles
 from navmesh.grid import GridMap
 from navmesh.steering import kernels as K
 
-__all__ = ["Walls", "level_geometry"]
+__all__ = ["Walls", "level_geometry", "terrain_edges"]
+
+
+def terrain_edges(source: Any) -> NDArray[np.float64]:
+    """Terrain boundaries as segments (m, 4) ``x0, y0, x1, y1``: a NavMap level's terrain region
+    outlines, or a GridMap's edges between passable cells of different cost."""
+    if isinstance(source, GridMap):
+        cost = np.asarray(source.costs, dtype=np.float64)
+        s, (ox, oy), h = source.cell_size, source.origin, source.height
+        out = []
+        ok = np.isfinite(cost)
+        r, c = np.nonzero(ok[:, :-1] & ok[:, 1:] & (cost[:, :-1] != cost[:, 1:]))
+        x = ox + (c + 1) * s
+        out.append(np.column_stack([x, oy + (h - r - 1) * s, x, oy + (h - r) * s]))
+        r, c = np.nonzero(ok[:-1] & ok[1:] & (cost[:-1] != cost[1:]))
+        y = oy + (h - r - 1) * s
+        out.append(np.column_stack([ox + c * s, y, ox + (c + 1) * s, y]))
+        return np.concatenate(out).astype(np.float64)
+    rows = []
+    for region in source.level.terrain:
+        for ring in [region.polygon.exterior, *region.polygon.interiors]:
+            c = np.asarray(ring.coords)[:, :2]
+            rows.append(np.column_stack([c[:-1], c[1:]]))
+    return np.concatenate(rows) if rows else np.zeros((0, 4))
 
 
 def level_geometry(source: Any) -> tuple[list[shapely.Geometry], shapely.Geometry]:
@@ -87,6 +110,10 @@ class Walls:
     radii : tuple of float
     free : tuple of shapely geometry
         The free space of each class (where that unit's centre may stand).
+    barrier_class : int
+        The class holding terrain boundaries (``len(radii)``): region outlines of a NavMap's
+        level, edges between cells of different cost on a GridMap. Route shortcuts never cross
+        them, so a shortcut never takes a unit through terrain its route avoided.
     arrays : tuple
         ``(edges, grid, cell_ptr, cell_items, ref, eps)`` as the kernels take them.
 
@@ -107,7 +134,8 @@ class Walls:
         if not self.radii or any(not np.isfinite(r) or r < 0 for r in self.radii):
             raise InvalidOptionError(f"radii={list(radii)!r} is not valid; expected finite numbers >= 0")
         self.free = tuple(_free_space(obstacles, bounds, r) for r in self.radii)
-        per_class = [_ring_edges(f) for f in self.free]
+        # one more class after the radii: terrain boundaries, which shortcuts may not cross
+        per_class = [_ring_edges(f) for f in self.free] + [terrain_edges(source)]
         x0, y0, x1, y1 = bounds.bounds
         span = max(x1 - x0, y1 - y0, 1e-9)
         n_edges = max(sum(len(e) for e in per_class), 1)
@@ -116,7 +144,7 @@ class Walls:
         nx, ny = int(np.ceil((x1 - x0) / cs)) + 1, int(np.ceil((y1 - y0) / cs)) + 1
         grid = np.array([x0 - 0.5 * cs, y0 - 0.5 * cs, cs, float(nx), float(ny)])
         n_cells = nx * ny
-        k = len(self.radii)
+        k = len(self.radii) + 1
         counts = np.zeros(k * n_cells, np.int64)
         for c, e in enumerate(per_class):
             sub = np.zeros(n_cells, np.int64)
@@ -130,7 +158,7 @@ class Walls:
             K.bucket_fill(e, base, grid, c * n_cells, fill, cell_items)
             base += len(e)
         edges = np.ascontiguousarray(np.concatenate(per_class)) if base else np.zeros((0, 4))
-        ref = np.empty((k * n_cells, 3))
+        ref = np.zeros((k * n_cells, 3))
         for c, f in enumerate(self.free):
             rows = K.cell_refs(cell_ptr, cell_items, edges, grid, c * n_cells, n_cells)
             if rows[:, 2].min() <= 1e-6 * cs:
@@ -139,6 +167,7 @@ class Walls:
             status = shapely.covers(f, shapely.points(rows[:, :2]))
             ref[c * n_cells : (c + 1) * n_cells] = np.column_stack([rows[:, :2], status.astype(np.float64)])
         eps = 1e-10 * cs
+        self.barrier_class = len(self.radii)
         self.arrays = (edges, grid, cell_ptr, cell_items, ref, eps)
 
     def walkable(self, points: ArrayLike, cls: int | ArrayLike) -> NDArray[np.bool_]:
@@ -159,7 +188,14 @@ class Walls:
         pa, pb = self._points("a", a), self._points("b", b)
         if pa.shape != pb.shape:
             raise InvalidGeometryError(f"a has shape {pa.shape} and b {pb.shape}; expected the same")
-        return K.targets_visible(pa, pb, self._classes(cls, len(pa)), *self.arrays)
+        return K.targets_visible(pa, pb, self._classes(cls, len(pa)), -1, *self.arrays)
+
+    def shortcut(self, a: ArrayLike, b: ArrayLike, cls: int | ArrayLike) -> NDArray[np.bool_]:
+        """:meth:`sees`, and the segment crosses no terrain boundary."""
+        pa, pb = self._points("a", a), self._points("b", b)
+        if pa.shape != pb.shape:
+            raise InvalidGeometryError(f"a has shape {pa.shape} and b {pb.shape}; expected the same")
+        return K.targets_visible(pa, pb, self._classes(cls, len(pa)), self.barrier_class, *self.arrays)
 
     def nearest_free(self, points: ArrayLike, cls: int) -> NDArray[np.float64]:
         """Each point moved to the nearest point of the class's free space (nudged inside)."""
