@@ -6,17 +6,18 @@ to one of two engines, switched at runtime:
 
 - ``"crowd"`` (default): :class:`navmesh.steering.Crowd`: group orders into formation slots, one
   shared route tree per unit type and order, separation and wall sliding in one compiled step.
-- ``"straight"`` / ``"hermite"``: one ``navmesh.find_path`` per unit, walked along straight
-  segments or along a Catmull-Rom (cubic Hermite) curve through the path's points, optionally
-  jittered ("path variation"); all moving units advance in one vectorised numpy step. Speeds are
-  divided by the terrain multiplier under the unit, so a path's cost is its travel time x speed.
+- ``"straight"`` / ``"hermite"``: one ``NavQuery.find_path`` per unit, walked by a
+  :class:`navmesh.steering.PathFollower` along straight segments or a cubic Hermite curve,
+  optionally varied (seeded waypoint offsets, "path variation"). Speeds are divided by the
+  terrain multiplier under the unit, so a path's cost is its travel time x speed.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from collections.abc import Callable
 from typing import Literal
 
@@ -27,7 +28,8 @@ from PIL import Image, ImageDraw
 from scipy.optimize import linear_sum_assignment
 
 import navmesh
-from navmesh.steering import Crowd
+from navmesh.steering import Crowd, PathFollower
+from navmesh.steering.variation import vary_path
 
 __all__ = [
     "UnitType",
@@ -145,49 +147,24 @@ def formation_slots(goal: ArrayLike, count: int, spacing: float, ok: Callable[[N
     return cand[:count]
 
 
-def _catmull_rom(points: NDArray[np.float64], per_unit: float = 0.05) -> NDArray[np.float64]:
-    """A uniform Catmull-Rom curve through ``points`` (cubic Hermite segments whose tangents come
-    from the neighbouring points), sampled about every 1 / ``per_unit`` world units."""
-    if len(points) < 3:
-        return points
-    p = np.concatenate([points[:1], points, points[-1:]])
-    out = [points[:1]]
-    for i in range(1, len(p) - 2):
-        p0, p1, p2, p3 = p[i - 1], p[i], p[i + 1], p[i + 2]
-        n = max(2, int(np.hypot(*(p2 - p1)) * per_unit))
-        t = np.linspace(0, 1, n + 1)[1:, None]
-        out.append(0.5 * ((2 * p1) + (-p0 + p2) * t + (2 * p0 - 5 * p1 + 4 * p2 - p3) * t**2
-                          + (-p0 + 3 * p1 - 3 * p2 + p3) * t**3))
-    return np.concatenate(out)
-
-
-@dataclass
-class _Route:
-    """A path engine unit's route (Python objects; the hot loop only touches arrays)."""
-
-    path: navmesh.Path | None = None
-    points: NDArray[np.float64] = field(default_factory=lambda: np.zeros((0, 2)))
-    index: int = 0
-    goal: NDArray[np.float64] | None = None
-
-
 class PathEngine:
-    """One ``find_path`` per unit, walked straight or along a Hermite curve (see module notes)."""
+    """One path search per unit (:class:`navmesh.NavQuery`), walked by a
+    :class:`navmesh.steering.PathFollower` along straight segments or a Hermite curve; with
+    ``variation`` each path first gets seeded waypoint offsets (``vary_path``)."""
 
-    def __init__(self, navmap: navmesh.WaypointGraph, *, curve: bool = False, variation: bool = False,
+    def __init__(self, navmap: navmesh.NavMap, *, curve: bool = False, variation: bool = False,
                  seed: int = 0) -> None:
         self.navmap = navmap
-        self.curve = curve
+        self.mode = "hermite" if curve else "straight"
         self.variation = variation
         self.rng = np.random.default_rng(seed)
+        self.queries = {t.name: navmesh.NavQuery(navmap, t.profile) for t in UNIT_TYPES}
         self.positions = np.zeros((0, 2))
         self.headings = np.zeros(0)
         self.kinds = np.zeros(0, dtype=np.int64)
-        self.moving = np.zeros(0, dtype=bool)
-        self.targets = np.zeros((0, 2))
+        self.followers: list[PathFollower | None] = []
+        self.paths: list[navmesh.Path | None] = []
         self.terrain_factor = np.ones(0)
-        self.routes: list[_Route] = []
-        self._speed_table = np.array([t.speed for t in UNIT_TYPES])
         self._factor_cursor = 0
 
     def add(self, kind: UnitType, positions: NDArray[np.float64], headings: NDArray[np.float64]) -> None:
@@ -195,16 +172,16 @@ class PathEngine:
         self.positions = np.concatenate([self.positions, positions])
         self.headings = np.concatenate([self.headings, headings])
         self.kinds = np.concatenate([self.kinds, np.full(k, UNIT_TYPES.index(kind))])
-        self.moving = np.concatenate([self.moving, np.zeros(k, dtype=bool)])
-        self.targets = np.concatenate([self.targets, positions])
         self.terrain_factor = np.concatenate([self.terrain_factor, np.ones(k)])
-        self.routes.extend(_Route() for _ in range(k))
+        self.followers.extend([None] * k)
+        self.paths.extend([None] * k)
 
     @property
     def arrived(self) -> NDArray[np.bool_]:
-        return ~self.moving
+        return np.array([f is None or f.done for f in self.followers], dtype=bool)
 
-    def order(self, ids: NDArray[np.int64], goal: NDArray[np.float64], standable: Callable[[NDArray[np.float64]], NDArray[np.bool_]]) -> None:
+    def order(self, ids: NDArray[np.int64], goal: NDArray[np.float64],
+              standable: Callable[[NDArray[np.float64]], NDArray[np.bool_]]) -> None:
         spacing = 2.4 * max(UNIT_TYPES[int(k)].radius for k in np.unique(self.kinds[ids]))
         slots = formation_slots(goal, len(ids), spacing, standable)
         cost = np.hypot(*(self.positions[ids][:, None, :] - slots[None, :, :]).transpose(2, 0, 1))
@@ -213,67 +190,45 @@ class PathEngine:
             self.plan(int(ids[r]), slots[c])
 
     def plan(self, i: int, goal: NDArray[np.float64]) -> bool:
-        """Find and start unit ``i``'s route to ``goal``; False when no route starts."""
-        o = self.routes[i]
-        o.goal = np.asarray(goal, dtype=np.float64)
+        """Find unit ``i``'s path to ``goal`` and start following it; False when there is none."""
+        kind = UNIT_TYPES[int(self.kinds[i])]
         try:
-            path = navmesh.find_path(self.navmap, self.positions[i], o.goal,
-                                     profile=UNIT_TYPES[int(self.kinds[i])].profile, allow_partial=True)
+            path = self.queries[kind.name].find_path(self.positions[i], goal, allow_partial=True)
         except navmesh.NavmeshError:
-            self.routes[i] = _Route(goal=o.goal)
-            self.moving[i] = False
+            self.followers[i], self.paths[i] = None, None
             return False
-        o.path = path
-        o.points = self._shape(np.asarray(path.points[:, :2], dtype=np.float64))
-        o.index = 1
-        self.moving[i] = len(o.points) > 1
-        self.targets[i] = o.points[1] if self.moving[i] else self.positions[i]
-        return bool(self.moving[i])
+        if path.start_moved:  # pushed into a wall: walk out along the first leg
+            path = dataclasses.replace(path, points=np.concatenate([self.positions[i][None], path.points]))
+        if self.variation and len(path.points) > 2:
+            path = vary_path(path, self.navmap, seed=self.rng, max_offset=2.5 * kind.radius, radius=kind.radius)
+        self.paths[i] = path
+        self.followers[i] = PathFollower(path, kind.speed, mode=self.mode, navmap=self.navmap,
+                                         radius=min(kind.radius, self.navmap.options.agent_radius),
+                                         profile=kind.profile)
+        return not self.followers[i].done
 
-    def _shape(self, pts: NDArray[np.float64]) -> NDArray[np.float64]:
-        """The polyline a unit walks: the path, maybe jittered, maybe curved, never through walls."""
-        route = pts
-        if self.variation and len(pts) > 2:
-            jittered = pts.copy()
-            jittered[1:-1] += self.rng.normal(0.0, 9.0, (len(pts) - 2, 2))
-            if self._clear(jittered):
-                route = jittered
-        if self.curve and len(route) > 2:
-            curve = _catmull_rom(route)
-            if self._clear(curve):
-                route = curve
-        return route
-
-    def _clear(self, route: NDArray[np.float64]) -> bool:
-        return bool(self.navmap.visible(route[:-1], route[1:]).all())
-
-    def set_navmap(self, navmap: navmesh.WaypointGraph, replan: list[int]) -> None:
+    def set_navmap(self, navmap: navmesh.NavMap, replan: list[int]) -> None:
         self.navmap = navmap
+        self.queries = {t.name: navmesh.NavQuery(navmap, t.profile) for t in UNIT_TYPES}
         for i in replan:
-            if self.routes[i].goal is not None:
-                self.plan(i, self.routes[i].goal)
+            f = self.followers[i]
+            if f is not None and not f.done:
+                self.plan(i, f.goal)
 
     def update(self, dt: float) -> None:
         self._refresh_terrain_factor()
-        idx = np.flatnonzero(self.moving)
-        if len(idx) == 0:
-            return
-        delta = self.targets[idx] - self.positions[idx]
-        dist = np.hypot(delta[:, 0], delta[:, 1])
-        step = self._speed_table[self.kinds[idx]] / self.terrain_factor[idx] * dt
-        arrive = dist <= step
-        go = ~arrive & (dist > 0)
-        self.positions[idx[go]] += delta[go] * (step[go] / dist[go])[:, None]
-        turning = dist > 1e-9
-        self.headings[idx[turning]] = np.arctan2(delta[turning, 1], delta[turning, 0])
-        for i in idx[arrive].tolist():
-            o = self.routes[i]
-            self.positions[i] = o.points[o.index]
-            o.index += 1
-            if o.index < len(o.points):
-                self.targets[i] = o.points[o.index]
-            else:
-                self.moving[i] = False
+        speeds = self._speed_table()
+        for i, f in enumerate(self.followers):
+            if f is None or f.done:
+                continue
+            f.speed = speeds[i]
+            f.update(dt)
+            self.positions[i] = f.position
+            self.headings[i] = f.heading
+
+    def _speed_table(self) -> NDArray[np.float64]:
+        base = np.array([t.speed for t in UNIT_TYPES])[self.kinds]
+        return base / self.terrain_factor
 
     def _refresh_terrain_factor(self) -> None:
         """Re-read the terrain multiplier under an eighth of the units (round robin)."""
@@ -289,19 +244,21 @@ class PathEngine:
             self.terrain_factor[part] = np.where(np.isfinite(mult), np.maximum(mult, 0.25), 1.0)
 
     def route(self, i: int) -> NDArray[np.float64]:
-        o = self.routes[i]
-        if not self.moving[i]:
+        f = self.followers[i]
+        if f is None or f.done:
             return self.positions[i][None].copy()
-        return np.concatenate([self.positions[i][None], o.points[o.index:]])
+        along = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(f.route, axis=0).T))])
+        ahead = f.route[np.searchsorted(along, f.travelled, side="right"):]
+        return np.concatenate([f.position[None], ahead])
 
     def path(self, i: int) -> navmesh.Path | None:
-        return self.routes[i].path
+        return self.paths[i]
 
 
 class CrowdEngine:
     """:class:`navmesh.steering.Crowd` moving every unit (see module notes)."""
 
-    def __init__(self, navmap: navmesh.WaypointGraph) -> None:
+    def __init__(self, navmap: navmesh.NavMap) -> None:
         self.navmap = navmap
         self.crowd = Crowd(navmap)
         self._paths: dict[int, navmesh.Path] = {}
@@ -363,7 +320,7 @@ class Army:
         Milliseconds the latest order took to plan, per unit.
     """
 
-    def __init__(self, navmap: navmesh.WaypointGraph, *, seed: int = 0, motion: MotionMode = "crowd") -> None:
+    def __init__(self, navmap: navmesh.NavMap, *, seed: int = 0, motion: MotionMode = "crowd") -> None:
         if motion not in MOTION_MODES:
             raise ValueError(f"motion={motion!r} is not valid; expected one of {', '.join(MOTION_MODES)}")
         self.navmap = navmap
@@ -424,12 +381,12 @@ class Army:
         return ok
 
     # -- motion engine --------------------------------------------------------------------------
-    def _make_engine(self, motion: MotionMode, navmap: navmesh.WaypointGraph) -> PathEngine | CrowdEngine:
+    def _make_engine(self, motion: MotionMode, navmap: navmesh.NavMap) -> PathEngine | CrowdEngine:
         if motion == "crowd":
             return CrowdEngine(navmap)
         return PathEngine(navmap, curve=motion == "hermite", variation=self._variation, seed=self.seed)
 
-    def _swap_engine(self, motion: MotionMode, navmap: navmesh.WaypointGraph) -> None:
+    def _swap_engine(self, motion: MotionMode, navmap: navmesh.NavMap) -> None:
         """Move every unit with a new engine (or map) and give the busy units their orders again."""
         old = self.engine
         pos, head = np.array(old.positions), np.array(old.headings)
@@ -509,7 +466,7 @@ class Army:
             self._send(ids, self.positions[ids].mean(axis=0))
 
     # -- map changes ----------------------------------------------------------------------------
-    def set_navmap(self, navmap: navmesh.WaypointGraph, *, blocked_only: bool) -> list[int]:
+    def set_navmap(self, navmap: navmesh.NavMap, *, blocked_only: bool) -> list[int]:
         """Use a changed map; the units whose route it affects re-plan. Returns their ids.
 
         With ``blocked_only`` (something was added, e.g. a bridge raised) the affected units are

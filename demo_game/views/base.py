@@ -27,7 +27,7 @@ MODE_HELP = "F2 RTS   F3 search visualiser   F4 cat and mouse   F5 flow field"
 BUILD_OPTIONS = dict(k=8, agent_radius=10.0, corners=True, fill_spacing=110.0)
 
 
-def load_valley(path: Path = VALLEY) -> tuple[navmesh.Level, navmesh.WaypointGraph]:
+def load_valley(path: Path = VALLEY) -> tuple[navmesh.Level, navmesh.NavMap]:
     """The bundled level and its navigation map."""
     level = navmesh.load_level(path)
     return level, navmesh.build_waypoint_graph(level, **BUILD_OPTIONS)

@@ -47,9 +47,8 @@ CLICK_SLOP = 6  # pixels a press may move and still count as a click
 EDGE_SCROLL = 12  # pixels from the window edge where the mouse pans the camera
 PAN_SPEED = 700.0  # screen pixels per second
 MINIMAP_WIDTH = 256
-# The path engine by default: the steering Crowd still walks straight through terrain when the goal
-# is in sight (tanks into the swamp), see the demo's report.
-DEFAULT_MOTION = "straight"
+RING_SCALE = 4.0  # selection ring diameter in unit radii
+DEFAULT_MOTION = "crowd"
 
 HELP = [
     "Left click / drag a box    select your (blue) units;  Shift adds",
@@ -207,7 +206,7 @@ class RtsView(DemoView):
         self.selected = np.union1d(self.selected, ids) if add else np.unique(ids)
         self.ring_sprites.clear()
         for i in self.selected:
-            ring = arcade.Sprite(self._ring, scale=3.4 * self.army.kind_of(int(i)).radius / 64)
+            ring = arcade.Sprite(self._ring, scale=RING_SCALE * self.army.kind_of(int(i)).radius / 64)
             self.ring_sprites.append(ring)
         self._sync_sprites()
 

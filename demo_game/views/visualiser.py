@@ -60,6 +60,7 @@ class VisualiserView(DemoView):
         self.level, self.navmap = load_valley()
         self.graph = self.navmap.graph
         self.weights = self.navmap.weights(INFANTRY.profile)
+        self.query = navmesh.NavQuery(self.navmap, INFANTRY.profile)
         self.world_size = np.array(self.level.bounds.bounds[2:], dtype=float)
         self.camera = arcade.Camera2D()
         self._fit_camera()
@@ -93,9 +94,9 @@ class VisualiserView(DemoView):
     def set_endpoints(self, start: tuple[float, float] | None, goal: tuple[float, float] | None) -> None:
         """Snap new endpoints (world units; None keeps one) and run every algorithm between them."""
         if start is not None:
-            self.start = navmesh.snap(self.navmap, start)
+            self.start = self.query.snap(start)
         if goal is not None:
-            self.goal = navmesh.snap(self.navmap, goal)
+            self.goal = self.query.snap(goal)
         self.results = {name: self._run(name) for name in ALGORITHMS}
         self.step_pos = 0.0
 

@@ -13,7 +13,7 @@ from demo_drive import arcade, blend, click, close_to, drag, frame, pixel, run, 
 from demo_game.levels.generate import BRIDGE_GATE, FORD
 from demo_game.units import INFANTRY, TANK, UNIT_TYPES
 from demo_game.views.base import PANEL
-from demo_game.views.rts import GRAPH_NODE, TERRAIN_COLORS, RtsView
+from demo_game.views.rts import GRAPH_NODE, RING_SCALE, ROUTE_COLOR, TERRAIN_COLORS, RtsView
 
 LEFT, RIGHT = arcade.MOUSE_BUTTON_LEFT, arcade.MOUSE_BUTTON_RIGHT
 MOTIONS = ["straight", "hermite", "crowd"]
@@ -90,12 +90,7 @@ def _walk(view: RtsView, ids: np.ndarray, frames: int) -> list[np.ndarray]:
     return [np.array(t) for t in tracks]
 
 
-@pytest.mark.parametrize(
-    "motion",
-    ["straight", "hermite",
-     pytest.param("crowd", marks=pytest.mark.xfail(
-         strict=True, reason="steering.Crowd walks straight to a goal in sight, ignoring terrain costs"))],
-)
+@pytest.mark.parametrize("motion", MOTIONS)
 def test_a_tank_ordered_across_the_swamp_takes_the_road(window: Any, motion: str) -> None:
     view = make(window, seed=0, motion=motion)
     tank = blue(view, TANK)[:1]
@@ -127,26 +122,34 @@ def test_raising_the_bridge_replans_the_units_crossing_it(window: Any, motion: s
     view.on_key_press(arcade.key.B, 0)
     assert view.bridge_raised
     assert set(view.replanned) >= set(crossing)
+    run(view, 5)  # the crowd plans new routes within its search budget per update
     for i in crossing:
         route = view.army.route_of(i)
+        assert len(route) >= 2, f"unit {i} has no route"
         assert not shapely.LineString(route).intersects(gate), f"unit {i} still plans over the raised bridge"
     tracks = _walk(view, infantry, 4000)
-    ford = shapely.box(*FORD)
+    # The crowd's separation may push a unit a little off the ford's waypoints, so "by the ford"
+    # means within 60 units of it (the bridge is 900 units north).
+    ford = shapely.box(*FORD).buffer(60.0)
     for i, track in zip(infantry.tolist(), tracks):
         assert np.hypot(*(track[-1] - goal)) < 130, f"unit {i} did not get there"
         if i in crossing:
-            assert shapely.LineString(track).intersects(ford), f"unit {i} did not wade the ford"
+            assert shapely.LineString(track).intersects(ford), f"unit {i} did not cross by the ford"
             assert not shapely.LineString(track).intersects(gate)
 
 
 def test_lowering_the_bridge_again_restores_the_map(window: Any) -> None:
     view = make(window, seed=0)
-    edges = view.army.navmap.graph.n_edges
+    before = view.army.navmap
+    ends = np.array([[[1640.0, 1400.0]], [[1880.0, 1400.0]]])  # the bridge's two ends
+    assert before.visible(ends[0], ends[1]).all()
     view.on_key_press(arcade.key.B, 0)
-    assert view.army.navmap.graph.n_edges < edges
+    assert not view.army.navmap.visible(ends[0], ends[1]).any()
     view.on_key_press(arcade.key.B, 0)
-    assert not view.bridge_raised
-    assert view.army.navmap.graph.n_edges == edges
+    after = view.army.navmap
+    assert not view.bridge_raised and after.visible(ends[0], ends[1]).all()
+    assert after.graph.n_nodes == before.graph.n_nodes and after.graph.n_edges == before.graph.n_edges
+    assert np.array_equal(after.graph.indices, before.graph.indices)
 
 
 def test_shift_right_click_queues_waypoints(window: Any) -> None:
@@ -183,23 +186,38 @@ def test_screenshot_shows_terrain_graph_paths_and_selection(window: Any, screens
     view.select(tanks)
     view.order((1450.0, 960.0))
     run(view, 60)
+    plain = frame(window, view)
     view.on_key_press(arcade.key.G, 0)
     image = frame(window, view)
     image.save(screenshot_dir / "demo_rts_overlays.png")
 
     water = screen(view, (1815.0, 900.0))
     assert close_to(pixel(image, *water), TERRAIN_COLORS["water"][:3]), pixel(image, *water)
-    node = view.army.navmap.graph.points[view.army.navmap.graph.n_nodes // 2]
-    assert close_to(pixel(image, *screen(view, node)), GRAPH_NODE[:3], 40)
-    # The selection ring: green pixels on a circle around the first tank.
-    cx, cy = screen(view, view.army.positions[tanks[0]])
-    r = 3.4 * TANK.radius / 2 * view.camera.zoom
-    ring = [pixel(image, cx + r * np.cos(t), cy + r * np.sin(t)) for t in np.linspace(0, 2 * np.pi, 24)]
-    assert sum(g > 180 and g > rr + 60 and g > b + 60 for rr, g, b in ring) >= 6
-    # The remaining route of a selected unit is drawn in the route colour.
-    route = view.army.route_of(int(tanks[0]))
-    mid = screen(view, route[0] + 0.5 * (route[1] - route[0]))
-    assert pixel(image, *mid)[1] > 200
+    # A waypoint in view, away from the units: the graph overlay draws its node over the ground.
+    points = view.army.navmap.graph.points
+    node = points[np.argmin(np.hypot(*(points - (1000.0, 1250.0)).T))]
+    at = screen(view, node)
+    before, after = np.array(pixel(plain, *at)), np.array(pixel(image, *at))
+    target = np.array(GRAPH_NODE[:3])
+    assert np.abs(after - target).max() < 0.3 * np.abs(before - target).max(), (before, after)
+
+    # Close up on the first tank: its selection ring (green pixels on a circle around it) and
+    # its remaining route (drawn in the route colour) show.
+    pos = view.army.positions
+    gaps = [np.sort(np.hypot(*(pos - pos[t]).T))[1] for t in tanks]
+    tank = int(tanks[int(np.argmax(gaps))])  # the one with most room around it
+    view.camera.zoom = 1.0
+    view.camera.position = tuple(pos[tank])
+    image = frame(window, view)
+    image.save(screenshot_dir / "demo_rts_selection.png")
+    cx, cy = screen(view, pos[tank])
+    ring = [pixel(image, cx + r * np.cos(t), cy + r * np.sin(t))
+            for r in np.linspace(0.8, 0.95, 4) * RING_SCALE * TANK.radius / 2 for t in np.linspace(0, 2 * np.pi, 24)]
+    assert sum(g > 180 and g > red + 60 and g > b + 60 for red, g, b in ring) >= 12
+    route = view.army.route_of(tank)
+    step = (route[1] - route[0]) / np.hypot(*(route[1] - route[0]))
+    on_route = [pixel(image, *screen(view, route[0] + d * step)) for d in (40, 50, 60)]
+    assert any(close_to(p, ROUTE_COLOR[:3], 40) for p in on_route), on_route
 
     # The help overlay: a dark panel over the middle of the screen.
     w, h = window.width, window.height
