@@ -56,7 +56,7 @@ class FlowView(DemoView):
         self.title_text = arcade.Text("navmesh demo  -  flow field", 10, 0, ACCENT, 16, bold=True, font_name=FONT)
         self.status_text = arcade.Text("", 10, 0, TEXT, 13, font_name=FONT)
         self.field_ms = 0.0
-        self.set_goal((2650.0, 1000.0) if scenario else (2500.0, 1450.0))
+        self.set_goal((2450.0, 1150.0) if scenario else (2500.0, 1450.0))
 
     def _fit_camera(self) -> None:
         w, h = self.window.width, self.window.height

@@ -82,7 +82,7 @@ class VisualiserView(DemoView):
                                       font_name="DejaVu Sans Mono")
         self.table_head = arcade.Text("algorithm     expanded  arcs    cost", 0, 0, DIM_TEXT, 13,
                                       font_name="DejaVu Sans Mono")
-        self.set_endpoints((260.0, 700.0), (2700.0, 1500.0))
+        self.set_endpoints((260.0, 700.0), (2750.0, 1050.0))
 
     def _fit_camera(self) -> None:
         w, h = self.window.width, self.window.height
