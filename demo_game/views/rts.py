@@ -48,6 +48,7 @@ EDGE_SCROLL = 12  # pixels from the window edge where the mouse pans the camera
 PAN_SPEED = 700.0  # screen pixels per second
 MINIMAP_WIDTH = 256
 RING_SCALE = 4.0  # selection ring diameter in unit radii
+MAX_ROUTES = 60  # routes drawn at most (of the selected units), to keep frames fast
 DEFAULT_MOTION = "crowd"
 
 HELP = [
@@ -374,21 +375,25 @@ class RtsView(DemoView):
         self._draw_minimap()
 
     def _draw_paths(self) -> None:
+        """Routes of (up to MAX_ROUTES of) the selected units, batched into one draw per colour."""
         a = self.army
-        for i in self.selected.tolist():
-            if not a.moving[i]:
-                continue
+        routes, queued, dots = [], [], []
+        for i in self.selected[a.moving[self.selected]][:MAX_ROUTES].tolist():
             path = a.path_of(i)
             if path is not None:
                 nd.draw_path(path, color=(255, 215, 90, 90), line_width=2.0, point_radius=3.0)
             route = a.route_of(i)
-            if len(route) > 1:
-                arcade.draw_line_strip(route.tolist(), ROUTE_COLOR, 2.0)
+            routes.append(_pairs(route))
             goals = a.queued_goals(i)
             if goals:
                 chain = np.concatenate([route[-1:], np.asarray(goals)])
-                arcade.draw_line_strip(chain.tolist(), QUEUE_COLOR, 1.5)
-                arcade.draw_points(chain[1:].tolist(), QUEUE_COLOR, 8)
+                queued.append(_pairs(chain))
+                dots.append(chain[1:])
+        if routes:
+            arcade.draw_lines(np.concatenate(routes).tolist(), ROUTE_COLOR, 2.0)
+        if queued:
+            arcade.draw_lines(np.concatenate(queued).tolist(), QUEUE_COLOR, 1.5)
+            arcade.draw_points(np.concatenate(dots).tolist(), QUEUE_COLOR, 8)
         if self.last_goal is not None:
             gx, gy = self.last_goal
             arcade.draw_circle_outline(gx, gy, 16, ACCENT, 3)
@@ -465,3 +470,8 @@ class RtsView(DemoView):
         super().on_resize(width, height)
         self.camera.match_window()
         self._layout_minimap()
+
+
+def _pairs(polyline: np.ndarray) -> np.ndarray:
+    """A polyline's segments as consecutive point pairs, the layout ``arcade.draw_lines`` takes."""
+    return np.stack([polyline[:-1], polyline[1:]], axis=1).reshape(-1, 2)
