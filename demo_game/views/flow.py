@@ -19,7 +19,7 @@ from demo_game.views.rts import TERRAIN_COLORS
 
 CELL = 40.0
 SPEED = 110.0  # world units per second on plain ground
-RADIUS = 7.0
+RADIUS = 9.0
 HELP = [
     "Left click      set the goal: every unit streams there",
     "R               show / hide the flow-field arrows",
@@ -42,6 +42,7 @@ class FlowView(DemoView):
         multipliers["water"] = np.inf
         multipliers["road"] = 1.0
         self.grid = level_grid(self.level, CELL, multipliers)
+        navmesh.FlowField(navmesh.GridMap(np.zeros((2, 2), dtype=bool)), 0)  # compile once, before timing
         self.rng = np.random.default_rng(seed)
         self.n_units = units
         self.camera = arcade.Camera2D()
@@ -140,6 +141,9 @@ class FlowView(DemoView):
         self.static.draw()
         if self.field is not None and self.show_arrows:
             nd.draw_flow_field(self.field, color=(225, 235, 255, 150), arrow_length=0.65)
+        if self.field is not None:
+            gx, gy = self.grid.cell_center(self.field.goals[0])
+            arcade.draw_circle_outline(gx, gy, 60, ACCENT, 14)
         for sprite, (x, y) in zip(self.sprites, self.positions.tolist()):
             sprite.position = (x, y)
         self.sprites.draw()

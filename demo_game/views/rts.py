@@ -117,11 +117,9 @@ class RtsView(DemoView):
 
         self.status_text = arcade.Text("", 10, 0, TEXT, 13, font_name=FONT)
         self.title_text = arcade.Text("navmesh demo  -  RTS", 10, 0, ACCENT, 16, bold=True, font_name=FONT)
-        self.terrain_labels = [
-            arcade.Text(self._terrain_label(r.tag), *r.polygon.representative_point().coords[0], TEXT, 13,
-                        anchor_x="center", font_name=FONT, bold=True)
-            for r in self.level.terrain
-        ]
+        self._label_anchors = [tuple(r.polygon.representative_point().coords[0]) for r in self.level.terrain]
+        self.terrain_labels = [arcade.Text(self._terrain_label(r.tag), 0, 0, TEXT, 11, anchor_x="center",
+                                           font_name=FONT) for r in self.level.terrain]
         self.mini_label = arcade.Text("map", 0, 0, DIM_TEXT, 10, font_name=FONT)
         if scenario:
             self.run_scenario()
@@ -160,6 +158,7 @@ class RtsView(DemoView):
         self.static = nd.level_shapes(level, terrain_colors=TERRAIN_COLORS, obstacle_color=(96, 92, 88),
                                       outline_color=(40, 36, 34), outline_width=3.0, waypoint_radius=0.0,
                                       bounds_color=(20, 20, 20))
+        self.ground = _ground_grid(*self.world_size)
         self.graph_overlay = nd.graph_shapes(self.army.navmap.graph, color=GRAPH_ARC, node_color=GRAPH_NODE,
                                              node_radius=4.0, line_width=1.5)
 
@@ -196,8 +195,9 @@ class RtsView(DemoView):
         a.order(red, (2150.0, 1250.0))
         self.select(np.concatenate([tanks, scouts]))
         self.last_goal = np.array([1450.0, 960.0])
-        self.camera.zoom = 0.6
-        self.camera.position = (1000.0, 1050.0)
+        self.overlays["terrain"] = True
+        self.camera.zoom = 0.55
+        self.camera.position = (1150.0, 1130.0)
 
     # -- selection and orders -------------------------------------------------------------------
     def select(self, ids: np.ndarray, *, add: bool = False) -> None:
@@ -361,6 +361,7 @@ class RtsView(DemoView):
     def draw(self) -> None:
         self._sync_sprites()
         self.camera.use()
+        self.ground.draw()
         self.static.draw()
         if self.overlays["flow"]:
             self._draw_flow()
@@ -371,7 +372,7 @@ class RtsView(DemoView):
         self.ring_sprites.draw()
         self.unit_sprites.draw()
         if self.overlays["terrain"]:
-            self._draw_terrain_labels()
+            self._draw_terrain_outlines()
         self._draw_minimap()
 
     def _draw_paths(self) -> None:
@@ -416,12 +417,16 @@ class RtsView(DemoView):
         if self.flow_field is not None:
             nd.draw_flow_field(self.flow_field, color=(200, 230, 255, 150), arrow_length=0.6)
 
-    def _draw_terrain_labels(self) -> None:
+    def _draw_terrain_outlines(self) -> None:
         for region in self.army.navmap.level.terrain:
             ring = np.asarray(region.polygon.exterior.coords)
             arcade.draw_line_strip(ring.tolist(), (255, 255, 255, 160), 2.0)
-        for label in self.terrain_labels:
-            x, y = label.position
+
+    def _draw_terrain_labels(self) -> None:
+        """What each terrain costs each unit type, in screen space so it reads at any zoom."""
+        for label, anchor in zip(self.terrain_labels, self._label_anchors):
+            x, y = self.camera.project(anchor)[:2]
+            label.position = (x, y)
             panel(x - label.content_width / 2 - 6, y - 6, label.content_width + 12, label.content_height + 8)
             label.draw()
 
@@ -457,6 +462,8 @@ class RtsView(DemoView):
         self.title_text.draw()
         self.status_text.position = (10, h - 52)
         self.status_text.draw()
+        if self.overlays["terrain"]:
+            self._draw_terrain_labels()
         if self._drag_box is not None:
             x0, y0, x1, y1 = self._drag_box
             l, r, b, t = min(x0, x1), max(x0, x1), min(y0, y1), max(y0, y1)
@@ -475,3 +482,12 @@ class RtsView(DemoView):
 def _pairs(polyline: np.ndarray) -> np.ndarray:
     """A polyline's segments as consecutive point pairs, the layout ``arcade.draw_lines`` takes."""
     return np.stack([polyline[:-1], polyline[1:]], axis=1).reshape(-1, 2)
+
+
+def _ground_grid(width: float, height: float, step: float = 100.0) -> arcade.shape_list.ShapeElementList:
+    """Faint lines every ``step`` world units: a sense of scale and of the camera moving."""
+    xs, ys = np.arange(0.0, width + 1, step), np.arange(0.0, height + 1, step)
+    points = [(x, y) for x in xs for y in (0.0, height)] + [(x, y) for y in ys for x in (0.0, width)]
+    shapes = arcade.shape_list.ShapeElementList()
+    shapes.append(arcade.shape_list.create_lines(points, (255, 255, 255, 16)))
+    return shapes

@@ -2,8 +2,9 @@
 
 ``navmesh.search_trace`` records the expansion order of A*, Dijkstra and BFS, so their frontier
 grows step by step. DFS and Bellman-Ford have no trace in the library; their result comes from
-``navmesh.dfs`` and ``navmesh.bellman_ford`` and is shown at once. Every search uses infantry
-arc weights (swamp x2.5, water closed), so the costs differ from the arc counts of BFS.
+``navmesh.dfs`` and ``navmesh.bellman_ford`` and is shown at once. Every search runs on the arcs
+open to infantry (none over water) with infantry weights (swamp x2.5), so BFS's fewest arcs and
+DFS's first path found can be compared with the cheapest path of the others.
 """
 
 from __future__ import annotations
@@ -49,6 +50,15 @@ class Result:
     trace: navmesh.SearchTrace | None
 
 
+def open_graph(graph: navmesh.NavGraph, weights: navmesh.EdgeWeights) -> tuple[navmesh.NavGraph, navmesh.EdgeWeights]:
+    """The graph of the arcs with a finite weight, whose arc lengths are those weights."""
+    src = np.repeat(np.arange(graph.n_nodes), np.diff(graph.indptr))
+    ok = np.isfinite(weights.values)
+    edges = np.stack([src[ok], graph.indices[ok]], axis=1)
+    sub = navmesh.NavGraph.from_edges(graph.points, edges, lengths=np.asarray(weights.values)[ok], directed=True)
+    return sub, sub.default_weights
+
+
 class VisualiserView(DemoView):
     """Pick two points; see how five searches explore the graph and what they find."""
 
@@ -58,8 +68,7 @@ class VisualiserView(DemoView):
                  **kwargs) -> None:
         super().__init__(window, help_lines=HELP, **kwargs)
         self.level, self.navmap = load_valley()
-        self.graph = self.navmap.graph
-        self.weights = self.navmap.weights(INFANTRY.profile)
+        self.graph, self.weights = open_graph(self.navmap.graph, self.navmap.weights(INFANTRY.profile))
         self.query = navmesh.NavQuery(self.navmap, INFANTRY.profile)
         self.world_size = np.array(self.level.bounds.bounds[2:], dtype=float)
         self.camera = arcade.Camera2D()
@@ -83,6 +92,8 @@ class VisualiserView(DemoView):
         self.table_head = arcade.Text("algorithm     expanded  arcs    cost", 0, 0, DIM_TEXT, 13,
                                       font_name="DejaVu Sans Mono")
         self.set_endpoints((260.0, 700.0), (2750.0, 1050.0))
+        if scenario:
+            self.choose("dijkstra")  # the widest frontier: it shows best part-way
 
     def _fit_camera(self) -> None:
         w, h = self.window.width, self.window.height
@@ -183,13 +194,13 @@ class VisualiserView(DemoView):
         self.graph_shapes.draw()
         r = self.result
         if r.trace is not None:
-            nd.draw_trace(r.trace, self.graph, step=int(self.step_pos), node_radius=6.0, line_width=2.0)
+            nd.draw_trace(r.trace, self.graph, step=int(self.step_pos), node_radius=13.0, line_width=4.0)
         if r.path is not None and self.finished:
-            nd.draw_path(r.path, color=(255, 215, 90, 255), line_width=5.0, point_radius=5.0)
+            nd.draw_path(r.path, color=(255, 215, 90, 255), line_width=10.0, point_radius=10.0)
         pts = self.graph.points
         for node, color in ((self.start, START_COLOR), (self.goal, GOAL_COLOR)):
-            arcade.draw_circle_filled(pts[node, 0], pts[node, 1], 18, color)
-            arcade.draw_circle_outline(pts[node, 0], pts[node, 1], 18, (0, 0, 0, 255), 4)
+            arcade.draw_circle_filled(pts[node, 0], pts[node, 1], 30, color)
+            arcade.draw_circle_outline(pts[node, 0], pts[node, 1], 30, (0, 0, 0, 255), 8)
 
     def draw_hud(self) -> None:
         w, h = self.window.width, self.window.height

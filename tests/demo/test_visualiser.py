@@ -99,3 +99,13 @@ def test_pause_single_step_and_screenshot(window: Any, screenshot_dir: Any) -> N
     pts = view.graph.points
     for node, color in ((view.start, START_COLOR), (view.goal, GOAL_COLOR)):
         assert pixel(image, *screen(view, pts[node])) == color[:3]
+
+
+def test_the_searched_graph_is_the_infantrys_open_arcs_with_their_weights(view: VisualiserView) -> None:
+    full = view.navmap.graph
+    w = np.asarray(view.navmap.weights(view.query.profile).values)
+    g, sub = view.graph, np.asarray(view.weights.values)
+    assert g.n_edges == int(np.isfinite(w).sum())
+    src = np.repeat(np.arange(g.n_nodes), np.diff(g.indptr))
+    for k in np.random.default_rng(0).choice(g.n_edges, 200, replace=False):
+        assert sub[k] == w[full.arc(int(src[k]), int(g.indices[k]))]
