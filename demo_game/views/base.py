@@ -14,14 +14,14 @@ import navmesh
 from demo_game.levels import VALLEY
 
 BACKGROUND = (38, 52, 40)
-PANEL = (12, 16, 22, 215)
+PANEL = (12, 16, 22, 225)
 TEXT = (235, 238, 245)
 DIM_TEXT = (170, 178, 190)
 ACCENT = (255, 215, 90)
 FONT = ("DejaVu Sans", "Arial", "calibri")
+MONO = ("DejaVu Sans Mono", "Consolas", "Courier New")
 
 MODE_KEYS = {arcade.key.F2: "rts", arcade.key.F3: "visualiser", arcade.key.F4: "maze", arcade.key.F5: "flow"}
-MODE_HELP = "F2 RTS   F3 search visualiser   F4 cat and mouse   F5 flow field"
 
 # The graph every waypoint mode searches: corner and fill waypoints for units up to radius 10.
 BUILD_OPTIONS = dict(k=8, agent_radius=10.0, corners=True, fill_spacing=110.0)
@@ -79,14 +79,14 @@ class DemoView(arcade.View):
         The window (default: the current one).
     switch_mode : callable, optional
         Called with a mode name when the player presses F2-F5.
-    help_lines : list of str
-        The help overlay's lines (F1 or H shows it).
+    help_lines : list of (str, str)
+        The help overlay's rows, (keys, what they do) (F1 or H shows it).
     """
 
     title = ""
 
     def __init__(self, window: arcade.Window | None = None, *, switch_mode: Callable[[str], None] | None = None,
-                 help_lines: list[str] | None = None) -> None:
+                 help_lines: list[tuple[str, str]] | None = None) -> None:
         super().__init__(window)
         self.switch_mode = switch_mode
         self.fixed_dt: float | None = None
@@ -94,9 +94,12 @@ class DemoView(arcade.View):
         self.fps = FpsMeter()
         self.show_help = False
         self.ui_camera = arcade.Camera2D()
-        lines = [f"{self.title}  -  help", "", *(help_lines or []), "", MODE_HELP, "F1 / H  close this help"]
-        self.help_text = arcade.Text("\n".join(lines), 0, 0, TEXT, 14, multiline=True, width=720, anchor_y="top",
-                                     font_name=FONT)
+        rows = [*(help_lines or []), ("", ""), ("F2 F3 F4 F5", "RTS, search visualiser, cat and mouse, flow field"),
+                ("F1 / H", "show / hide this help")]
+        pad = max(len(k) for k, _ in rows) + 2
+        lines = [f"{self.title}  -  help", ""] + [f"{k:<{pad}}{v}".rstrip() for k, v in rows]
+        self.help_text = arcade.Text("\n".join(lines), 0, 0, TEXT, 13, multiline=True, width=760, anchor_y="top",
+                                     font_name=MONO)
         self.fps_text = arcade.Text("", 0, 0, DIM_TEXT, 12, anchor_x="right", font_name=FONT)
         self.hint_text = arcade.Text("F1 help", 0, 0, DIM_TEXT, 12, font_name=FONT)
 

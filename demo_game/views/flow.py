@@ -21,10 +21,11 @@ CELL = 40.0
 SPEED = 110.0  # world units per second on plain ground
 RADIUS = 9.0
 HELP = [
-    "Left click      set the goal: every unit streams there",
-    "R               show / hide the flow-field arrows",
-    "Space           scatter the units again",
-    "One Dijkstra from the goal (navmesh.FlowField) serves every unit.",
+    ("Left click", "set the goal: every unit streams there"),
+    ("R", "show / hide the flow-field arrows"),
+    ("Space", "scatter the units again"),
+    ("", "One Dijkstra from the goal (navmesh.FlowField)"),
+    ("", "serves every unit."),
 ]
 
 

@@ -17,10 +17,12 @@ CAT_STEP = 0.16  # seconds per cat step
 WALL_COLOR = (70, 76, 98)
 
 HELP = [
-    "Arrows / WASD   steer the mouse (hold to keep running)",
-    "The cat runs navmesh.first_step(maze, cat, mouse) before every step:",
-    "one breadth-first search a step, only the first move is kept.",
-    "P  show the cat's whole path (grid A*)      R  new maze",
+    ("Arrows / WASD", "steer the mouse (hold to keep running)"),
+    ("P", "show the cat's whole path (grid A*)"),
+    ("R", "new maze"),
+    ("", "The cat runs navmesh.first_step(maze, cat, mouse)"),
+    ("", "before every step: one breadth-first search, only"),
+    ("", "the first move is kept."),
 ]
 DIRS = {arcade.key.UP: (0, -1), arcade.key.W: (0, -1), arcade.key.DOWN: (0, 1), arcade.key.S: (0, 1),
         arcade.key.LEFT: (-1, 0), arcade.key.A: (-1, 0), arcade.key.RIGHT: (1, 0), arcade.key.D: (1, 0)}

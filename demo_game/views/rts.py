@@ -52,16 +52,20 @@ MAX_ROUTES = 60  # routes drawn at most (of the selected units), to keep frames 
 DEFAULT_MOTION = "crowd"
 
 HELP = [
-    "Left click / drag a box    select your (blue) units;  Shift adds",
-    "Right click                 move there in formation",
-    "Shift + right click         queue a waypoint",
-    "Arrows / WASD, edge, middle drag   pan;   wheel, + / -   zoom",
-    "Click the minimap           jump there",
-    "Ctrl+A select all;  X stop;  B raise / lower the bridge (units re-plan)",
-    "M  motion: crowd (steering) / straight path / Hermite curve;  V  path variation",
-    "G  waypoint graph    T  terrain labels    P  paths    R  flow-field arrows",
-    "Infantry: slow in swamp, wades the ford.   Tanks: avoid swamp, love roads,",
-    "cannot wade.   Scouts: fast on any land.",
+    ("Left click / drag", "select your (blue) units; Shift adds"),
+    ("Right click", "move there in formation"),
+    ("Shift + right click", "queue a waypoint"),
+    ("Arrows / WASD", "pan (also the window edge, middle drag)"),
+    ("Wheel, + / -", "zoom"),
+    ("Minimap click", "jump there"),
+    ("Ctrl+A / X", "select all / stop"),
+    ("B", "raise / lower the bridge (units on the way re-plan)"),
+    ("M", "motion: crowd / straight path / Hermite curve"),
+    ("V", "path variation (straight and Hermite motion)"),
+    ("G T P R", "overlays: graph, terrain, paths, flow arrows"),
+    ("", "Infantry: slow in swamp, wades the ford."),
+    ("", "Tanks: avoid swamp, love roads, cannot wade."),
+    ("", "Scouts: fast on any land."),
 ]
 
 

@@ -27,14 +27,16 @@ START_COLOR = (80, 230, 120, 255)
 GOAL_COLOR = (255, 90, 90, 255)
 
 HELP = [
-    "Left click      set the start (then the goal, alternately)",
-    "Right click     set the goal",
-    "1-5             BFS, DFS, Dijkstra, A*, Bellman-Ford",
-    "Space  pause / run      N  single step (when paused)",
-    "Up / Down       faster / slower        Enter  jump to the end",
-    "Green: open set (frontier)   red: expanded   white: search tree",
-    "DFS and Bellman-Ford have no step trace in navmesh.search_trace:",
-    "their result is shown at once.",
+    ("Left click", "set the start (then the goal, alternately)"),
+    ("Right click", "set the goal"),
+    ("1 2 3 4 5", "BFS, DFS, Dijkstra, A*, Bellman-Ford"),
+    ("Space / N", "pause or run / single step (when paused)"),
+    ("Up / Down", "faster / slower"),
+    ("Enter", "jump to the end"),
+    ("", "Green: open set (frontier), red: expanded,"),
+    ("", "white: search tree. DFS and Bellman-Ford have no"),
+    ("", "step trace in navmesh.search_trace: their result"),
+    ("", "is shown at once."),
 ]
 
 
