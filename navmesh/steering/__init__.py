@@ -14,15 +14,18 @@ Pure numpy / numba (no arcade import).
 from navmesh.steering.crowd import Crowd, formation_slots
 from navmesh.steering.curves import Curve, hermite_curve, hermite_tangents
 from navmesh.steering.follower import FollowerEvent, PathFollower
+from navmesh.steering.variation import alternative_paths, vary_path
 from navmesh.steering.walls import Walls
 
 __all__ = [
-    "PathFollower",
-    "FollowerEvent",
     "Crowd",
-    "formation_slots",
     "Curve",
+    "FollowerEvent",
+    "PathFollower",
+    "Walls",
+    "alternative_paths",
+    "formation_slots",
     "hermite_curve",
     "hermite_tangents",
-    "Walls",
+    "vary_path",
 ]

@@ -3,19 +3,18 @@
 A :class:`Crowd` keeps every unit's state in flat numpy arrays indexed by unit id. A group order
 (:meth:`Crowd.move_to`) spreads formation slots over the free space around the goal and computes
 one route tree toward the goal per unit type (a reversed Dijkstra over the NavMap's graph, or a
-:class:`~navmesh.flowfield.FlowField` on a GridMap) that every unit of the group reads: cheaper
-than one search per unit as soon as a group has more than a handful of units. Route requests wait
-in a queue and at most ``searches_per_update`` of them run per :meth:`Crowd.update`, so a large
-order never freezes a frame. The per-frame motion is one compiled call
+:class:`~navmesh.grid.FlowField` on a GridMap) that every unit of the group reads: one search
+instead of one per unit. Route work waits in a queue: at most ``searches_per_update`` searches
+and ``joins_per_update`` units joining a tree run per :meth:`Crowd.update`, so a large order
+never freezes a frame. The per-frame motion is one compiled call
 (:func:`navmesh.steering.kernels.crowd_step`).
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import scipy.sparse
@@ -24,13 +23,19 @@ from numpy.typing import ArrayLike, NDArray
 from scipy.spatial import cKDTree
 
 from navmesh._checks import check_positive_int
-from navmesh.errors import InvalidGeometryError, InvalidOptionError, NodeNotFoundError, describe
-from navmesh.grid import FlowField
-from navmesh.grid import GridMap
+from navmesh.errors import (
+    InvalidGeometryError,
+    InvalidOptionError,
+    NavmeshError,
+    NodeNotFoundError,
+    describe,
+)
+from navmesh.grid import FlowField, GridMap
 from navmesh.path import Path
 from navmesh.steering import kernels as K
 from navmesh.steering.walls import Walls, level_geometry
 from navmesh.terrain import CostProfile
+from navmesh.waypoints.query import NavQuery
 
 __all__ = ["Crowd", "formation_slots"]
 
@@ -67,42 +72,33 @@ def formation_slots(walls: Walls, cls: int, goal: ArrayLike, count: int, spacing
     """
     g = walls.nearest_free(np.asarray(goal, dtype=np.float64)[None, :2], cls)[0]
     ring = int(np.ceil(np.sqrt(count / 2.5))) + 2
-    area = sum(f.area for f in walls.free[cls : cls + 1])
-    limit = int(np.sqrt(area) / spacing) + 2
+    limit = int(np.sqrt(walls.free[cls].area) / spacing) + 2
     while True:
+        side = 2 * ring + 1
         i, j = np.meshgrid(np.arange(-ring, ring + 1), np.arange(-ring, ring + 1), indexing="ij")
         i, j = i.ravel(), j.ravel()
         pts = g + spacing * np.column_stack([i + 0.5 * j, j * np.sqrt(3) / 2])
         ok = walls.walkable(pts, cls)
+        centre = int(np.flatnonzero((i == 0) & (j == 0))[0])
+        ok[centre] = True  # the (free) goal itself
+        # lattice steps between free points that a unit can walk: one connected-components pass
+        idx = np.arange(len(pts)).reshape(side, side)
+        a_list, b_list = [], []
+        for di, dj in ((1, 0), (0, 1), (1, -1)):
+            a = idx[max(0, -di) : side - max(0, di), max(0, -dj) : side - max(0, dj)].ravel()
+            b = idx[max(0, di) : side + min(0, di) or None, max(0, dj) : side + min(0, dj) or None].ravel()
+            keep = ok[a] & ok[b]
+            a_list.append(a[keep])
+            b_list.append(b[keep])
+        a, b = np.concatenate(a_list), np.concatenate(b_list)
+        step_ok = walls.visible(pts[a], pts[b], cls)
+        adj = scipy.sparse.coo_array((np.ones(int(step_ok.sum())), (a[step_ok], b[step_ok])), shape=(len(pts), len(pts)))
+        _, label = scipy.sparse.csgraph.connected_components(adj, directed=False)
+        reached = ok & (label == label[centre])
         order = np.argsort(np.hypot(*(pts - g).T), kind="stable")
-        idx = {(a, b): k for k, (a, b) in enumerate(zip(i.tolist(), j.tolist()))}
-        reached = np.zeros(len(pts), bool)
-        start = int(order[0])
-        if ok[start]:
-            reached[start] = True
-            frontier = [start]
-            steps = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
-            while frontier:
-                a_list, b_list = [], []
-                for k in frontier:
-                    for di, dj in steps:
-                        m = idx.get((i[k] + di, j[k] + dj))
-                        if m is not None and ok[m] and not reached[m]:
-                            a_list.append(k)
-                            b_list.append(m)
-                frontier = []
-                if a_list:
-                    vis = walls.visible(pts[a_list], pts[b_list], cls)
-                    for m, v in zip(b_list, vis.tolist()):
-                        if v and not reached[m]:
-                            reached[m] = True
-                            frontier.append(m)
-        # the goal itself first, then lattice points by distance
-        found = [p for p in order.tolist() if reached[p]]
+        found = order[reached[order]]
         if len(found) >= count:
-            out = pts[found[:count]].copy()
-            out[0] = g
-            return out
+            return pts[found[:count]].copy()
         if ring > limit:
             raise NodeNotFoundError(
                 f"only {len(found)} formation slots of spacing {spacing} fit around goal={g.tolist()}; {count} needed"
@@ -138,12 +134,19 @@ class Crowd:
     navmap_or_grid : NavMap or GridMap
         The map. On a NavMap, routes follow its waypoint graph under each unit's
         :class:`~navmesh.terrain.CostProfile`; on a GridMap they follow a
-        :class:`~navmesh.flowfield.FlowField` (blocked cells are walls; profiles do not apply,
+        :class:`~navmesh.grid.FlowField` (blocked cells are walls; profiles do not apply,
         the grid's own cell costs do). Walls for the motion are the level's obstacles (or
         blocked cells) inflated by each unit's radius.
     searches_per_update : int
         Route searches (one per unit type of an order) run per :meth:`update`, >= 1; the others
         wait for the next updates. Default 4.
+    joins_per_update : int
+        Units that join their order's route tree per :meth:`update` (a few line-of-sight tests
+        each), >= 1; the others wait for the next updates. Default 1,000.
+    shared_search_min : int
+        NavMap only: an order's units of one type share one route tree when there are at least
+        this many (>= 1; default 4); fewer get one any-angle ``NavQuery.find_path`` each, straight
+        to their slots (cheaper than searching the whole graph, and the best path).
     separation : float
         Strength of the push between overlapping units, >= 0 (1 = a unit overlapping its
         neighbour by its full radius is pushed at its own speed). Default 2.
@@ -192,6 +195,8 @@ class Crowd:
         navmap_or_grid: Any,
         *,
         searches_per_update: int = 4,
+        joins_per_update: int = 1000,
+        shared_search_min: int = 4,
         separation: float = 2.0,
         formation_spacing: float = 2.2,
     ) -> None:
@@ -199,6 +204,9 @@ class Crowd:
         self.map = navmap_or_grid
         self._grid = isinstance(navmap_or_grid, GridMap)
         self.searches_per_update = check_positive_int("searches_per_update", searches_per_update, allow_none=False)
+        self.joins_per_update = check_positive_int("joins_per_update", joins_per_update, allow_none=False)
+        self.shared_search_min = check_positive_int("shared_search_min", shared_search_min, allow_none=False)
+        self._queries: dict[CostProfile | None, NavQuery] = {}
         self.separation = _check_float("separation", separation, 0.0)
         self.formation_spacing = _check_float("formation_spacing", formation_spacing, 2.0)
         self._n = 0
@@ -211,7 +219,7 @@ class Crowd:
         self._walls: Walls | None = None
         self._orders: dict[int, _Order] = {}
         self._order_of = np.zeros(0, np.int64)
-        self._pending: deque[tuple[int, Any]] = deque()
+        self._pending: deque[tuple[Any, ...]] = deque()
         self._route_xy = _EMPTY_XY
         self._route_next = np.zeros(0, np.int64)
         self._route_base: dict[tuple[int, Any], int] = {}
@@ -221,7 +229,7 @@ class Crowd:
         self._tree_cache: dict[Any, Any] = {}
 
     # -- storage ----------------------------------------------------------------------------
-    _FIELDS = {
+    _FIELDS: ClassVar[dict[str, tuple[type, tuple[int, ...]]]] = {
         "positions": (np.float64, (2,)),
         "velocities": (np.float64, (2,)),
         "headings": (np.float64, ()),
@@ -369,7 +377,8 @@ class Crowd:
         Each unit gets a formation slot around ``goal`` (slots are at least two radii apart,
         on free space connected to the goal); the units closest to the goal take the inner
         slots. Routes are computed during the next updates (at most ``searches_per_update``
-        route searches per update); until then the units keep still.
+        route searches and ``joins_per_update`` units joining them per update); until then the units
+        keep still.
 
         Parameters
         ----------
@@ -415,7 +424,45 @@ class Crowd:
         a["arrived"][u] = False
         a["_cur"][u] = -1
         for key in sorted(set(zip(a["_prof"][u].tolist(), a["_cls"][u].tolist()))):
-            self._pending.append((oid, key))
+            self._pending.append(("search", oid, key))
+
+    def set_map(self, navmap_or_grid: Any) -> None:
+        """Switch to a changed map (a door closed, a bridge raised: a NavMap from a local update).
+
+        Walls are rebuilt for every unit radius; every order keeps its goal and slots and
+        searches its routes again (budgeted, from the next :meth:`update`; its units wait until
+        then). A unit the change buried inside an obstacle is moved to the nearest free point.
+
+        Raises
+        ------
+        InvalidOptionError
+            The new map is neither a NavMap nor a GridMap, or of the other kind than before.
+        """
+        level_geometry(navmap_or_grid)
+        if isinstance(navmap_or_grid, GridMap) != self._grid:
+            raise InvalidOptionError("set_map: the new map must be of the same kind (NavMap or GridMap) as the old one")
+        self.map = navmap_or_grid
+        self._tree_cache = {}
+        self._queries = {}
+        if not self._radii_classes:
+            return
+        self._walls = Walls(self.map, self._radii_classes)
+        a = self._arrays
+        n = self._n
+        for c in range(len(self._radii_classes)):
+            sel = np.flatnonzero(a["alive"][:n] & (a["_cls"][:n] == c))
+            if sel.size:
+                a["positions"][sel] = self._walls.nearest_free(a["positions"][sel], c)
+        self._pending.clear()
+        for oid, order in self._orders.items():
+            order.blocks.clear()
+            ids = order.ids[a["_order"][order.ids] == oid]
+            a["_cur"][ids] = -1
+            a["_moving"][ids] = False
+            for key in sorted(set(zip(a["_prof"][ids].tolist(), a["_cls"][ids].tolist()))):
+                self._pending.append(("search", oid, key))
+        self._routes_dirty = True
+        self._rebuild_routes()
 
     def _release(self, u: NDArray[np.int64]) -> None:
         """Take units out of their orders; drop orders nobody follows any more."""
@@ -429,29 +476,103 @@ class Crowd:
                 del self._orders[oid]
                 self._routes_dirty = True
 
-    def _run_search(self, oid: int, key: tuple[int, int]) -> None:
+    def _members(self, oid: int, key: tuple[int, int]) -> NDArray[np.int64]:
         order = self._orders.get(oid)
         if order is None:
-            return
+            return np.zeros(0, np.int64)
         a = self._arrays
-        prof_i, cls = key
         ids = order.ids
-        members = ids[(a["_order"][ids] == oid) & (a["_prof"][ids] == prof_i) & (a["_cls"][ids] == cls)]
+        return ids[(a["_order"][ids] == oid) & (a["_prof"][ids] == key[0]) & (a["_cls"][ids] == key[1])]
+
+    def _search(self, oid: int, key: tuple[int, int]) -> None:
+        """The route tree of one unit type of an order; slots handed out in arrival order
+        (estimated from the nearest route row); the units then wait for :meth:`_join`."""
+        members = self._members(oid, key)
         if members.size == 0:
             return
+        order = self._orders[oid]
+        a = self._arrays
+        prof_i, cls = key
         pos = a["positions"][members]
+        if not self._grid and len(members) < self.shared_search_min:
+            for u in members.tolist():
+                self._plan_unit(oid, key, u)
+            return
         if self._grid:
             block = self._flow_block(order.goal)
         else:
             block = self._tree_block(order.goal, self._profiles[prof_i], cls)
         order.blocks[key] = block
-        first, cost = self._enter(block, pos, cls)
+        first, cost = self._estimate(block, pos)
         a["_slot"][members] = _fill_order(a["_slot"][members], order.goal, pos, block, first, cost)
         self._routes_dirty = True
+        self._pending.appendleft(("join", oid, key, members))
+
+    def _plan_unit(self, oid: int, key: tuple[int, int], u: int) -> None:
+        """One unit's own any-angle path to its slot (small groups: cheaper than a tree)."""
+        a = self._arrays
+        prof_i, cls = key
+        profile = self._profiles[prof_i]
+        if profile not in self._queries:
+            self._queries[profile] = NavQuery(self.map, profile)
+        start, slot = a["positions"][u].copy(), a["_slot"][u].copy()
+        try:
+            pts = self._queries[profile].find_path(start, slot, allow_partial=True).points[1:, :2]
+        except NavmeshError:
+            pts = slot[None]  # unreachable from here: try straight, sliding along the walls
+        if len(pts) == 0:
+            pts = slot[None]
+        nxt = np.append(np.arange(1, len(pts)), -1).astype(np.int64)
+        self._orders[oid].blocks[(prof_i, cls, u)] = _Block(np.ascontiguousarray(pts), nxt, np.zeros(len(pts)), slot)
+        self._routes_dirty = True
         self._rebuild_routes()
+        a["_cur"][u] = self._route_base[(oid, (prof_i, cls, u))]
+        a["_moving"][u] = True
+
+    def _join(self, oid: int, key: tuple[int, int], members: NDArray[np.int64]) -> None:
+        """Units of an order join its route tree (visibility tests: the per-unit part)."""
+        a = self._arrays
+        members = members[a["_order"][members] == oid]
+        order = self._orders.get(oid)
+        if members.size == 0 or order is None:
+            return
+        self._rebuild_routes()
+        first, _ = self._enter(order.blocks[key], a["positions"][members], key[1])
         base = self._route_base[(oid, key)]
         a["_cur"][members] = np.where(first >= 0, first + base, -1)
         a["_moving"][members] = True
+
+    def _estimate(self, block: _Block, pos: NDArray[np.float64]) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+        """Cheap first row and route cost per unit (nearest row, no visibility test)."""
+        if self._grid:
+            cells = np.asarray(self.map.cell_at(pos), np.int64).reshape(len(pos))
+            cost = block.dist[cells]
+            return np.where(np.isfinite(cost), block.nxt[cells], -1), cost
+        if len(block.xy) == 1:
+            return np.zeros(len(pos), np.int64), np.hypot(*(pos - block.goal).T)
+        d, near = self._node_tree().query(pos)
+        return near.astype(np.int64), d + block.dist[near]
+
+    def _service(self) -> None:
+        """Run pending route work within this update's budget."""
+        searches, joins = self.searches_per_update, self.joins_per_update
+        while self._pending:
+            task = self._pending[0]
+            if task[0] == "search":
+                if searches == 0:
+                    break
+                self._pending.popleft()
+                searches -= 1
+                self._search(task[1], task[2])
+            else:
+                if joins == 0:
+                    break
+                _, oid, key, members = self._pending.popleft()
+                now, later = members[:joins], members[joins:]
+                if later.size:
+                    self._pending.appendleft(("join", oid, key, later))
+                joins -= len(now)
+                self._join(oid, key, now)
 
     def _flow_block(self, goal: NDArray[np.float64]) -> _Block:
         grid: GridMap = self.map
@@ -472,6 +593,8 @@ class Crowd:
         n = graph.n_nodes
         pts = np.ascontiguousarray(graph.points[:, :2])
         w = np.asarray(self.map.weights(profile).values, dtype=np.float64)
+        if n == 0:
+            return _Block(goal[None].copy(), np.full(1, -1, np.int64), np.zeros(1), goal)
         gd, gi = self._node_tree().query(goal[None], k=min(16, n))
         gi, gd = np.atleast_1d(gi[0]), np.atleast_1d(gd[0])
         vis = self._walls.sees(np.repeat(goal[None], len(gi), axis=0), pts[gi], cls)
@@ -504,6 +627,9 @@ class Crowd:
             cost = block.dist[cells]
             return np.where(np.isfinite(cost), block.nxt[cells], -1), cost
         kk = min(8, goal_row)
+        if kk == 0:  # a graph without nodes: straight to the goal when in sight
+            direct = self._walls.sees(pos, np.repeat(block.goal[None], m, axis=0), cls)
+            return np.where(direct, goal_row, -1).astype(np.int64), np.hypot(*(pos - block.goal).T)
         ed, ei = self._node_tree().query(pos, k=kk)
         ed, ei = ed.reshape(m, kk), ei.reshape(m, kk)
         a, b = np.repeat(pos, kk, axis=0), block.xy[ei.ravel()]
@@ -530,10 +656,19 @@ class Crowd:
         keys = np.stack([a["_order"][lost], a["_prof"][lost], a["_cls"][lost]], axis=1)
         for oid, prof_i, cls in np.unique(keys, axis=0).tolist():
             order = self._orders.get(oid)
-            block = order.blocks.get((prof_i, cls)) if order is not None else None
+            if order is None:
+                continue
+            block = order.blocks.get((prof_i, cls))
             if block is None:
+                for v in lost[(keys == (oid, prof_i, cls)).all(axis=1)].tolist():
+                    if (prof_i, cls, v) in order.blocks:
+                        self._plan_unit(oid, (prof_i, cls), v)
                 continue
             u = lost[(keys == (oid, prof_i, cls)).all(axis=1)]
+            own = np.array([(prof_i, cls, v) in order.blocks for v in u.tolist()], dtype=bool)
+            for v in u[own].tolist():
+                self._plan_unit(oid, (prof_i, cls), v)
+            u = u[~own]
             first, _ = self._enter(block, a["positions"][u], cls)
             base = self._route_base[(oid, (prof_i, cls))]
             keep = first >= 0
@@ -570,8 +705,7 @@ class Crowd:
         """Advance the crowd by ``dt`` seconds (> 0): pending route searches within the budget,
         then one compiled step for every unit."""
         t = _check_float("dt", dt, 0.0, strict=True)
-        for _ in range(min(self.searches_per_update, len(self._pending))):
-            self._run_search(*self._pending.popleft())
+        self._service()
         self._rebuild_routes()
         if self._n == 0:
             return
@@ -605,7 +739,8 @@ class Crowd:
                 nodes.append(c)
                 c = int(self._route_next[c])
                 seen += 1
-            pts.append(a["_slot"][u].copy())
+            if not np.array_equal(pts[-1], a["_slot"][u]):
+                pts.append(a["_slot"][u].copy())
         p = np.asarray(pts)
         length = float(np.hypot(*np.diff(p, axis=0).T).sum()) if len(p) > 1 else 0.0
         return Path(np.asarray(nodes, np.int32), p, length)

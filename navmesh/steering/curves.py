@@ -28,7 +28,7 @@ from numpy.typing import ArrayLike, NDArray
 from navmesh._checks import check_option
 from navmesh.errors import InvalidGeometryError, InvalidOptionError, describe
 
-__all__ = ["TANGENTS", "Tangents", "Curve", "hermite_curve", "hermite_tangents", "arc_lengths", "point_at"]
+__all__ = ["TANGENTS", "Curve", "Tangents", "arc_lengths", "hermite_curve", "hermite_tangents", "point_at"]
 
 Tangents = Literal["catmull_rom", "centripetal"]
 TANGENTS: tuple[str, ...] = ("catmull_rom", "centripetal")
@@ -97,9 +97,9 @@ def _basis(u: NDArray[np.float64]) -> tuple[NDArray, NDArray, NDArray, NDArray]:
     return 2 * u3 - 3 * u2 + 1, u3 - 2 * u2 + u, -2 * u3 + 3 * u2, u3 - u2
 
 
-def _dbasis(u: NDArray[np.float64]) -> tuple[NDArray, NDArray, NDArray, NDArray]:
+def _dbasis(u: NDArray[np.float64]) -> tuple[None, NDArray, NDArray, NDArray]:
     u2 = u * u
-    return 6 * u2 - 6 * u, 3 * u2 - 4 * u + 1, -6 * u2 + 6 * u, 3 * u2 - 2 * u
+    return None, 3 * u2 - 4 * u + 1, -6 * u2 + 6 * u, 3 * u2 - 2 * u
 
 
 @dataclass(frozen=True, eq=False)
@@ -152,7 +152,12 @@ class Curve:
     def _combine(self, i: NDArray[np.int64], h: tuple) -> NDArray[np.float64]:
         p0, p1 = self.points[i], self.points[i + 1]
         m0, m1 = self.start_tangents[i], self.end_tangents[i]
-        return h[0][..., None] * p0 + h[1][..., None] * m0 + h[2][..., None] * p1 + h[3][..., None] * m1
+        # h00 = 1 - h01 (and h00' = -h01'): written as a step from p0, a flattened piece lies on
+        # its segment to the last bit (an axis-aligned one exactly), like a linear interpolation
+        out = h[2][..., None] * (p1 - p0) + h[1][..., None] * m0 + h[3][..., None] * m1
+        if h[0] is not None:
+            out = out + p0
+        return out
 
     def sample(self) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
         """A dense polyline through the curve.

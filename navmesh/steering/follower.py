@@ -11,13 +11,25 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from navmesh._checks import check_option
-from navmesh.errors import InvalidGeometryError, InvalidOptionError, describe
+from navmesh.errors import (
+    InvalidGeometryError,
+    InvalidOptionError,
+    NoPathError,
+    describe,
+)
 from navmesh.path import Path
-from navmesh.steering.curves import TANGENTS, Tangents, arc_lengths, as_polyline, hermite_curve, point_at
+from navmesh.steering.curves import (
+    TANGENTS,
+    Tangents,
+    arc_lengths,
+    as_polyline,
+    hermite_curve,
+    point_at,
+)
 from navmesh.terrain import CostProfile
 from navmesh.waypoints.query import NavQuery
 
-__all__ = ["PathFollower", "FollowerEvent", "MODES", "Mode"]
+__all__ = ["MODES", "FollowerEvent", "Mode", "PathFollower"]
 
 Mode = Literal["straight", "hermite"]
 MODES: tuple[str, ...] = ("straight", "hermite")
@@ -33,7 +45,8 @@ class FollowerEvent:
         ``"waypoint"``: an inner waypoint was passed; ``"goal"``: the goal was reached (the
         follower is done); ``"replan"``: a new route was planned (target moved, timer, pushed
         off the route, or blocked); ``"blocked"``: the map changed and the route ahead is no
-        longer walkable.
+        longer walkable (followed by ``"replan"``, or alone when the goal can no longer be
+        reached: the follower then stands still and is ``done``).
     index : int
         The waypoint's index in the route's points (``-1`` for replan / blocked).
     position : tuple of float
@@ -90,8 +103,9 @@ class PathFollower:
     replan_interval : float, optional
         Chasing: also re-plan every this many seconds (> 0). Default: only on distance.
     offpath_distance : float, optional
-        Re-plan (or, without a navmap, walk back) when :meth:`push` moves the unit farther than
-        this from its route. Default: ``2 * radius`` or 0.5, whichever is larger.
+        Re-plan when :meth:`push` moves the unit farther than this from its route (without a
+        navmap: walk straight back to the route's next waypoint). Default: ``2 * radius`` or 0.5,
+        whichever is larger.
     samples_per_piece : int
         Samples per curve piece (hermite mode), >= 2.
 
@@ -236,22 +250,30 @@ class PathFollower:
 
     # -- re-planning ------------------------------------------------------------------------
     def _plan(self, goal: NDArray[np.float64]) -> Path:
-        if self.navmap is None:
-            return Path(np.zeros(0, np.int32), np.stack([self.position, goal]), float(np.hypot(*(goal - self.position))))
-        return _find_path(self, self.position, goal)
+        if self.navmap is not None:
+            return _find_path(self, self.position, goal)
+        if self.target is not None:
+            pts = np.stack([self.position, goal])
+        else:
+            # no map: back to the route at its next waypoint, then on along it
+            nxt = int(np.searchsorted(self._waypoint_s, self._s, side="right"))
+            pts = np.concatenate([self.position[None], self.waypoints[nxt:]])
+        return Path(np.zeros(0, np.int32), pts, float(np.hypot(*np.diff(pts, axis=0).T).sum()))
 
     def chase(self, target: ArrayLike) -> None:
         """Keep heading for a moving target: call every frame with its position.
 
         The route is re-planned (from the unit's exact position, so motion stays continuous) when
-        the target is farther than ``replan_distance`` from the current route's goal, or every
-        ``replan_interval`` seconds, on the next :meth:`update`.
+        the target is farther than ``replan_distance`` from the current route's goal, every
+        ``replan_interval`` seconds, or when the unit has reached its route's goal and the target
+        is elsewhere, on the next :meth:`update`.
         """
         t = np.asarray(target, dtype=np.float64).ravel()[:2]
         if t.shape != (2,) or not np.isfinite(t).all():
             raise InvalidGeometryError(f"target={describe(target)} is not two finite numbers")
         self.target = t
-        if float(np.hypot(*(t - self.route[-1]))) > self.replan_distance:
+        gap = float(np.hypot(*(t - self.route[-1])))
+        if gap > self.replan_distance or (self.done and gap > 0.0):
             self._replan_now = True
 
     def push(self, offset: ArrayLike) -> None:
@@ -322,10 +344,16 @@ class PathFollower:
                 events.append(FollowerEvent("blocked", -1, tuple(self.position.tolist())))
                 self._blocked = False
             goal = self.target if self.target is not None else self.route[-1]
-            self.set_path(self._plan(goal))
             self._replan_now = False
             self._since_plan = 0.0
-            events.append(FollowerEvent("replan", -1, tuple(self.position.tolist())))
+            try:
+                self.set_path(self._plan(goal))
+                events.append(FollowerEvent("replan", -1, tuple(self.position.tolist())))
+            except NoPathError:
+                # cut off: stand still (done) until the caller gives a new path or target
+                self._set_route(self.position[None].copy(), start_tangent=None)
+                if not events:
+                    events.append(FollowerEvent("blocked", -1, tuple(self.position.tolist())))
         before = self.position.copy()
         if self.done:
             self.velocity = np.zeros(2)

@@ -51,29 +51,32 @@ def _seg_dist2(px, py, ax, ay, bx, by):
 @njit(cache=True)
 def _cell_of(x, y, grid):
     ox, oy, cs, nx, ny = grid[0], grid[1], grid[2], int(grid[3]), int(grid[4])
-    ix = int(math.floor((x - ox) / cs))
-    iy = int(math.floor((y - oy) / cs))
+    ix = math.floor((x - ox) / cs)
+    iy = math.floor((y - oy) / cs)
     if ix < 0 or iy < 0 or ix >= nx or iy >= ny:
         return -1
     return iy * nx + ix
 
 
 @njit(cache=True)
-def point_free(x, y, cls, edges, grid, cell_ptr, cell_items, ref, eps):
-    """Whether a unit of radius class ``cls`` may stand at (x, y): inside its free space and at
-    least ``eps`` away from every wall edge. Outside the grid is not free."""
+def point_status(x, y, cls, edges, grid, cell_ptr, cell_items, ref, eps):
+    """1 where a unit of radius class ``cls`` may stand at (x, y) at least ``eps`` away from every
+    wall edge; 0 within ``eps`` of a wall edge (on the boundary, up to rounding); -1 inside a
+    wall or outside the grid."""
     c = _cell_of(x, y, grid)
     if c < 0:
-        return False
+        return -1
     slot = cls * (int(grid[3]) * int(grid[4])) + c
     rx, ry = ref[slot, 0], ref[slot, 1]
     free = ref[slot, 2] > 0.5
     e2 = eps * eps
+    near = False
     for k in range(cell_ptr[slot], cell_ptr[slot + 1]):
         e = cell_items[k]
         ax, ay, bx, by = edges[e, 0], edges[e, 1], edges[e, 2], edges[e, 3]
         if _seg_dist2(x, y, ax, ay, bx, by) < e2:
-            return False
+            near = True
+            break
         # does the segment ref -> p cross edge a -> b? (vertices on its line count as "above")
         sa = _orient(rx, ry, x, y, ax, ay) > 0.0
         sb = _orient(rx, ry, x, y, bx, by) > 0.0
@@ -82,7 +85,16 @@ def point_free(x, y, cls, edges, grid, cell_ptr, cell_items, ref, eps):
             o2 = _orient(ax, ay, bx, by, x, y)
             if (o1 > 0.0 and o2 < 0.0) or (o1 < 0.0 and o2 > 0.0):
                 free = not free
-    return free
+    if near:
+        return 0
+    return 1 if free else -1
+
+
+@njit(cache=True)
+def point_free(x, y, cls, edges, grid, cell_ptr, cell_items, ref, eps):
+    """Whether a unit of radius class ``cls`` may stand at (x, y): inside its free space and at
+    least ``eps`` away from every wall edge. Outside the grid is not free."""
+    return point_status(x, y, cls, edges, grid, cell_ptr, cell_items, ref, eps) == 1
 
 
 @njit(cache=True)
@@ -94,8 +106,8 @@ def _cells_of_segment(ax, ay, bx, by, grid, out):
     gx1, gy1 = (bx - ox) / cs, (by - oy) / cs
     if gx1 < gx0:
         gx0, gx1, gy0, gy1 = gx1, gx0, gy1, gy0
-    i0 = max(0, int(math.floor(gx0 - _CELL_EPS)))
-    i1 = min(nx - 1, int(math.floor(gx1 + _CELL_EPS)))
+    i0 = max(0, math.floor(gx0 - _CELL_EPS))
+    i1 = min(nx - 1, math.floor(gx1 + _CELL_EPS))
     n = 0
     for ix in range(i0, i1 + 1):
         xa = max(gx0, float(ix))
@@ -105,8 +117,8 @@ def _cells_of_segment(ax, ay, bx, by, grid, out):
             yb = gy0 + (gy1 - gy0) * (xb - gx0) / (gx1 - gx0)
         else:
             ya, yb = gy0, gy1
-        lo = max(0, int(math.floor(min(ya, yb) - _CELL_EPS)))
-        hi = min(ny - 1, int(math.floor(max(ya, yb) + _CELL_EPS)))
+        lo = max(0, math.floor(min(ya, yb) - _CELL_EPS))
+        hi = min(ny - 1, math.floor(max(ya, yb) + _CELL_EPS))
         for iy in range(lo, hi + 1):
             if n >= out.shape[0]:
                 return -1
@@ -117,34 +129,45 @@ def _cells_of_segment(ax, ay, bx, by, grid, out):
 
 @njit(cache=True)
 def segment_hit(ax, ay, bx, by, cls, edges, grid, cell_ptr, cell_items, buf):
-    """First wall edge the segment a -> b touches: (t along the segment in [0, 1], edge id), or
-    (2.0, -1) when it touches none. A too long segment reports (0.0, -1)."""
+    """First wall edge the segment a -> b crosses: (t along the segment in [0, 1], edge id), or
+    (2.0, -1) when it crosses none. A too long segment reports (0.0, -1).
+
+    A crossing means a and b lie strictly on opposite sides of the edge's line and the edge's
+    ends on opposite sides of the segment's line, an edge end lying exactly on that line
+    counting as on its left (so a segment entering through a vertex crosses one of its two
+    edges). Running along an edge or ending on it is no crossing: :func:`point_free` on the end
+    point settles those.
+    """
     n = _cells_of_segment(ax, ay, bx, by, grid, buf)
     if n < 0:
         return 0.0, -1
     base = cls * (int(grid[3]) * int(grid[4]))
     best_t, best_e = 2.0, -1
-    dx, dy = bx - ax, by - ay
+    seg = math.sqrt((bx - ax) ** 2 + (by - ay) ** 2)
     for j in range(n):
         slot = base + buf[j]
         for k in range(cell_ptr[slot], cell_ptr[slot + 1]):
             e = cell_items[k]
             px, py, qx, qy = edges[e, 0], edges[e, 1], edges[e, 2], edges[e, 3]
-            ex, ey = qx - px, qy - py
-            den = dx * ey - dy * ex
-            if den == 0.0:
+            if (_orient(ax, ay, bx, by, px, py) >= 0.0) == (_orient(ax, ay, bx, by, qx, qy) >= 0.0):
                 continue
-            t = ((px - ax) * ey - (py - ay) * ex) / den
-            u = ((px - ax) * dy - (py - ay) * dx) / den
-            if 0.0 <= t <= 1.0 and 0.0 <= u <= 1.0 and t < best_t:
-                best_t, best_e = t, e
+            o1 = _orient(px, py, qx, qy, ax, ay)
+            o2 = _orient(px, py, qx, qy, bx, by)
+            tol = 1e-12 * seg * math.sqrt((qx - px) ** 2 + (qy - py) ** 2)
+            if (o1 > tol and o2 < -tol) or (o1 < -tol and o2 > tol):
+                t = o1 / (o1 - o2)
+                if t < best_t:
+                    best_t, best_e = t, e
     return best_t, best_e
 
 
 @njit(cache=True)
 def segment_free(ax, ay, bx, by, cls, edges, grid, cell_ptr, cell_items, ref, eps, buf):
-    """Whether a unit can walk straight from a to b: both ends free and no wall edge touched."""
-    if not point_free(bx, by, cls, edges, grid, cell_ptr, cell_items, ref, eps):
+    """Whether a unit can walk straight from a to b (a not inside a wall): b not inside a wall
+    and no wall edge crossed. Ending on a wall and running along the inside of a wall edge are
+    allowed, as in :class:`navmesh.geometry.LineOfSight`; passing exactly through a wall vertex
+    may count as blocked (the conservative side)."""
+    if point_status(bx, by, cls, edges, grid, cell_ptr, cell_items, ref, eps) < 0:
         return False
     t, e = segment_hit(ax, ay, bx, by, cls, edges, grid, cell_ptr, cell_items, buf)
     return e < 0 and t > 1.0
@@ -188,7 +211,7 @@ def segments_free(a, b, cls, edges, grid, cell_ptr, cell_items, ref, eps):
     out = np.empty(m, np.bool_)
     buf = np.empty(4096, np.int64)
     for i in range(m):
-        out[i] = point_free(a[i, 0], a[i, 1], cls[i], edges, grid, cell_ptr, cell_items, ref, eps) and segment_free(
+        out[i] = point_status(a[i, 0], a[i, 1], cls[i], edges, grid, cell_ptr, cell_items, ref, eps) >= 0 and segment_free(
             a[i, 0], a[i, 1], b[i, 0], b[i, 1], cls[i], edges, grid, cell_ptr, cell_items, ref, eps, buf
         )
     return out
@@ -207,10 +230,16 @@ def points_free(p, cls, edges, grid, cell_ptr, cell_items, ref, eps):
 def safe_move(px, py, qx, qy, cls, edges, grid, cell_ptr, cell_items, ref, eps, buf):
     """Where a unit standing on a free point p ends when it tries to step to q.
 
-    The whole step when it touches no wall and ends free; otherwise the step's component along the
-    first wall it touches (sliding), if that ends free without touching a wall; otherwise the part
-    of the step before the wall, backed off; otherwise p itself. The result is always free.
+    The whole step when it crosses no wall and ends free; otherwise up to the first wall it
+    crosses and on along that wall by the rest of the step's component along it (sliding), if
+    that ends free without crossing a wall; otherwise half the step before the wall; otherwise p
+    itself. The result is always free.
     """
+    c = _cell_of(qx, qy, grid)
+    if c >= 0 and c == _cell_of(px, py, grid):
+        slot = cls * (int(grid[3]) * int(grid[4])) + c
+        if cell_ptr[slot] == cell_ptr[slot + 1] and ref[slot, 2] > 0.5:
+            return qx, qy  # one wall-free cell holds the whole step
     t, e = segment_hit(px, py, qx, qy, cls, edges, grid, cell_ptr, cell_items, buf)
     if e < 0 and t > 1.0 and point_free(qx, qy, cls, edges, grid, cell_ptr, cell_items, ref, eps):
         return qx, qy
@@ -218,14 +247,14 @@ def safe_move(px, py, qx, qy, cls, edges, grid, cell_ptr, cell_items, ref, eps, 
         ex, ey = edges[e, 2] - edges[e, 0], edges[e, 3] - edges[e, 1]
         ll = ex * ex + ey * ey
         if ll > 0.0:
-            dx, dy = qx - px, qy - py
-            k = (dx * ex + dy * ey) / ll
-            # slide along the wall, keeping off it by a little more than eps
-            nx_, ny_ = -ey, ex
+            # walk up to the wall (kept a little more than eps off it), then along it
             nl = math.sqrt(ll)
             side = _orient(edges[e, 0], edges[e, 1], edges[e, 2], edges[e, 3], px, py)
             off = 4.0 * eps / nl if side >= 0.0 else -4.0 * eps / nl
-            sx, sy = px + k * ex + off * nx_, py + k * ey + off * ny_
+            hx = px + (qx - px) * t - off * ey
+            hy = py + (qy - py) * t + off * ex
+            k = ((qx - hx) * ex + (qy - hy) * ey) / ll
+            sx, sy = hx + k * ex, hy + k * ey
             t2, e2 = segment_hit(px, py, sx, sy, cls, edges, grid, cell_ptr, cell_items, buf)
             if e2 < 0 and t2 > 1.0 and point_free(sx, sy, cls, edges, grid, cell_ptr, cell_items, ref, eps):
                 return sx, sy
@@ -351,6 +380,7 @@ def crowd_step(
     hgrid, start, order = spatial_hash(pos, active, max(2.0 * rmax, 1e-9))
     hx0, hy0, hnx, hny, hcs = hgrid[0], hgrid[1], int(hgrid[2]), int(hgrid[3]), hgrid[4]
     newpos = pos.copy()
+    crowded = np.zeros(n, np.bool_)
     for i in range(n):
         if not active[i]:
             continue
@@ -382,9 +412,13 @@ def crowd_step(
                     if not target_visible(px, py, tx, ty, cls[i], -1, edges, grid, cell_ptr, cell_items, ref, eps, buf):
                         lost[i] = True
                 break
-            if c < 0 and (i + frame) % 4 == 0 and not arrived[i]:
-                if not target_visible(px, py, slot[i, 0], slot[i, 1], cls[i], -1, edges, grid, cell_ptr, cell_items, ref, eps, buf):
-                    lost[i] = True
+            if (
+                c < 0
+                and (i + frame) % 4 == 0
+                and not arrived[i]
+                and not target_visible(px, py, slot[i, 0], slot[i, 1], cls[i], -1, edges, grid, cell_ptr, cell_items, ref, eps, buf)
+            ):
+                lost[i] = True
             cur[i] = c
             if c >= 0:
                 tx, ty = route_xy[c, 0], route_xy[c, 1]
@@ -420,6 +454,7 @@ def crowd_step(
                     d2 = ddx * ddx + ddy * ddy
                     if d2 >= rr * rr:
                         continue
+                    crowded[i] = True
                     if d2 > 0.0:
                         dd = math.sqrt(d2)
                         w = (rr - dd) / rr
@@ -442,11 +477,15 @@ def crowd_step(
         vel[i, 0], vel[i, 1] = (qx - px) / dt, (qy - py) / dt
         if moving[i] and not arrived[i] and (dvx != 0.0 or dvy != 0.0):
             heading[i] = math.atan2(dvy, dvx)
-    # one relaxation pass: overlapping pairs move apart by half their overlap each (safe moves)
+    # one relaxation pass over the units that overlapped someone: overlapping pairs move apart by
+    # half their overlap each (safe moves)
     for i in range(n):
         if not active[i]:
             continue
         px, py = newpos[i, 0], newpos[i, 1]
+        if not crowded[i]:
+            pos[i, 0], pos[i, 1] = px, py
+            continue
         cx_, cy_ = 0.0, 0.0
         ix = int((pos[i, 0] - hx0) / hcs)
         iy = int((pos[i, 1] - hy0) / hcs)

@@ -20,7 +20,7 @@ from navmesh.steering.curves import as_polyline
 from navmesh.terrain import CostProfile
 from navmesh.waypoints.query import NavQuery
 
-__all__ = ["vary_path", "alternative_paths"]
+__all__ = ["alternative_paths", "vary_path"]
 
 
 def _check_nonneg(name: str, value: Any) -> float:
@@ -162,5 +162,5 @@ def alternative_paths(
         if key not in seen:
             seen.add(key)
             out.append(path)
-    return out
+    return sorted(out, key=lambda path: path.cost)
 
