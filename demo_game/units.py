@@ -279,8 +279,14 @@ class CrowdEngine:
     def arrived(self) -> NDArray[np.bool_]:
         return self.crowd.arrived
 
-    def order(self, ids: NDArray[np.int64], goal: NDArray[np.float64], standable: Callable[[NDArray[np.float64]], NDArray[np.bool_]]) -> None:
+    def order(self, ids: NDArray[np.int64], goal: NDArray[np.float64],
+              standable: Callable[[NDArray[np.float64]], NDArray[np.bool_]]) -> None:
         self.crowd.move_to(ids, goal)
+
+    def set_navmap(self, navmap: navmesh.NavMap, replan: list[int]) -> None:
+        # The crowd re-searches every order on the new map (its route trees are shared per order).
+        self.navmap = navmap
+        self.crowd.set_map(navmap)
 
     def update(self, dt: float) -> None:
         self.crowd.update(dt)
@@ -485,10 +491,7 @@ class Army:
             moving = np.unique(np.concatenate(owner)[~seen])
         affected = [int(i) for i in moving]
         self.navmap = navmap
-        if isinstance(self.engine, PathEngine):
-            self.engine.set_navmap(navmap, affected)
-        else:
-            self._swap_engine(self._motion, navmap)  # the crowd's walls and route trees belong to one map
+        self.engine.set_navmap(navmap, affected)
         return affected
 
     # -- simulation -----------------------------------------------------------------------------
