@@ -17,8 +17,8 @@ from __future__ import annotations
 import dataclasses
 import math
 import time
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
@@ -32,19 +32,19 @@ from navmesh.steering import Crowd, PathFollower
 from navmesh.steering.variation import vary_path
 
 __all__ = [
-    "UnitType",
     "INFANTRY",
-    "TANK",
+    "MOTION_MODES",
     "SCOUT",
-    "UNIT_TYPES",
+    "TANK",
     "TEAM_COLORS",
+    "UNIT_TYPES",
     "Army",
     "CrowdEngine",
     "PathEngine",
-    "MOTION_MODES",
-    "unit_image",
-    "ring_image",
+    "UnitType",
     "formation_slots",
+    "ring_image",
+    "unit_image",
 ]
 
 MotionMode = Literal["crowd", "straight", "hermite"]
@@ -134,7 +134,7 @@ def formation_slots(goal: ArrayLike, count: int, spacing: float, ok: Callable[[N
     a unit cannot stand on. The goal itself is used for the rest when too few remain.
     """
     g = np.asarray(goal, dtype=np.float64)
-    side = int(math.ceil(math.sqrt(max(count, 1) * 3))) | 1
+    side = math.ceil(math.sqrt(max(count, 1) * 3)) | 1
     r = np.arange(side) - side // 2
     offsets = np.stack(np.meshgrid(r, r), axis=-1).reshape(-1, 2) * float(spacing)
     # Rows alternate half a step, so the formation looks less like a chessboard.

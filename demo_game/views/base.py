@@ -24,7 +24,7 @@ MONO = ("DejaVu Sans Mono", "Consolas", "Courier New")
 MODE_KEYS = {arcade.key.F2: "rts", arcade.key.F3: "visualiser", arcade.key.F4: "maze", arcade.key.F5: "flow"}
 
 # The graph every waypoint mode searches: corner and fill waypoints for units up to radius 10.
-BUILD_OPTIONS = dict(k=8, agent_radius=10.0, corners=True, fill_spacing=110.0)
+BUILD_OPTIONS = {"k": 8, "agent_radius": 10.0, "corners": True, "fill_spacing": 110.0}
 
 
 def load_valley(path: Path = VALLEY) -> tuple[navmesh.Level, navmesh.NavMap]:

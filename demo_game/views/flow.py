@@ -14,7 +14,15 @@ from scipy.spatial import cKDTree
 import navmesh
 import navmesh.arcade_draw as nd
 from demo_game.units import INFANTRY, TEAM_COLORS
-from demo_game.views.base import ACCENT, FONT, TEXT, DemoView, level_grid, load_valley, panel
+from demo_game.views.base import (
+    ACCENT,
+    FONT,
+    TEXT,
+    DemoView,
+    level_grid,
+    load_valley,
+    panel,
+)
 from demo_game.views.rts import TERRAIN_COLORS
 
 CELL = 40.0

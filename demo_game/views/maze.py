@@ -83,7 +83,6 @@ class MazeView(DemoView):
                  **kwargs) -> None:
         super().__init__(window, help_lines=HELP, **kwargs)
         self.seed = seed
-        self.scenario = scenario
         self.camera = arcade.Camera2D()
         self.sprites = arcade.SpriteList()
         self.cat_sprite = arcade.Sprite(arcade.Texture(_critter((240, 150, 50), True), hash="navmesh-demo-cat"),
@@ -144,11 +143,6 @@ class MazeView(DemoView):
             self.move_mouse(*DIRS[self._held[-1]])
         elif not self._held:
             self._mouse_clock = min(self._mouse_clock, MOUSE_STEP)
-        if self.scenario and self.cat_steps % 9 == 8 and self._cat_clock == 0:
-            # Scripted runs: the mouse darts off now and then, along any free direction.
-            for d in ((1, 0), (0, -1), (-1, 0), (0, 1)):
-                if self.move_mouse(*d):
-                    break
         self._cat_clock += dt
         while self._cat_clock >= CAT_STEP:
             self._cat_clock -= CAT_STEP

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 import arcade
 import numpy as np
 import shapely
@@ -25,7 +23,16 @@ from demo_game.units import (
     ring_image,
     unit_image,
 )
-from demo_game.views.base import ACCENT, DIM_TEXT, FONT, TEXT, DemoView, level_grid, load_valley, panel
+from demo_game.views.base import (
+    ACCENT,
+    DIM_TEXT,
+    FONT,
+    TEXT,
+    DemoView,
+    level_grid,
+    load_valley,
+    panel,
+)
 
 TERRAIN_COLORS = {
     "water": (40, 105, 200, 255),
@@ -136,7 +143,7 @@ class RtsView(DemoView):
         for team, centre, scale in ((0, (330.0, 880.0), 1.0), (1, (2860.0, 880.0), 0.5)):
             for kind, count, offset in ((INFANTRY, n_inf, (0, 0)), (TANK, n_tank, (-60, -210)),
                                         (SCOUT, n_scout, (60, 220))):
-                k = max(1, int(round(count * scale)))
+                k = max(1, round(count * scale))
                 goal = np.add(centre, offset)
                 spots = self._spread(goal, k, kind)
                 self.army.add(kind, spots, team=team)
@@ -167,7 +174,7 @@ class RtsView(DemoView):
                                              node_radius=4.0, line_width=1.5)
 
     def _layout_minimap(self) -> None:
-        w, h = self.window.width, self.window.height
+        w = self.window.width
         mw = MINIMAP_WIDTH
         mh = mw * self.world_size[1] / self.world_size[0]
         self.minimap_rect = LBWH(w - mw - 10, 10, mw, float(mh))

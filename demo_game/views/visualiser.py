@@ -9,6 +9,7 @@ DFS's first path found can be compared with the cheapest path of the others.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import arcade
@@ -17,7 +18,15 @@ import numpy as np
 import navmesh
 import navmesh.arcade_draw as nd
 from demo_game.units import INFANTRY
-from demo_game.views.base import ACCENT, DIM_TEXT, FONT, TEXT, DemoView, load_valley, panel
+from demo_game.views.base import (
+    ACCENT,
+    DIM_TEXT,
+    FONT,
+    TEXT,
+    DemoView,
+    load_valley,
+    panel,
+)
 from demo_game.views.rts import TERRAIN_COLORS
 
 ALGORITHMS: tuple[str, ...] = ("bfs", "dfs", "dijkstra", "astar", "bellman_ford")
@@ -115,7 +124,7 @@ class VisualiserView(DemoView):
 
     def _cost(self, path: navmesh.Path) -> float:
         nodes = path.nodes
-        arcs = [self.graph.arc(int(a), int(b)) for a, b in zip(nodes[:-1], nodes[1:])]
+        arcs = [self.graph.arc(int(a), int(b)) for a, b in itertools.pairwise(nodes)]
         return float(self.weights.values[arcs].sum()) if arcs else 0.0
 
     def _run(self, name: str) -> Result:

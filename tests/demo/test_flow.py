@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-
 from demo_drive import arcade, click, frame, pixel, run, screen
 
 from demo_game.views.flow import FlowView
@@ -30,5 +29,5 @@ def test_a_click_sets_the_goal_and_the_units_stream_to_it(window: Any, screensho
     image = frame(window, view)
     image.save(screenshot_dir / "demo_flow.png")
     x, y = screen(view, grid.cell_center(field.goals[0]))
-    r, g, b = pixel(image, x, y)
+    r, _, b = pixel(image, x, y)
     assert r > 150 and b < 200  # the goal dot or the team-coloured units piled on it

@@ -7,7 +7,6 @@ from typing import Any
 import numpy as np
 import scipy.sparse
 import scipy.sparse.csgraph
-
 from demo_drive import arcade, frame, pixel, run
 
 from demo_game.views.maze import CAT_STEP, COLS, ROWS, MazeView, make_maze

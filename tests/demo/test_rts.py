@@ -7,13 +7,18 @@ from typing import Any
 import numpy as np
 import pytest
 import shapely
-
 from demo_drive import arcade, blend, click, close_to, drag, frame, pixel, run, screen
 
 from demo_game.levels.generate import BRIDGE_GATE, FORD
 from demo_game.units import INFANTRY, TANK, UNIT_TYPES
 from demo_game.views.base import PANEL
-from demo_game.views.rts import GRAPH_NODE, RING_SCALE, ROUTE_COLOR, TERRAIN_COLORS, RtsView
+from demo_game.views.rts import (
+    GRAPH_NODE,
+    RING_SCALE,
+    ROUTE_COLOR,
+    TERRAIN_COLORS,
+    RtsView,
+)
 
 LEFT, RIGHT = arcade.MOUSE_BUTTON_LEFT, arcade.MOUSE_BUTTON_RIGHT
 MOTIONS = ["straight", "hermite", "crowd"]

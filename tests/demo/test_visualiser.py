@@ -8,11 +8,16 @@ import numpy as np
 import pytest
 import scipy.sparse
 import scipy.sparse.csgraph
-
 from demo_drive import arcade, click, frame, pixel, run, screen
 
 import navmesh
-from demo_game.views.visualiser import ALGORITHMS, GOAL_COLOR, START_COLOR, TRACED, VisualiserView
+from demo_game.views.visualiser import (
+    ALGORITHMS,
+    GOAL_COLOR,
+    START_COLOR,
+    TRACED,
+    VisualiserView,
+)
 
 KEYS = (arcade.key.KEY_1, arcade.key.KEY_2, arcade.key.KEY_3, arcade.key.KEY_4, arcade.key.KEY_5)
 
