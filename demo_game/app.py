@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 import warnings
 from pathlib import Path
 from typing import Any
@@ -62,8 +63,6 @@ class DemoWindow(arcade.Window):
         self.show_view(view)
 
     def _frame_done(self) -> None:
-        import time
-
         if self._clock is None:
             self._clock = time.perf_counter()
         self.frames_drawn += 1

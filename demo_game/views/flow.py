@@ -7,6 +7,8 @@ reads the signpost under it, all units in one array lookup.
 
 from __future__ import annotations
 
+import time
+
 import arcade
 import numpy as np
 from scipy.spatial import cKDTree
@@ -88,8 +90,6 @@ class FlowView(DemoView):
 
     def set_goal(self, point: tuple[float, float]) -> bool:
         """Compute the flow field to the tile under ``point``; False when that tile is a wall."""
-        import time
-
         cell = int(self.grid.cell_at(np.asarray(point, dtype=float)))
         if not self.grid.is_passable(cell):
             return False

@@ -106,6 +106,7 @@ class RtsView(DemoView):
         self.overlays = {"graph": False, "terrain": False, "paths": True, "flow": False}
         self.flow_field: navmesh.FlowField | None = None
         self.flow_grid: navmesh.GridMap | None = None
+        self._flow_bridge: bool | None = None  # the bridge state flow_grid was made for
         self.last_goal: np.ndarray | None = None
         self.replanned: list[int] = []
         self._press: tuple[float, float, int, int] | None = None
@@ -415,7 +416,7 @@ class RtsView(DemoView):
         if self.last_goal is None:
             return
         if self.flow_field is None:
-            if self.flow_grid is None or self.bridge_raised != getattr(self, "_flow_bridge", None):
+            if self.flow_grid is None or self.bridge_raised != self._flow_bridge:
                 mult = dict(INFANTRY.profile.multipliers)
                 mult.update({"road": 1.0, "bridge": 1.0})
                 if self.bridge_raised:

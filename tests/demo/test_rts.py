@@ -260,3 +260,31 @@ def test_m_switches_motion_and_units_keep_their_orders(window: Any) -> None:
     assert curve is not None and np.allclose(curve.points[-1], view.army.route_of(int(scouts[0]))[-1])
     run(view, 1200, until=lambda: not view.army.moving[scouts].any())
     assert np.hypot(*(view.army.positions[scouts] - goal).T).max() < 80
+
+
+def test_flow_overlay_draws_arrows_toward_the_last_goal(window: Any, screenshot_dir: Any) -> None:
+    view = make(window, seed=0)
+    view.camera.zoom = 0.5
+    view.camera.position = (1100.0, 1000.0)
+    view.select(blue(view, INFANTRY))
+    view.order((1450.0, 960.0))
+    plain = np.asarray(frame(window, view).convert("RGB"), dtype=float)
+    view.on_key_press(arcade.key.R, 0)
+    image = frame(window, view)
+    image.save(screenshot_dir / "demo_rts_flow.png")
+    arrows = np.asarray(image.convert("RGB"), dtype=float)
+    field = view.flow_field
+    assert field is not None and field.goals.tolist() == [int(view.flow_grid.cell_at(view.last_goal))]
+    # Along each arrow (a little ahead of its cell's centre) the ground turned pale blue-white.
+    grid = view.flow_grid
+    cells = np.flatnonzero((field.direction_at(np.arange(grid.n_cells)) != 0).any(axis=1))
+    ahead = grid.cell_center(cells) + 0.15 * grid.cell_size * field.direction_at(cells)
+    xy = np.array([screen(view, p) for p in ahead])
+    shown = (xy[:, 1] >= 70) & (xy[:, 1] < window.height - 70) & (xy[:, 0] >= 2) & (xy[:, 0] < window.width - 270)
+    picks = np.random.default_rng(0).choice(np.flatnonzero(shown), 40, replace=False)
+    lighter = 0
+    for x, y in xy[picks]:
+        row, col = window.height - 1 - int(y), int(x)
+        patch = (slice(row - 1, row + 2), slice(col - 1, col + 2))  # the shaft is 2 pixels wide here
+        lighter += (arrows[patch].sum(axis=2) - plain[patch].sum(axis=2)).max() > 60
+    assert lighter >= 30
