@@ -107,12 +107,15 @@ def fps(mode: str, frames: int, units: int | None) -> float | None:
         cmd = ["xvfb-run", "-a", "-s", "-screen 0 1280x800x24", *cmd]
     rates = []
     for n in (frames, 2 * frames):
-        out = subprocess.run([*cmd, "--frames", str(n)], cwd=ROOT, env=env, capture_output=True, text=True,
-                             timeout=900, check=False)
-        found = re.search(r"fps ([0-9.]+)", out.stdout)
-        if out.returncode != 0 or found is None:
+        for _ in range(2):  # xvfb-run -a can lose a race for a display number to another run: retry once
+            out = subprocess.run([*cmd, "--frames", str(n)], cwd=ROOT, env=env, capture_output=True, text=True,
+                                 timeout=900, check=False)
+            found = re.search(r"fps ([0-9.]+)", out.stdout)
+            if out.returncode == 0 and found is not None:
+                rates.append(float(found.group(1)))
+                break
+        else:
             return None
-        rates.append(float(found.group(1)))
     # n frames take n / rate seconds; the second half is the difference of the two runs.
     seconds = 2 * frames / rates[1] - frames / rates[0]
     return frames / seconds if seconds > 0 else None
