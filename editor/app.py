@@ -25,8 +25,9 @@ import arcade
 import pyglet
 
 import navmesh
-from editor.model import EditorModel
-from editor.views.editor_view import EditorView
+
+from .model import EditorModel
+from .views.editor_view import EditorView
 
 TILED_SUFFIXES = (".tmj", ".tmx")
 

@@ -6,6 +6,7 @@ the subpackages, one job each:
 - :mod:`navmesh.waypoints`: generated waypoints, the build (:class:`NavMap`), local updates and
   per-unit-type queries (:class:`NavQuery`);
 - :mod:`navmesh.grid`: tile maps, grid searches, the maze first-step search, flow fields;
+- :mod:`navmesh.steering`: path following (straight or Hermite), re-planning, variation, crowds;
 - :mod:`navmesh.io`: level JSON, Tiled and Moving AI files (readers are imported on first use);
 - :mod:`navmesh.search`, :mod:`navmesh.connectivity`, :mod:`navmesh.geometry`,
   :mod:`navmesh.terrain`: graph searches, reachability, line of sight, cost profiles;
@@ -30,11 +31,27 @@ from navmesh.errors import (
     SearchBudgetError,
 )
 from navmesh.graph import NO_NODE, EdgeWeights, NavGraph
-from navmesh.grid import FlowField, GridMap, first_step, first_steps, grid_astar, jump_point_search
+from navmesh.grid import (
+    FlowField,
+    GridMap,
+    first_step,
+    first_steps,
+    grid_astar,
+    jump_point_search,
+)
 from navmesh.io.level_json import load_level, save_level
 from navmesh.level import Level, Link, OffMeshLink
 from navmesh.path import Path, SearchTrace
-from navmesh.search import all_pairs, astar, bellman_ford, bfs, dfs, dijkstra, search_trace
+from navmesh.search import (
+    all_pairs,
+    astar,
+    bellman_ford,
+    bfs,
+    dfs,
+    dijkstra,
+    search_trace,
+)
+from navmesh.steering import Crowd, PathFollower
 from navmesh.terrain import CostProfile, DangerZone, TerrainRegion
 from navmesh.waypoints.build import build_waypoint_graph
 from navmesh.waypoints.diagnostics import diagnose
@@ -82,6 +99,9 @@ __all__ = [
     "jump_point_search",
     "first_step",
     "first_steps",
+    # steering
+    "PathFollower",
+    "Crowd",
     # errors
     "NavmeshError",
     "InvalidGeometryError",

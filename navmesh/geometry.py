@@ -59,7 +59,7 @@ JOINS: tuple[str, ...] = ("mitre", "round")
 def _ring_array(coords: Any, name: str) -> NDArray[np.float64]:
     try:
         arr = np.array(coords, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, OverflowError) as exc:
         raise InvalidGeometryError(f"{name} cannot be read as (x, y) coordinates: {exc}") from None
     if arr.ndim != 2 or arr.shape[1] != 2:
         raise InvalidGeometryError(
@@ -295,7 +295,7 @@ def as_bounds(obj: Any, *, name: str = "bounds", repair: bool = False) -> shapel
             flat = list(obj)
         except TypeError:
             flat = None
-        if flat is not None and len(flat) == 4 and all(np.ndim(v) == 0 for v in flat):
+        if flat is not None and len(flat) == 4 and all(not isinstance(v, (list, tuple)) and np.ndim(v) == 0 for v in flat):
             try:
                 x0, y0, x1, y1 = (float(v) for v in flat)
             except (TypeError, ValueError):
@@ -330,7 +330,7 @@ def polygon_to_data(poly: shapely.Polygon) -> dict[str, Any]:
 def _check_radius(radius: Any) -> float:
     try:
         r = float(radius)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         r = float("nan")
     if not (math.isfinite(r) and r >= 0):
         raise InvalidOptionError(f"radius={describe(radius)} is not valid; expected a finite number >= 0")

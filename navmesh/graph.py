@@ -14,12 +14,13 @@ import numpy as np
 import scipy.sparse
 from numpy.typing import ArrayLike, NDArray
 
-from navmesh._checks import check_costs, check_node, check_option, check_points
+from navmesh._checks import as_array, check_costs, check_flag, check_node, check_option, check_points
 from navmesh.errors import InvalidGeometryError, InvalidOptionError, NodeNotFoundError
 
 __all__ = ["NavGraph", "EdgeWeights", "Heuristic", "HEURISTICS", "NO_NODE"]
 
 NO_NODE = -1
+_MAX_SCALE = 1e100
 Heuristic = Literal["euclidean", "manhattan", "octile", "chebyshev", "zero"]
 HEURISTICS: tuple[str, ...] = ("zero", "euclidean", "manhattan", "octile", "chebyshev")
 
@@ -50,7 +51,7 @@ class NavGraph:
     Parameters
     ----------
     points : array of shape (n, 2) or (n, 3)
-        Node coordinates in world units; finite.
+        Node coordinates in world units; finite, within +-1e15.
     indptr : int array of shape (n + 1,)
         Arcs of node ``u`` are ``indices[indptr[u]:indptr[u + 1]]``.
     indices : int array of shape (m,)
@@ -92,8 +93,8 @@ class NavGraph:
     ) -> None:
         pts = check_points("points", points)
         n = len(pts)
-        ptr = np.asarray(indptr)
-        idx = np.asarray(indices)
+        ptr = as_array("indptr", indptr, InvalidGeometryError)
+        idx = as_array("indices", indices, InvalidGeometryError)
         if ptr.ndim != 1 or ptr.shape[0] != n + 1 or not np.issubdtype(ptr.dtype, np.integer):
             raise InvalidGeometryError(f"indptr has shape {ptr.shape}; expected ({n + 1},) integers")
         if ptr[0] != 0 or np.any(np.diff(ptr) < 0):
@@ -119,7 +120,7 @@ class NavGraph:
         if tags is None:
             tg = np.zeros(m, dtype=np.int32)
         else:
-            tg = np.asarray(tags)
+            tg = as_array("tags", tags, InvalidGeometryError)
             if tg.shape != (m,) or (m and not np.issubdtype(tg.dtype, np.integer)):
                 raise InvalidGeometryError(f"tags has shape {tg.shape}; expected ({m},) integer tag ids")
             if m and (tg.min() < 0 or tg.max() >= len(names)):
@@ -161,7 +162,8 @@ class NavGraph:
             Whether each pair is a one-way arc.
         """
         pts = check_points("points", points)
-        e = np.asarray(edges)
+        directed = check_flag("directed", directed)
+        e = as_array("edges", edges, InvalidGeometryError)
         if e.size == 0:
             e = np.zeros((0, 2), dtype=np.int64)
         if e.ndim != 2 or e.shape[1] != 2 or not np.issubdtype(e.dtype, np.integer):
@@ -170,7 +172,7 @@ class NavGraph:
             bad = e[(e < 0) | (e >= len(pts))][0]
             raise NodeNotFoundError(f"edges holds node {int(bad)}, out of range; there are {len(pts)} points")
         lens = None if lengths is None else check_costs("lengths", lengths, len(e))
-        tg = None if tags is None else np.asarray(tags)
+        tg = None if tags is None else as_array("tags", tags, InvalidGeometryError)
         if tg is not None and tg.shape != (len(e),):
             raise InvalidGeometryError(f"tags has shape {tg.shape}; expected ({len(e)},), one per edge")
         if not directed:
@@ -326,5 +328,7 @@ class EdgeWeights:
                 scale = 0.0 if heuristic == "zero" else 1.0
             else:
                 scale = float(np.min(self.values[open_arcs][positive] / metric[positive]))
-            self._scales[heuristic] = max(scale, 0.0)
+            # A smaller scale stays admissible: the cap keeps scale * distance finite even when
+            # nearly coincident nodes make a ratio overflow.
+            self._scales[heuristic] = min(max(scale, 0.0), _MAX_SCALE)
         return self._scales[heuristic]

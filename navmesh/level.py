@@ -19,7 +19,7 @@ import numpy as np
 import shapely
 from numpy.typing import NDArray
 
-from navmesh._checks import check_option, check_points
+from navmesh._checks import MAX_COORDINATE, MAX_COST, check_nonneg_float, check_option, check_points, is_real
 from navmesh.errors import (
     InvalidCostError,
     InvalidGeometryError,
@@ -51,6 +51,16 @@ def _check_index(name: str, value: Any) -> int:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value < 0:
         raise NodeNotFoundError(f"{name}={describe(value)} is not a waypoint index; expected an integer >= 0")
     return int(value)
+
+
+def _sequence(name: str, value: Any) -> tuple[Any, ...]:
+    """``value`` as a tuple, refusing what is not a sequence (a str, a number, a geometry)."""
+    if isinstance(value, (str, bytes, shapely.Geometry)):
+        raise InvalidOptionError(f"{name}={describe(value)} must be a sequence, not a single value")
+    try:
+        return tuple(value)
+    except TypeError:
+        raise InvalidOptionError(f"{name}={describe(value)} must be a sequence") from None
 
 
 def _check_requires(name: str, value: Any) -> str | None:
@@ -98,7 +108,7 @@ class Link:
         _check_requires("Link.requires", self.requires)
         if self.kind == "forbidden" and self.requires is not None:
             raise InvalidOptionError(
-                f"Link({self.a}, {self.b}, 'forbidden') has requires={self.requires!r}; a gated passage is "
+                f"Link({self.a}, {self.b}, 'forbidden') has requires={describe(self.requires)}; a gated passage is "
                 "a 'forced' or 'one_way' link with requires"
             )
 
@@ -139,11 +149,13 @@ class OffMeshLink:
         object.__setattr__(self, "b", _check_index("OffMeshLink.b", self.b))
         if self.a == self.b:
             raise InvalidOptionError(f"OffMeshLink a=b={self.a}; a link joins two different waypoints")
-        ok = isinstance(self.cost, (int, float, np.integer, np.floating)) and not isinstance(self.cost, bool)
-        cost = float(self.cost) if ok else float("nan")
-        if not (math.isfinite(cost) and cost >= 0):
+        try:
+            cost = float(self.cost) if is_real(self.cost) else math.nan
+        except OverflowError:
+            cost = math.inf
+        if not 0 <= cost <= MAX_COST:
             raise InvalidCostError(
-                f"OffMeshLink cost={describe(self.cost)} is not allowed; expected a finite number >= 0"
+                f"OffMeshLink cost={describe(self.cost)} is not allowed; expected a number from 0 to {MAX_COST:g}"
             )
         object.__setattr__(self, "cost", cost)
         check_tag("OffMeshLink.tag", self.tag, allow_empty=True)
@@ -192,7 +204,9 @@ class Level:
     Raises
     ------
     InvalidGeometryError
-        Invalid polygon, NaN/inf coordinates, or a bad waypoint with ``on_bad_waypoint="error"``.
+        Invalid polygon, NaN/inf coordinates, a coordinate beyond +-1e15 (``MAX_COORDINATE``: past
+        it float64 cannot carry areas, squared distances and costs), or a bad waypoint with
+        ``on_bad_waypoint="error"``.
     NodeNotFoundError
         A link refers to a waypoint that does not exist.
     InvalidOptionError
@@ -228,30 +242,19 @@ waypoints must lie in the walkable area, ...
     def __post_init__(self, on_bad_waypoint: str, repair: bool, known_tags: Iterable[str] | None) -> None:
         check_option("on_bad_waypoint", on_bad_waypoint, BAD_WAYPOINT_POLICIES)
         put = lambda name, value: object.__setattr__(self, name, value)  # noqa: E731 - frozen dataclass
-        put("bounds", as_bounds(self.bounds, name="bounds", repair=repair))
+        try:
+            self._put_geometry(repair)
+        except OverflowError:
+            raise InvalidGeometryError(
+                f"a coordinate of the level is too large; coordinates must lie within +-{MAX_COORDINATE:g}"
+            ) from None
+        self._check_extent()
 
-        if isinstance(self.obstacles, (shapely.Geometry, str)):
-            raise InvalidGeometryError("obstacles must be a sequence of polygons, not a single geometry")
-        put("obstacles", polygon_list(self.obstacles, name="obstacles", repair=repair))
-
-        regions: list[TerrainRegion] = []
-        for i, reg in enumerate(self.terrain):
-            if not isinstance(reg, TerrainRegion):
-                try:
-                    poly, tag = reg
-                except (TypeError, ValueError):
-                    raise InvalidGeometryError(
-                        f"terrain[{i}]={describe(reg)} is not a TerrainRegion or (polygon, tag) pair"
-                    ) from None
-                check_tag(f"terrain[{i}].tag", tag)
-                reg = TerrainRegion(as_polygon(poly, name=f"terrain[{i}].polygon"), tag)
-            regions.append(reg)
-        put("terrain", tuple(regions))
-
-        pts = np.asarray(self.waypoints, dtype=object)
-        pts = _no_waypoints() if pts.size == 0 else check_points("waypoints", self.waypoints)
-        links = [self._as_link(i, lk) for i, lk in enumerate(self.links)]
-        offmesh = [self._as_offmesh(i, lk) for i, lk in enumerate(self.offmesh_links)]
+        raw = self.waypoints
+        empty = (isinstance(raw, (list, tuple)) and not raw) or (isinstance(raw, np.ndarray) and raw.size == 0)
+        pts = _no_waypoints() if empty else check_points("waypoints", raw)
+        links = [self._as_link(i, lk) for i, lk in enumerate(_sequence("links", self.links))]
+        offmesh = [self._as_offmesh(i, lk) for i, lk in enumerate(_sequence("offmesh_links", self.offmesh_links))]
 
         bad = self._bad_waypoints(pts)
         if bad:
@@ -288,17 +291,52 @@ waypoints must lie in the walkable area, ...
         if known_tags is not None:
             if isinstance(known_tags, str):
                 raise InvalidOptionError("known_tags must be a set of str, not one str")
-            known = frozenset(known_tags)
+            known = frozenset(check_tag("known_tags item", t) for t in _sequence("known_tags", known_tags))
             used = [(f"terrain[{i}].tag", r.tag) for i, r in enumerate(self.terrain)]
             used += [(f"links[{i}].tag", lk.tag) for i, lk in enumerate(self.links) if lk.tag]
             used += [(f"offmesh_links[{i}].tag", lk.tag) for i, lk in enumerate(self.offmesh_links) if lk.tag]
             for where, tag in used:
                 if tag not in known:
-                    raise InvalidOptionError(
-                        f"{where}={tag!r} is not a known tag; known tags: {', '.join(map(repr, sorted(known)))}"
-                    )
+                    shown = ", ".join(map(describe, sorted(known)[:10])) + (", ..." if len(known) > 10 else "")
+                    raise InvalidOptionError(f"{where}={describe(tag)} is not a known tag; known tags: {shown}")
 
     # -- validation helpers -----------------------------------------------------------------
+    def _put_geometry(self, repair: bool) -> None:
+        """Validate and store bounds, obstacles and terrain."""
+        put = lambda name, value: object.__setattr__(self, name, value)  # noqa: E731 - frozen dataclass
+        put("bounds", as_bounds(self.bounds, name="bounds", repair=repair))
+
+        if isinstance(self.obstacles, (shapely.Geometry, str)):
+            raise InvalidGeometryError("obstacles must be a sequence of polygons, not a single geometry")
+        put("obstacles", polygon_list(_sequence("obstacles", self.obstacles), name="obstacles", repair=repair))
+
+        regions: list[TerrainRegion] = []
+        for i, reg in enumerate(_sequence("terrain", self.terrain)):
+            if not isinstance(reg, TerrainRegion):
+                try:
+                    poly, tag = reg
+                except (TypeError, ValueError):
+                    raise InvalidGeometryError(
+                        f"terrain[{i}]={describe(reg)} is not a TerrainRegion or (polygon, tag) pair"
+                    ) from None
+                check_tag(f"terrain[{i}].tag", tag)
+                reg = TerrainRegion(as_polygon(poly, name=f"terrain[{i}].polygon"), tag)
+            regions.append(reg)
+        put("terrain", tuple(regions))
+
+    def _check_extent(self) -> None:
+        """Refuse geometry beyond MAX_COORDINATE: areas, squared distances and costs of larger
+        values overflow or lose every digit that matters."""
+        parts = [("bounds", self.bounds)]
+        parts += [(f"obstacles[{i}]", p) for i, p in enumerate(self.obstacles)]
+        parts += [(f"terrain[{i}].polygon", r.polygon) for i, r in enumerate(self.terrain)]
+        for where, geom in parts:
+            box = np.asarray(geom.bounds, dtype=np.float64)
+            if not np.all(np.abs(box) <= MAX_COORDINATE):
+                raise InvalidGeometryError(
+                    f"{where} reaches {describe(tuple(box.tolist()))}; coordinates must lie within "
+                    f"+-{MAX_COORDINATE:g}"
+                )
     @staticmethod
     def _as_link(i: int, lk: Any) -> Link:
         if isinstance(lk, Link):
@@ -435,11 +473,12 @@ waypoints must lie in the walkable area, ...
         >>> level.line_of_sight(agent_radius=2.5).blocked([[1, 8]], [[9, 8]]).tolist()
         [True]
         """
+        agent_radius = check_nonneg_float("agent_radius", agent_radius, allow_none=False)
         key = ("los", agent_radius, join)
         try:
             hash(key)
         except TypeError:
-            key = ("los", repr(agent_radius), repr(join))
+            key = ("los", agent_radius, repr(join))
         if key not in self._cache:
             self._cache[key] = LineOfSight(self.obstacles, self.bounds, agent_radius=agent_radius, join=join)
         return self._cache[key]

@@ -13,6 +13,7 @@ unless ``allow_partial=True``. Nothing returns None.
 
 from __future__ import annotations
 
+import math
 from typing import Callable, Literal, NoReturn
 
 import numpy as np
@@ -20,20 +21,26 @@ from numpy.typing import ArrayLike, NDArray
 
 from navmesh._kernels import graph as K
 from navmesh._checks import (
+    MAX_COST,
+    as_float_array,
+    check_flag,
     check_node,
     check_nodes,
     check_nonneg_float,
     check_option,
     check_positive_int,
     check_points,
+    is_real,
 )
 from navmesh.errors import (
     InvalidCostError,
+    InvalidGeometryError,
     InvalidOptionError,
     NegativeCycleError,
     NoPathError,
     SearchBudgetError,
 )
+from navmesh.errors import describe as _short
 from navmesh.graph import HEURISTICS, EdgeWeights, Heuristic, NavGraph
 from navmesh.path import Path, RouteTable, SearchTrace, ShortestPathTree, path_from_parents
 
@@ -58,8 +65,28 @@ _ZERO1 = np.zeros(1)
 _ZERO1.flags.writeable = False
 
 
+#: Largest ``heuristic_weight``: far beyond it weighted A* is already greedy best-first search, and
+#: the weighted estimates must stay far from float64 overflow.
+MAX_HEURISTIC_WEIGHT = 1e6
+
+
 def _budget(max_expansions: int | None) -> int:
     return check_positive_int("max_expansions", max_expansions) or 0
+
+
+def _check_heuristic(heuristic: str, heuristic_weight: float) -> float:
+    """Check ``heuristic`` and return ``heuristic_weight`` as a float in [1, MAX_HEURISTIC_WEIGHT]."""
+    check_option("heuristic", heuristic, HEURISTICS)
+    try:
+        hw = float(heuristic_weight) if is_real(heuristic_weight) else math.nan
+    except OverflowError:
+        hw = math.inf
+    if not 1.0 <= hw <= MAX_HEURISTIC_WEIGHT:
+        raise InvalidOptionError(
+            f"heuristic_weight={_short(heuristic_weight)} is not valid; expected a number from 1 to "
+            f"{MAX_HEURISTIC_WEIGHT:g} (1 keeps A* optimal)"
+        )
+    return hw
 
 
 def _finish(
@@ -84,7 +111,7 @@ def _finish(
     if status == K.FOUND:
         return path_from_parents(parent, end, graph.points, end_cost, expansions=expansions)
     nodes = np.flatnonzero(expanded) if expanded.dtype == np.bool_ else np.asarray(expanded)
-    if allow_partial and len(nodes):
+    if check_flag("allow_partial", allow_partial) and len(nodes):
         nearest = int(nodes[np.argmin(((graph.points[nodes] - goal_point) ** 2).sum(axis=1))])
         return path_from_parents(parent, nearest, graph.points, cost_of[nearest], expansions=expansions, partial=True)
     _raise_no_path(status, expansions, describe)
@@ -114,17 +141,14 @@ def _best_first_path(
     allow_partial: bool,
 ) -> Path:
     """Shared body of astar, astar_multi and dijkstra, after their own argument checks."""
-    check_option("heuristic", heuristic, HEURISTICS)
-    if heuristic_weight != 1.0:
-        hw = check_nonneg_float("heuristic_weight", heuristic_weight, allow_none=False)
-        if hw < 1.0:
-            raise InvalidOptionError(f"heuristic_weight={heuristic_weight!r} is not valid; expected a number >= 1")
+    hw = _check_heuristic(heuristic, heuristic_weight)
+    budget = _budget(max_expansions)
     w = graph.resolve_weights(weights)
     nodes, cost, status, expansions, partial = K.best_first_path(
         graph.indptr, graph.indices, w.values, graph.points,
         sources, source_costs, goals, goal_costs, goal_point,
-        HEURISTICS.index(heuristic), heuristic_weight * w.heuristic_scale(heuristic),
-        _budget(max_expansions), allow_partial,
+        HEURISTICS.index(heuristic), hw * w.heuristic_scale(heuristic),
+        budget, check_flag("allow_partial", allow_partial),
     )
     if len(nodes):
         return Path(nodes, graph.points.take(nodes, axis=0), cost, expansions, partial)
@@ -236,7 +260,8 @@ def astar_multi(
     if goal_point is None:
         target = graph.points[dst[0]]
     else:
-        target = check_points("goal_point", np.reshape(goal_point, (1, -1)), dims=(graph.dim,))[0]
+        target = as_float_array("goal_point", goal_point, InvalidGeometryError).reshape(1, -1)
+        target = check_points("goal_point", target, dims=(graph.dim,))[0]
     return _best_first_path(
         graph, src, src_cost, dst, dst_cost, target,
         weights, heuristic, heuristic_weight, max_expansions, allow_partial,
@@ -246,9 +271,11 @@ def astar_multi(
 def _entry_costs(name: str, values: ArrayLike | None, size: int) -> NDArray[np.float64]:
     if values is None:
         return np.zeros(size)
-    arr = np.atleast_1d(np.asarray(values, dtype=np.float64))
-    if arr.shape != (size,) or not (np.isfinite(arr).all() and (arr >= 0).all()):
-        raise InvalidCostError(f"{name}={arr.tolist()!r} is not valid; expected {size} finite numbers >= 0")
+    arr = np.atleast_1d(as_float_array(name, values, InvalidCostError))
+    if arr.shape != (size,) or not ((arr >= 0) & (arr <= MAX_COST)).all():
+        raise InvalidCostError(
+            f"{name}={_short(values)} is not valid; expected {size} numbers from 0 to {MAX_COST:g}"
+        )
     return arr
 
 
@@ -371,16 +398,34 @@ def dfs(
 ) -> Path:
     """Any path from ``source`` to ``goal`` (depth-first search): cheap to find, not short.
 
-    ``cost`` is the sum of the weights along the path found.
+    Closed arcs (weight ``inf``) are never walked. ``cost`` is the sum, over each pair of
+    consecutive nodes of the path found, of the cheapest open arc between them: where parallel
+    arcs join two nodes, a unit stepping from one to the other takes the cheapest.
+
+    Examples
+    --------
+    >>> from navmesh import NavGraph, dfs
+    >>> g = NavGraph.from_edges([[0, 0], [1, 0], [2, 0]], [(0, 1), (1, 2), (0, 2)], directed=True)
+    >>> dfs(g, 0, 2, weights=[1.0, float("inf"), 1.0]).nodes.tolist()   # arcs 0->1, 0->2, 1->2
+    [0, 1, 2]
     """
     s = check_node("source", source, graph.n_nodes)
     t = check_node("goal", goal, graph.n_nodes)
     w = graph.resolve_weights(weights)
-    parent, found, expansions = K.depth_first(graph.indptr, graph.indices, s, t)
+    is_open = np.isfinite(w.values)
+    indptr, indices = graph.indptr, graph.indices
+    if not is_open.all():
+        indices = graph.indices[is_open]
+        indptr = np.zeros(graph.n_nodes + 1, np.int32)
+        np.cumsum(np.bincount(graph.arc_sources[is_open], minlength=graph.n_nodes), out=indptr[1:])
+    parent, found, expansions = K.depth_first(indptr, indices, s, t)
     if not found:
-        raise NoPathError(f"dfs: no path from node {s} to node {t}")
+        raise NoPathError(f"dfs: no path from node {s} to node {t} along open arcs")
     path = path_from_parents(parent, t, graph.points, 0.0, expansions=expansions)
-    cost = sum(w.values[graph.arc(int(a), int(b))] for a, b in zip(path.nodes[:-1], path.nodes[1:]))
+    cost = 0.0
+    for a, b in zip(path.nodes[:-1].tolist(), path.nodes[1:].tolist()):
+        lo, hi = graph.indptr[a], graph.indptr[a + 1]
+        cost += float(w.values[lo:hi][graph.indices[lo:hi] == b].min())
     return Path(path.nodes, path.points, cost, expansions)
 
 
@@ -440,6 +485,7 @@ def all_pairs(
     >>> table.next_hop(0, 2), table.cost(0, 2)
     (1, 2.0)
     """
+    max_bytes = check_positive_int("max_bytes", max_bytes, allow_none=False)
     need = 12 * graph.n_nodes**2
     if need > max_bytes:
         raise InvalidOptionError(
@@ -490,12 +536,12 @@ def search_trace(
         end, total = t, float(hops[t])
     else:
         h = heuristic if algorithm == "astar" else "zero"
-        check_option("heuristic", h, HEURISTICS)
+        hw = _check_heuristic(h, heuristic_weight)
         w = graph.resolve_weights(weights)
         cost, parent, _, _, end, total, status, expansions, n_exp, n_open = K.best_first(
             graph.indptr, graph.indices, w.values, graph.points,
             np.array([s], np.int32), np.zeros(1), np.array([t], np.int32), np.zeros(1), graph.points[t],
-            HEURISTICS.index(h), float(heuristic_weight) * w.heuristic_scale(h), np.inf, budget, True, *logs,
+            HEURISTICS.index(h), hw * w.heuristic_scale(h), np.inf, budget, True, *logs,
         )
     path = _finish(graph, status, end, total, parent, cost, expansions, True, log_expanded[:n_exp],
                    graph.points[t], lambda: f"{algorithm} from node {s} to node {t}")

@@ -33,6 +33,7 @@ import scipy.sparse
 import shapely
 from numpy.typing import ArrayLike, NDArray
 
+from navmesh._checks import MAX_COORDINATE, MAX_COST, as_float_array, check_points, is_real
 from navmesh.errors import InvalidCostError, InvalidGeometryError, InvalidOptionError, describe
 from navmesh.geometry import _lines, _segment_arrays, as_polygon
 
@@ -70,13 +71,24 @@ def check_tag(name: str, tag: Any, *, allow_empty: bool = False) -> str:
     """
     if not isinstance(tag, str):
         raise InvalidOptionError(f"{name}={describe(tag)} is not a tag; expected a str such as 'swamp'")
+    if not _encodable(tag):
+        raise InvalidOptionError(f"{name}={describe(tag)} is not valid; a tag must be UTF-8 text (no lone surrogates)")
     if not tag and not allow_empty:
         raise InvalidOptionError(f"{name}='' is not valid; a tag must be a non-empty str ('' is plain ground)")
     if _SEP in tag or tag.startswith(REQUIRES_PREFIX):
         raise InvalidOptionError(
-            f"{name}={tag!r} is not valid; tags may not contain {_SEP!r} or start with {REQUIRES_PREFIX!r}"
+            f"{name}={describe(tag)} is not valid; tags may not contain {_SEP!r} or start with {REQUIRES_PREFIX!r}"
         )
     return tag
+
+
+def _encodable(text: str) -> bool:
+    """Whether ``text`` can be written to a UTF-8 file (lone surrogates cannot)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def encode_arc_tag(tag: str = "", requires: str | None = None) -> str:
@@ -115,7 +127,7 @@ def decode_arc_tag(name: str) -> tuple[str, frozenset[str]]:
         if part.startswith(REQUIRES_PREFIX):
             needs.add(part[len(REQUIRES_PREFIX) :])
         elif surface:
-            raise InvalidOptionError(f"arc tag name {name!r} has two surface tags; expected 'tag|requires:cap'")
+            raise InvalidOptionError(f"arc tag name {describe(name)} has two surface tags; expected 'tag|requires:cap'")
         else:
             surface = part
     return surface, frozenset(needs)
@@ -151,7 +163,7 @@ class TerrainRegion:
 
     def __post_init__(self) -> None:
         check_tag("TerrainRegion.tag", self.tag)
-        object.__setattr__(self, "polygon", as_polygon(self.polygon, name=f"TerrainRegion({self.tag!r}).polygon"))
+        object.__setattr__(self, "polygon", as_polygon(self.polygon, name=f"TerrainRegion({describe(self.tag)}).polygon"))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, TerrainRegion):
@@ -260,11 +272,8 @@ class TerrainLayer:
         >>> layer.tag_at([[1, 1], [5, 5]]).tolist()
         ['swamp', '']
         """
-        arr = np.asarray(points, dtype=np.float64)
-        if arr.ndim == 1:
-            arr = arr[None, :]
-        if arr.ndim != 2 or arr.shape[1] not in (2, 3) or not np.isfinite(arr).all():
-            raise InvalidGeometryError(f"points has shape {arr.shape}; expected finite (n, 2) or (n, 3)")
+        arr = as_float_array("points", points, InvalidGeometryError)
+        arr = check_points("points", arr[None, :] if arr.ndim == 1 else arr)
         pts = shapely.points(arr[:, :2])
         out = np.full(len(pts), "", dtype=object)
         if len(self._polys) and len(pts):
@@ -303,24 +312,42 @@ def terrain_lengths(a: ArrayLike, b: ArrayLike, regions: Sequence[TerrainRegion]
     return TerrainLayer(regions).lengths(a, b)
 
 
+def _real(value: Any) -> float:
+    """``value`` as a float, NaN when it is not a real number, inf when it is an int too large."""
+    if not is_real(value):
+        return math.nan
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf
+
+
 def _positive_multiplier(profile: str, tag: Any, value: Any) -> float:
-    is_number = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
-    f = float(value) if is_number else float("nan")
-    if not (math.isfinite(f) and f > 0):
+    f = _real(value)
+    if not 0 < f <= MAX_COST:
         raise InvalidCostError(
-            f"CostProfile {profile!r}: multipliers[{tag!r}]={describe(value)} is not allowed; "
-            "a multiplier must be a finite number > 0 (use forbidden= to close a tag)"
+            f"CostProfile {describe(profile)}: multipliers[{describe(tag)}]={describe(value)} is not allowed; "
+            f"a multiplier must be a number > 0 and <= {MAX_COST:g} (use forbidden= to close a tag)"
         )
     return f
 
 
 def _tag_set(profile: str, what: str, values: Any) -> frozenset[str]:
     if isinstance(values, str):
-        raise InvalidOptionError(f"CostProfile {profile!r}: {what}={values!r} must be a set of str, not one str")
-    out = frozenset(values)
+        raise InvalidOptionError(
+            f"CostProfile {describe(profile)}: {what}={describe(values)} must be a set of str, not one str"
+        )
+    try:
+        out = frozenset(values)
+    except TypeError:
+        raise InvalidOptionError(
+            f"CostProfile {describe(profile)}: {what}={describe(values)} must be a set of str"
+        ) from None
     for v in out:
-        if not isinstance(v, str) or not v:
-            raise InvalidOptionError(f"CostProfile {profile!r}: {what} holds {describe(v)}; expected non-empty str")
+        if not isinstance(v, str) or not v or not _encodable(v):
+            raise InvalidOptionError(
+                f"CostProfile {describe(profile)}: {what} holds {describe(v)}; expected non-empty UTF-8 str"
+            )
     return out
 
 
@@ -368,11 +395,12 @@ class CostProfile:
             raise InvalidOptionError(f"CostProfile name={describe(self.name)} must be a str")
         if not isinstance(self.multipliers, Mapping):
             raise InvalidCostError(
-                f"CostProfile {self.name!r}: multipliers={describe(self.multipliers)} must be a mapping tag -> float"
+                f"CostProfile {describe(self.name)}: multipliers={describe(self.multipliers)} must be a mapping "
+                "tag -> float"
             )
         mult: dict[str, float] = {}
         for tag, value in self.multipliers.items():
-            check_tag(f"CostProfile {self.name!r}: multipliers key", tag)
+            check_tag(f"CostProfile {describe(self.name)}: multipliers key", tag)
             mult[tag] = _positive_multiplier(self.name, tag, value)
         object.__setattr__(self, "multipliers", _FrozenDict(sorted(mult.items())))
         object.__setattr__(self, "forbidden", _tag_set(self.name, "forbidden", self.forbidden))
@@ -439,11 +467,13 @@ class CostProfile:
         ...                  ("", "ferry", "ford|requires:wading_boots")).tolist()
         [18.0, inf, 100.0, inf]
         """
-        base = np.array(lengths, dtype=np.float64).reshape(-1)
+        base = as_float_array("lengths", lengths, InvalidCostError).reshape(-1)
         m = len(base)
-        if not (base >= 0).all():
-            i = int(np.flatnonzero(~(base >= 0))[0])
-            raise InvalidCostError(f"lengths[{i}]={base[i]} is not allowed; base arc costs must be >= 0")
+        if not ((base >= 0) & (base <= MAX_COST)).all():
+            i = int(np.flatnonzero(~((base >= 0) & (base <= MAX_COST)))[0])
+            raise InvalidCostError(
+                f"lengths[{i}]={base[i]} is not allowed; base arc costs must lie in [0, {MAX_COST:g}]"
+            )
         tl = scipy.sparse.csr_array(terrain_lengths, dtype=np.float64)
         names = tuple(terrain_tag_names)
         if tl.shape != (m, len(names)):
@@ -528,17 +558,21 @@ class DangerZone:
 
     def __post_init__(self) -> None:
         try:
-            c = tuple(float(v) for v in self.centre)
-        except (TypeError, ValueError):
+            c = tuple(_real(v) for v in self.centre)
+        except TypeError:
             c = ()
-        if len(c) not in (2, 3) or not all(math.isfinite(v) for v in c):
-            raise InvalidGeometryError(f"DangerZone centre={describe(self.centre)} must be finite (x, y)")
-        r = float(self.radius) if isinstance(self.radius, (int, float, np.floating, np.integer)) else float("nan")
-        if not (math.isfinite(r) and r > 0):
-            raise InvalidGeometryError(f"DangerZone radius={describe(self.radius)} must be a finite number > 0")
-        e = float(self.extra) if isinstance(self.extra, (int, float, np.floating, np.integer)) else float("nan")
-        if not (math.isfinite(e) and e >= 0):
-            raise InvalidCostError(f"DangerZone extra={describe(self.extra)} must be a finite number >= 0")
+        if len(c) not in (2, 3) or not all(abs(v) <= MAX_COORDINATE for v in c):
+            raise InvalidGeometryError(
+                f"DangerZone centre={describe(self.centre)} must be (x, y) numbers within +-{MAX_COORDINATE:g}"
+            )
+        r = _real(self.radius)
+        if not 0 < r <= MAX_COORDINATE:
+            raise InvalidGeometryError(
+                f"DangerZone radius={describe(self.radius)} must be a number > 0 and <= {MAX_COORDINATE:g}"
+            )
+        e = _real(self.extra)
+        if not 0 <= e <= MAX_COST:
+            raise InvalidCostError(f"DangerZone extra={describe(self.extra)} must be a number from 0 to {MAX_COST:g}")
         object.__setattr__(self, "centre", c[:2])
         object.__setattr__(self, "radius", r)
         object.__setattr__(self, "extra", e)

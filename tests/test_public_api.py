@@ -16,6 +16,7 @@ EXPECTED = {
     "load_level", "save_level", "load_tiled_level",
     "build_waypoint_graph", "NavMap", "NavQuery", "find_path", "diagnose",
     "GridMap", "FlowField", "grid_astar", "jump_point_search", "first_step", "first_steps",
+    "PathFollower", "Crowd",
     "NavmeshError", "InvalidGeometryError", "InvalidCostError", "InvalidOptionError", "NodeNotFoundError",
     "NoPathError", "SearchBudgetError", "NegativeCycleError", "LevelFormatError", "NavmeshWarning",
 }

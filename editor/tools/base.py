@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import shapely
 
-from editor import edits
+from .. import edits
 
 if TYPE_CHECKING:
-    from editor.views.editor_view import EditorView
+    from ..views.editor_view import EditorView
 
 Point = tuple[float, float]
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import arcade
 import numpy as np
 
-from editor import edits
-from editor.tools.base import (
+from .. import edits
+from .base import (
     Point,
     Selection,
     Tool,

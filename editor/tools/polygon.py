@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import arcade
 
-from editor import edits
-from editor.profiles import TAGS
-from editor.tools.base import (
+from .. import edits
+from ..profiles import TAGS
+from .base import (
     Point,
     Selection,
     Tool,

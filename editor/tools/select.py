@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from editor.tools.base import Point, Tool, pick_link, start_drag
+from .base import Point, Tool, pick_link, start_drag
 
 
 class SelectTool(Tool):

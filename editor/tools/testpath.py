@@ -13,9 +13,10 @@ import arcade
 import numpy as np
 
 import navmesh
-from editor.profiles import PROFILES
-from editor.tools.base import Point, Tool
 from navmesh import arcade_draw
+
+from ..profiles import PROFILES
+from .base import Point, Tool
 
 ALGORITHMS = ("astar", "dijkstra", "bfs")
 START_COLOR = (50, 220, 90, 255)

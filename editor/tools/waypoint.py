@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from editor import edits
-from editor.tools.base import (
+from .. import edits
+from .base import (
     Point,
     Selection,
     Tool,

@@ -20,9 +20,11 @@ import pyglet
 from arcade.types import LBWH
 
 import navmesh
-from editor import edits
-from editor.model import EditorModel
-from editor.tools import (
+from navmesh import arcade_draw
+
+from .. import edits
+from ..model import EditorModel
+from ..tools import (
     LinkTool,
     PolygonTool,
     Selection,
@@ -31,11 +33,10 @@ from editor.tools import (
     Tool,
     WaypointTool,
 )
-from editor.tools.base import delete_selection
-from editor.views import overlays
-from editor.views.panel import PANEL_WIDTH, Panel
-from editor.views.text import Texts
-from navmesh import arcade_draw
+from ..tools.base import delete_selection
+from . import overlays
+from .panel import PANEL_WIDTH, Panel
+from .text import Texts
 
 BACKGROUND = (24, 26, 32, 255)
 MESSAGE_SECONDS = 6.0

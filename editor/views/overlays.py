@@ -15,11 +15,12 @@ import numpy as np
 from PIL import Image
 
 import navmesh
-from editor import edits
-from editor.profiles import PROFILES
+
+from .. import edits
+from ..profiles import PROFILES
 
 if TYPE_CHECKING:
-    from editor.views.editor_view import EditorView
+    from .editor_view import EditorView
 
 LINK_COLORS = {
     "forced": (80, 220, 120, 255),
@@ -210,7 +211,7 @@ def draw_status(view: EditorView) -> None:
 
 def draw_help(view: EditorView) -> None:
     """The keyboard shortcuts (from the same table that handles the keys)."""
-    from editor.views.editor_view import KEYMAP
+    from .editor_view import KEYMAP
 
     w, h = view.window.width, view.window.height
     arcade.draw_lrbt_rectangle_filled(0, w, 0, h, (10, 12, 18, 248))

@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING
 
 import arcade
 
-from editor.profiles import PROFILES
-from editor.views import overlays
+from ..profiles import PROFILES
+from . import overlays
 
 if TYPE_CHECKING:
-    from editor.views.editor_view import EditorView
+    from .editor_view import EditorView
 
 PANEL_WIDTH = 300
 BG = (34, 37, 46, 255)

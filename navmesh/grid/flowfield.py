@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from navmesh._checks import check_nonneg_float
+from navmesh._checks import as_array, check_nonneg_float
 from navmesh._kernels import grid as K
 from navmesh.errors import InvalidOptionError, NodeNotFoundError, NoPathError, describe
 from navmesh.grid.map import GridMap
@@ -95,7 +95,7 @@ class FlowField:
     def __init__(self, grid: GridMap, goals: ArrayLike, *, max_cost: float | None = None) -> None:
         if not isinstance(grid, GridMap):
             raise InvalidOptionError(f"grid={describe(grid)} is not a GridMap")
-        targets = np.atleast_1d(np.asarray(goals))
+        targets = np.atleast_1d(as_array("goals", goals, NodeNotFoundError))
         if targets.ndim != 1 or targets.size == 0 or not np.issubdtype(targets.dtype, np.integer):
             raise NodeNotFoundError(f"goals={describe(goals)} must be a cell id or a non-empty 1-D array of cell ids")
         if targets.min() < 0 or targets.max() >= grid.n_cells:

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from navmesh._checks import check_option
+from navmesh._checks import as_array, check_option
 from navmesh._kernels.grid import DCOL, DROW, STEP_LEN
 from navmesh.errors import (
     InvalidCostError,
@@ -233,7 +233,7 @@ class GridMap:
         wrap: Wrap = "none",
         regions: ArrayLike | None = None,
     ) -> None:
-        arr = np.asarray(cells)
+        arr = as_array("cells", cells, InvalidGeometryError)
         if arr.ndim != 2 or arr.shape[0] == 0 or arr.shape[1] == 0:
             raise InvalidGeometryError(
                 f"cells has shape {arr.shape}; expected a non-empty 2-D array (height, width)"

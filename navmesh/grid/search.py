@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from navmesh._checks import check_positive_int
+from navmesh._checks import as_array, check_positive_int
 from navmesh._kernels import grid as K
 from navmesh.errors import (
     InvalidOptionError,
@@ -414,7 +414,7 @@ def first_steps(grid: GridMap, starts: ArrayLike, goals: ArrayLike, *, two_step:
 
 
 def _cells(grid: GridMap, name: str, cells: ArrayLike) -> NDArray[np.int64]:
-    arr = np.asarray(cells)
+    arr = as_array(name, cells, NodeNotFoundError)
     if arr.ndim != 1 or not (np.issubdtype(arr.dtype, np.integer) or arr.size == 0):
         raise NodeNotFoundError(f"{name}={describe(cells)} must be a 1-D array of cell ids")
     arr = arr.astype(np.int64)

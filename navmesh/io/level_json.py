@@ -19,17 +19,21 @@ level. Loading parses plain JSON only (no code runs); NaN/Infinity literals are 
 
 from __future__ import annotations
 
+import errno
+import glob
 import json
+import math
 import os
 import shutil
-import tempfile
+import secrets
+import stat
 from pathlib import Path
 from typing import Any, Iterable
 
 import numpy as np
 import shapely
 
-from navmesh._checks import check_option
+from navmesh._checks import MAX_COORDINATE, check_option, check_path
 from navmesh.errors import (
     InvalidOptionError,
     LevelFormatError,
@@ -98,7 +102,8 @@ class _Reader:
                 raise self.fail(path, f"missing field {key!r}")
         for key in value:
             if key not in required and key not in optional:
-                raise self.fail(f"{path}.{key}" if path != "$" else key, "unknown field")
+                where = describe(key) if not isinstance(key, str) or len(key) > 40 else key
+                raise self.fail(f"{path}.{where}" if path != "$" else where, "unknown field")
         return value
 
     def arr(self, value: Any, path: str) -> list[Any]:
@@ -109,7 +114,13 @@ class _Reader:
     def num(self, value: Any, path: str) -> float:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise self.fail(path, f"expected a number, got {describe(value)}")
-        return float(value)
+        try:
+            f = float(value)
+        except OverflowError:
+            f = math.inf
+        if not abs(f) <= MAX_COORDINATE:
+            raise self.fail(path, f"{describe(value)} is too large; numbers must lie within +-{MAX_COORDINATE:g}")
+        return f
 
     def int_(self, value: Any, path: str) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
@@ -121,6 +132,10 @@ class _Reader:
             return None
         if not isinstance(value, str):
             raise self.fail(path, f"expected a string{' or null' if nullable else ''}, got {describe(value)}")
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise self.fail(path, f"{describe(value)} holds a lone surrogate (\\ud800-\\udfff); not UTF-8 text") from None
         return value
 
     def bool_(self, value: Any, path: str) -> bool:
@@ -281,8 +296,10 @@ def load_level(
         Not UTF-8, not JSON (the message gives line and column), wrong schema version, or a
         field of the wrong type or with invalid content (the message gives the field path,
         e.g. ``obstacles[3].exterior[2]``).
+    InvalidOptionError
+        ``path`` is not a str or path-like.
     FileNotFoundError
-        The file does not exist.
+        The file does not exist (other ``OSError``: it cannot be read, e.g. it is a folder).
 
     Examples
     --------
@@ -292,7 +309,7 @@ def load_level(
     >>> load_level(os.path.join(folder, "a.json")).n_waypoints
     1
     """
-    p = Path(path)
+    p = Path(check_path("path", path))
     raw = p.read_bytes()
     try:
         text = raw.decode("utf-8")
@@ -302,8 +319,11 @@ def load_level(
         data = json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:
         raise LevelFormatError(f"{p}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
+    except RecursionError:
+        raise LevelFormatError(f"{p}: not a level: arrays or objects nested too deeply for a level file") from None
     except ValueError as exc:
-        raise LevelFormatError(f"{p}: {exc}") from None
+        # also Python's limit on the digits of an integer literal
+        raise LevelFormatError(f"{p}: {describe(str(exc))}") from None
     return level_from_data(data, source=str(p), on_bad_waypoint=on_bad_waypoint, known_tags=known_tags)
 
 
@@ -339,7 +359,12 @@ def save_level(level: Level, path: str | os.PathLike[str]) -> None:
     The data goes to a temporary file in the same folder, is flushed to disk (fsync), and then
     replaces ``path`` in one rename; a previous ``path`` is first copied to ``<path>.bak``. A crash
     or error at any point leaves either the old or the new complete file at ``path``, never a
-    half-written one.
+    half-written one. Temporary files an interrupted save left behind (``.<name>.*.tmp``) are
+    removed by the next successful save of the same file.
+
+    The saved file keeps the permission bits of the file it replaces (a new file gets the usual
+    ``0o666`` minus the umask), and so does the ``.bak``. When ``path`` is a symbolic link the
+    file it points to is written and the link stays.
 
     Parameters
     ----------
@@ -352,6 +377,8 @@ def save_level(level: Level, path: str | os.PathLike[str]) -> None:
     ------
     InvalidOptionError
         ``level`` is not a Level.
+    FileNotFoundError
+        The folder does not exist (the error names ``path``).
     OSError
         The file or its backup could not be written; ``path`` is left as it was.
 
@@ -365,32 +392,57 @@ def save_level(level: Level, path: str | os.PathLike[str]) -> None:
     (0.0, 0.0, 8.0, 8.0)
     """
     text = _dumps(level_to_data(level))  # may raise before any file is touched
-    target = Path(path)
+    target = Path(os.path.realpath(check_path("path", path)))
     folder = target.parent
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    tmp = Path(tmp_name)
+    if not folder.is_dir():
+        raise FileNotFoundError(errno.ENOENT, f"cannot save the level: folder {str(folder)!r} does not exist", str(target))
+    mode = stat.S_IMODE(target.stat().st_mode) if target.exists() else None
+    tmp = _new_temp(target)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+        with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
+            if mode is not None:
+                os.chmod(fh.fileno(), mode)
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
-        if target.exists():
-            _backup(target)
+        if mode is not None:
+            _backup(target, mode)
         os.replace(tmp, target)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
     _fsync_dir(folder)
+    _remove_strays(target)
 
 
-def _backup(target: Path) -> None:
+def _new_temp(target: Path) -> Path:
+    """Create an empty ``.<name>.<random>.tmp`` beside ``target`` with the default permissions
+    (``0o666`` minus the umask, unlike ``mkstemp``'s ``0o600``) and return its path."""
+    for _ in range(100):
+        tmp = target.with_name(f".{target.name}.{secrets.token_hex(6)}.tmp")
+        try:
+            os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+        except FileExistsError:
+            continue
+        return tmp
+    raise FileExistsError(errno.EEXIST, "no free temporary file name", str(target))
+
+
+def _remove_strays(target: Path) -> None:
+    """Delete temporary files that interrupted saves of ``target`` (or of its ``.bak``) left."""
+    for name in (target.name, target.name + ".bak"):
+        for stray in target.parent.glob(f".{glob.escape(name)}.*.tmp"):
+            if stray.name.count(".") == name.count(".") + 3:  # ".<name>.<hex>.tmp", not another file's
+                stray.unlink(missing_ok=True)
+
+
+def _backup(target: Path, mode: int) -> None:
     """Copy ``target`` to ``target.bak`` atomically (copy to a temp file, then rename)."""
     bak = target.with_name(target.name + ".bak")
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{bak.name}.", suffix=".tmp", dir=target.parent)
-    os.close(fd)
-    tmp = Path(tmp_name)
+    tmp = _new_temp(bak)
     try:
         shutil.copyfile(target, tmp)
+        os.chmod(tmp, mode)
         with open(tmp, "rb+") as fh:
             os.fsync(fh.fileno())
         os.replace(tmp, bak)

@@ -21,18 +21,22 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
 
-from navmesh.errors import LevelFormatError
+from navmesh._checks import check_path, check_positive_int
+from navmesh.errors import LevelFormatError, NodeNotFoundError, describe
 
 __all__ = ["MovingAIMap", "Scenarios", "read_map", "read_scenarios", "decode_rows", "MAP_CHARACTERS"]
 
 #: Characters a map body may hold: passable ``.GS``, blocked ``@OT``, water ``W``.
 MAP_CHARACTERS = ".GS@OTW"
+_INT32_MAX = 2**31 - 1
+_WHOLE = re.compile(r"-?[0-9]+")
 
 
 @dataclass(frozen=True, eq=False)
@@ -112,15 +116,25 @@ class Scenarios:
 
     def start_cells(self, width: int) -> NDArray[np.int32]:
         """Flat cell ids ``y * width + x`` of the starts on a map ``width`` columns wide."""
-        return (self.starts[:, 1] * width + self.starts[:, 0]).astype(np.int32)
+        return _cells(self.starts, width)
 
     def goal_cells(self, width: int) -> NDArray[np.int32]:
         """Flat cell ids ``y * width + x`` of the goals on a map ``width`` columns wide."""
-        return (self.goals[:, 1] * width + self.goals[:, 0]).astype(np.int32)
+        return _cells(self.goals, width)
+
+
+def _cells(xy: NDArray[np.int32], width: int) -> NDArray[np.int32]:
+    w = check_positive_int("width", width, maximum=_INT32_MAX)
+    if len(xy) and int(xy[:, 0].max()) >= w:
+        raise NodeNotFoundError(f"a cell has x={int(xy[:, 0].max())}, outside a map {w} columns wide")
+    cells = xy[:, 1].astype(np.int64) * w + xy[:, 0]
+    if len(cells) and int(cells.max()) > _INT32_MAX:
+        raise NodeNotFoundError(f"cell id {int(cells.max())} does not fit int32 node ids (map {w} columns wide)")
+    return cells.astype(np.int32)
 
 
 def _read_lines(path: str | os.PathLike[str]) -> tuple[str, list[str]]:
-    name = os.fspath(path)
+    name = check_path("path", path)
     with open(name, "rb") as fh:
         raw = fh.read()
     # latin-1 maps every byte to a character, so odd bytes surface as "unknown character" errors
@@ -192,7 +206,9 @@ def read_map(path: str | os.PathLike[str]) -> MovingAIMap:
         Missing or malformed header line, non-positive size, wrong number or length of rows,
         unknown map character, or text after the last row.
     FileNotFoundError
-        No such file.
+        No such file (other ``OSError``: it cannot be read, e.g. it is a folder).
+    InvalidOptionError
+        ``path`` is not a str or path-like.
 
     Examples
     --------
@@ -219,7 +235,7 @@ def read_map(path: str | os.PathLike[str]) -> MovingAIMap:
         key = parts[0].lower()
         if key not in ("type", "height", "width") or len(parts) != 2:
             raise LevelFormatError(
-                f"{name}, line {i}: header line {line!r} is not valid; expected 'type octile', "
+                f"{name}, line {i}: header line {describe(line)} is not valid; expected 'type octile', "
                 "'height H', 'width W' or 'map'"
             )
         if key in header:
@@ -231,8 +247,10 @@ def read_map(path: str | os.PathLike[str]) -> MovingAIMap:
     size = {}
     for key in ("height", "width"):
         text = header[key]
-        if not text.isdigit() or int(text) < 1:
-            raise LevelFormatError(f"{name}: {key} {text!r} is not valid; expected a whole number >= 1")
+        if not _WHOLE.fullmatch(text) or not 1 <= int(text) <= _INT32_MAX:
+            raise LevelFormatError(
+                f"{name}: {key} {describe(text)} is not valid; expected a whole number from 1 to {_INT32_MAX}"
+            )
         size[key] = int(text)
     height, width = size["height"], size["width"]
     rest = lines[i:]
@@ -271,7 +289,9 @@ def read_scenarios(path: str | os.PathLike[str]) -> Scenarios:
         Missing or unsupported version line, a line without exactly 9 fields, a field that is
         not a number, a start or goal outside the stated map size, or a negative length.
     FileNotFoundError
-        No such file.
+        No such file (other ``OSError``: it cannot be read, e.g. it is a folder).
+    InvalidOptionError
+        ``path`` is not a str or path-like.
     """
     name, lines = _read_lines(path)
     numbered = [(k + 1, ln.strip()) for k, ln in enumerate(lines) if ln.strip()]
@@ -280,14 +300,14 @@ def read_scenarios(path: str | os.PathLike[str]) -> Scenarios:
     line_no, first = numbered[0]
     parts = first.split()
     if len(parts) != 2 or parts[0].lower() != "version":
-        raise LevelFormatError(f"{name}, line {line_no}: expected 'version 1', found {first!r}")
+        raise LevelFormatError(f"{name}, line {line_no}: expected 'version 1', found {describe(first)}")
     try:
         version_ok = float(parts[1]) == 1.0
     except ValueError:
         version_ok = False
     if not version_ok:
         raise LevelFormatError(
-            f"{name}, line {line_no}: scenario version {parts[1]!r} is not supported; expected 1 or 1.0"
+            f"{name}, line {line_no}: scenario version {describe(parts[1])} is not supported; expected 1 or 1.0"
         )
     n = len(numbered) - 1
     ints = np.empty((n, 7), dtype=np.int64)
@@ -300,19 +320,20 @@ def read_scenarios(path: str | os.PathLike[str]) -> Scenarios:
                 f"{name}, line {line_no}: {len(fields)} fields; expected 9 "
                 "(bucket map width height start_x start_y goal_x goal_y optimal_length)"
             )
-        try:
-            vals = [int(fields[0])] + [int(f) for f in fields[2:8]]
-        except ValueError:
+        numbers = [fields[0], *fields[2:8]]
+        if not all(_WHOLE.fullmatch(f) and len(f) <= 12 and abs(int(f)) <= _INT32_MAX for f in numbers):
             raise LevelFormatError(
-                f"{name}, line {line_no}: bucket, width, height and coordinates must be whole numbers"
-            ) from None
+                f"{name}, line {line_no}: bucket, width, height and coordinates must be whole numbers "
+                f"within +-{_INT32_MAX} (int32)"
+            )
+        vals = [int(f) for f in numbers]
         try:
-            length = float(fields[8])
+            length = float(fields[8]) if "_" not in fields[8] else math.nan
         except ValueError:
             length = math.nan
         if not (length >= 0 and math.isfinite(length)):
             raise LevelFormatError(
-                f"{name}, line {line_no}: optimal length {fields[8]!r} is not valid; expected a number >= 0"
+                f"{name}, line {line_no}: optimal length {describe(fields[8])} is not valid; expected a number >= 0"
             )
         _, w, h, sx, sy, gx, gy = vals
         if w < 1 or h < 1 or not (0 <= sx < w and 0 <= gx < w and 0 <= sy < h and 0 <= gy < h):

@@ -22,7 +22,7 @@ import scipy.sparse.csgraph
 from numpy.typing import ArrayLike, NDArray
 from scipy.spatial import cKDTree
 
-from navmesh._checks import check_positive_int
+from navmesh._checks import MAX_COORDINATE, as_array, as_float_array, check_positive_int
 from navmesh.errors import (
     InvalidGeometryError,
     InvalidOptionError,
@@ -129,6 +129,9 @@ class _Order:
 class Crowd:
     """Units moving together on a NavMap or a GridMap.
 
+    The state arrays are indexed by unit id (removed units keep their row, with ``alive``
+    False); each is a view of the crowd's storage, so read it again after :meth:`add`.
+
     Parameters
     ----------
     navmap_or_grid : NavMap or GridMap
@@ -136,7 +139,7 @@ class Crowd:
         :class:`~navmesh.terrain.CostProfile`; on a GridMap they follow a
         :class:`~navmesh.grid.FlowField` (blocked cells are walls; profiles do not apply,
         the grid's own cell costs do). Walls for the motion are the level's obstacles (or
-        blocked cells) inflated by each unit's radius.
+        blocked cells) inflated by each unit's radius. A grid's wrap-around is not followed.
     searches_per_update : int
         Route searches (one per unit type of an order) run per :meth:`update`, >= 1; the others
         wait for the next updates. Default 4.
@@ -153,7 +156,7 @@ class Crowd:
     formation_spacing : float
         Distance between formation slots in unit radii, >= 2. Default 2.2.
 
-    Attributes (arrays indexed by unit id; removed units keep their row, ``alive`` False)
+    Attributes
     ----------
     positions : float array (n, 2)
         Unit centres, world units. Never inside an obstacle inflated by the unit's radius.
@@ -260,11 +263,43 @@ class Crowd:
         self._arrays = new
         self._cap = cap
 
-    def __getattr__(self, name: str) -> NDArray:
-        arrays = self.__dict__.get("_arrays")
-        if arrays is not None and name in arrays:
-            return arrays[name][: self.__dict__["_n"]]
-        raise AttributeError(name)
+    def _view(self, name: str) -> NDArray:
+        return self._arrays[name][: self._n]
+
+    @property
+    def positions(self) -> NDArray[np.float64]:
+        """Unit centres (n, 2), world units; a view (writable; read it again after :meth:`add`)."""
+        return self._view("positions")
+
+    @property
+    def velocities(self) -> NDArray[np.float64]:
+        """Velocity over the last update (n, 2), units per second."""
+        return self._view("velocities")
+
+    @property
+    def headings(self) -> NDArray[np.float64]:
+        """Direction of travel (n,), radians counter-clockwise from +x; writable (initial facing)."""
+        return self._view("headings")
+
+    @property
+    def arrived(self) -> NDArray[np.bool_]:
+        """Whether each unit stands on the slot of its latest order (n,)."""
+        return self._view("arrived")
+
+    @property
+    def alive(self) -> NDArray[np.bool_]:
+        """False for removed units (n,)."""
+        return self._view("alive")
+
+    @property
+    def radii(self) -> NDArray[np.float64]:
+        """Unit radii (n,), world units."""
+        return self._view("radii")
+
+    @property
+    def speeds(self) -> NDArray[np.float64]:
+        """Top speeds (n,), units per second; writable (e.g. slower in a swamp)."""
+        return self._view("speeds")
 
     def __len__(self) -> int:
         """Number of unit ids handed out (removed units included)."""
@@ -310,10 +345,10 @@ class Crowd:
         InvalidOptionError
             ``radius``, ``speed`` or ``profile`` is invalid.
         """
-        p = np.asarray(positions, dtype=np.float64)
+        p = as_float_array("positions", positions, InvalidGeometryError)
         if p.ndim == 1:
             p = p[None, :]
-        if p.ndim != 2 or p.shape[1] != 2 or not np.isfinite(p).all():
+        if p.ndim != 2 or p.shape[1] != 2 or not (np.abs(p) <= MAX_COORDINATE).all():
             raise InvalidGeometryError(f"positions has shape {p.shape}; expected finite (m, 2) world positions")
         r = _check_float("radius", radius, 0.0)
         v = _check_float("speed", speed, 0.0, strict=True)
@@ -363,7 +398,7 @@ class Crowd:
         self._release(u)
 
     def _check_ids(self, ids: ArrayLike) -> NDArray[np.int64]:
-        u = np.atleast_1d(np.asarray(ids))
+        u = np.atleast_1d(as_array("ids", ids, NodeNotFoundError))
         if u.ndim != 1 or (u.size and not np.issubdtype(u.dtype, np.integer)):
             raise NodeNotFoundError(f"ids={describe(ids)} must be a unit id or a 1-D array of unit ids")
         if u.size and (u.min() < 0 or u.max() >= self._n):
@@ -396,8 +431,8 @@ class Crowd:
         """
         u = self._check_ids(ids)
         u = u[self._arrays["alive"][u]]
-        g = np.asarray(goal, dtype=np.float64).ravel()
-        if g.shape != (2,) or not np.isfinite(g).all():
+        g = as_float_array("goal", goal, InvalidGeometryError).ravel()
+        if g.shape != (2,) or not (np.abs(g) <= MAX_COORDINATE).all():
             raise InvalidGeometryError(f"goal={describe(goal)} is not two finite numbers")
         if u.size == 0:
             return
@@ -774,7 +809,7 @@ def _fill_order(slots, goal, pos, block, first, cost) -> NDArray[np.float64]:
 def _check_float(name: str, value: Any, low: float, *, strict: bool = False) -> float:
     try:
         v = float(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise InvalidOptionError(f"{name}={describe(value)} is not a number") from None
     if not np.isfinite(v) or v < low or (strict and v == low):
         rule = f"> {low}" if strict else f">= {low}"

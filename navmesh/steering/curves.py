@@ -8,8 +8,9 @@ both ends in the piece's own parameter ``u`` in [0, 1]:
 
 Tangents: ``"catmull_rom"`` (uniform: ``m_i = (p_{i+1} - p_{i-1}) / 2``, one-sided at the ends)
 or ``"centripetal"`` (knots spaced by the square root of the chord lengths, Barry-Goldman form;
-no cusps or self-intersections within a piece). Both pass through every waypoint with the same
-tangent direction on both sides of it. A piece that would leave the walkable area has its two
+no cusps or self-intersections within a piece). A tangent longer than its piece's chord is
+shortened to it, so a short piece between long ones does not loop. Both pass through every
+waypoint with the same tangent direction on both sides of it. A piece that would leave the walkable area has its two
 tangents scaled down (by halves, then to zero: the straight segment), so a flattened piece still
 starts and ends on its waypoints.
 
@@ -41,7 +42,7 @@ def as_polyline(points: ArrayLike, name: str = "points") -> NDArray[np.float64]:
     """Finite (n, 2) float64 points (a third column is dropped); consecutive duplicates removed."""
     try:
         p = np.array(points, dtype=np.float64)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise InvalidGeometryError(f"{name}={describe(points)} cannot be read as numbers") from None
     if p.ndim != 2 or p.shape[1] not in (2, 3) or len(p) == 0 or not np.isfinite(p).all():
         raise InvalidGeometryError(f"{name} has shape {p.shape}; expected finite (n, 2) points, n >= 1")
@@ -226,6 +227,12 @@ def hermite_curve(
         z = np.zeros((0, 2))
         return Curve(p, z, z, np.zeros(0), s)
     m0, m1 = hermite_tangents(p, tangents)
+    # a short piece between long ones would get tangents much longer than itself and loop:
+    # shorten them to the piece's chord (their directions, so tangent continuity, are kept)
+    chord = np.hypot(*np.diff(p, axis=0).T)[:, None]
+    for m in (m0, m1):
+        norm = np.hypot(*m.T)[:, None]
+        np.multiply(m, np.minimum(1.0, chord / np.where(norm > 0, norm, 1.0)), out=m)
     if start_tangent is not None:
         d = np.asarray(start_tangent, dtype=np.float64).ravel()
         if d.shape != (2,) or not np.isfinite(d).all():

@@ -63,7 +63,7 @@ def _positive(name: str, value: Any, *, allow_zero: bool = False, allow_none: bo
         return None
     try:
         v = float(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise InvalidOptionError(f"{name}={describe(value)} is not a number") from None
     if not math.isfinite(v) or v < 0 or (v == 0 and not allow_zero):
         rule = ">= 0" if allow_zero else "> 0"
@@ -205,7 +205,8 @@ class PathFollower:
 
     def _set_route(self, waypoints: NDArray[np.float64], start_tangent: NDArray[np.float64] | None) -> None:
         self.waypoints = waypoints
-        if self.mode == "hermite" and len(waypoints) > 2:
+        # a two-point route curves too when it must leave in the current heading (a re-plan)
+        if self.mode == "hermite" and (len(waypoints) > 2 or (len(waypoints) == 2 and start_tangent is not None)):
             curve = hermite_curve(
                 waypoints, tangents=self.tangents, walkable=self._walkable(),
                 samples_per_piece=self.samples_per_piece, start_tangent=start_tangent,

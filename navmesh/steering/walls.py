@@ -14,7 +14,7 @@ import numpy as np
 import shapely
 from numpy.typing import ArrayLike, NDArray
 
-from navmesh.errors import InvalidGeometryError, InvalidOptionError
+from navmesh.errors import InvalidGeometryError, InvalidOptionError, NodeNotFoundError
 from navmesh.geometry import LineOfSight, cell_rectangles
 from navmesh.grid import GridMap
 from navmesh.steering import kernels as K
@@ -204,6 +204,8 @@ class Walls:
         if ok.all():
             return p
         free = self.free[cls]
+        if free.is_empty:
+            raise NodeNotFoundError("no free space for this unit radius: the walls cover the whole map")
         bad = np.flatnonzero(~ok)
         near = shapely.get_coordinates(shapely.shortest_line(free, shapely.points(p[bad])))[0::2]
         p[bad] = near

@@ -265,7 +265,7 @@ def _old_to_new(old_points: NDArray[np.float64], new_points: NDArray[np.float64]
 
 
 def _updated_table(cache: BuildCache, points: NDArray[np.float64], p2: NDArray[np.float64],
-                   trees: dict[float, tuple[cKDTree, NDArray[np.int64]]], opts: BuildOptions) -> NDArray[np.int64]:
+                   trees: dict[float, tuple[cKDTree, NDArray[np.int64]]], opts: BuildOptions) -> NDArray[np.int64] | None:
     """The nearest-candidate table of ``points``, re-querying only waypoints whose candidates a
     change of the point set can affect: new waypoints, waypoints that lost a candidate, and
     waypoints with a new waypoint no farther than their farthest candidate. The rest keep their
@@ -273,6 +273,8 @@ def _updated_table(cache: BuildCache, points: NDArray[np.float64], p2: NDArray[n
     n = len(points)
     old = cache.candidates
     width = old.shape[1]
+    if width != opts.candidate_width(n):
+        return None  # the table's width follows the number of waypoints: query all rows again
     to_new = _old_to_new(cache.points, points)
     from_old = np.full(n, -1, dtype=np.int64)
     from_old[to_new[to_new >= 0]] = np.flatnonzero(to_new >= 0)
@@ -516,7 +518,7 @@ def assemble(level: Level, opts: BuildOptions, cache: BuildCache | None) -> NavM
         elif cache is not None and cache.candidates is not None and cache.candidates.ndim == 2 and len(trees) == 1:
             cand = _updated_table(cache, points, p2, trees, opts)
         if cand is None:
-            cand = np.full((n, opts.widened_k), -1, dtype=np.int64)
+            cand = np.full((n, opts.candidate_width(n)), -1, dtype=np.int64)
             for z, (tree, ids) in trees.items():
                 if len(ids) < 2:
                     continue

@@ -10,6 +10,7 @@ import shapely
 from numpy.typing import ArrayLike, NDArray
 from scipy.spatial import cKDTree
 
+from navmesh._checks import MAX_COORDINATE, as_float_array
 from navmesh._kernels import los as LK
 from navmesh.errors import (
     InvalidGeometryError,
@@ -308,12 +309,11 @@ class NavMap:
         return vis.astype(np.int32)
 
     def _check_position(self, name: str, point: ArrayLike) -> NDArray[np.float64]:
-        try:
-            p = np.asarray(point, dtype=np.float64).reshape(-1)
-        except (TypeError, ValueError):
-            raise InvalidGeometryError(f"{name}={describe(point)} is not a position; expected (x, y) or (x, y, z)") from None
-        if p.shape[0] not in (2, 3) or not np.isfinite(p).all():
-            raise InvalidGeometryError(f"{name}={describe(point)} is not valid; expected 2 or 3 finite coordinates")
+        p = as_float_array(name, point, InvalidGeometryError).reshape(-1)
+        if p.shape[0] not in (2, 3) or not (np.abs(p) <= MAX_COORDINATE).all():
+            raise InvalidGeometryError(
+                f"{name}={describe(point)} is not valid; expected 2 or 3 finite coordinates within +-{MAX_COORDINATE:g}"
+            )
         if p.shape[0] == 2 and len(self._trees) > 1:
             raise InvalidGeometryError(
                 f"{name}={p.tolist()} has no z; this level has {len(self._trees)} floors, give (x, y, z)"
@@ -415,7 +415,10 @@ def check_profile(profile: CostProfile | None) -> CostProfile:
 def check_danger(danger: Iterable[DangerZone]) -> tuple[DangerZone, ...]:
     if isinstance(danger, DangerZone):
         return (danger,)
-    zones = tuple(danger)
+    try:
+        zones = tuple(danger)
+    except TypeError:
+        raise InvalidOptionError(f"danger={describe(danger)} is not a sequence of DangerZone") from None
     for z in zones:
         if not isinstance(z, DangerZone):
             raise InvalidOptionError(f"danger holds {describe(z)}; expected DangerZone objects")

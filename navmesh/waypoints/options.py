@@ -27,6 +27,8 @@ ARC_LINK = 1  # manual forced / one-way link
 ARC_OFFMESH = 2  # off-mesh link (teleport, ladder, ...)
 
 _LOS_CHUNK = 200_000  # segments per bulk shapely call: bounds the temporary geometry arrays
+#: Most entries of the (waypoints x candidates) table a build may allocate (8 bytes each: 1 GiB).
+MAX_TABLE_ENTRIES = 2**27
 
 
 
@@ -74,3 +76,28 @@ class BuildOptions:
         if self.k is None:
             return None
         return self.max_candidates if self.max_candidates is not None else DEFAULT_WIDENING * self.k
+
+    def candidate_width(self, n_points: int) -> int:
+        """Columns of the nearest-candidate table for ``n_points`` waypoints: ``widened_k``, but
+        never more than ``n_points`` (a waypoint has at most ``n_points - 1`` others), so a huge
+        ``k`` on a small level allocates nothing large.
+
+        Raises
+        ------
+        InvalidOptionError
+            When the table would exceed :data:`MAX_TABLE_ENTRIES` entries; checked before anything
+            is allocated.
+
+        Examples
+        --------
+        >>> BuildOptions(k=10**7).candidate_width(5)
+        5
+        """
+        width = min(self.widened_k if self.widened_k is not None else n_points, n_points)
+        if n_points * width > MAX_TABLE_ENTRIES:
+            raise InvalidOptionError(
+                f"k={self.k} with max_candidates={self.widened_k} on {n_points} waypoints needs a "
+                f"{n_points} x {width} candidate table, over the limit of {MAX_TABLE_ENTRIES} entries; "
+                "use a smaller k or max_candidates"
+            )
+        return width

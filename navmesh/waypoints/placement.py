@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Literal
 
@@ -20,6 +21,9 @@ from navmesh.geometry import Join, LineOfSight
 from navmesh.level import Level
 
 __all__ = ["corner_waypoints", "fill_waypoints", "walkable_region"]
+
+#: Most lattice points :func:`fill_waypoints` makes before keeping those in the walkable region.
+MAX_FILL_POINTS = 50_000_000
 
 Visibility = Literal["shapely", "kernel"]
 VISIBILITY: tuple[str, ...] = ("shapely", "kernel")
@@ -184,18 +188,25 @@ def fill_waypoints(
     >>> len(fill_waypoints(Level.rectangle(40, 20), 10.0, clearance=6.0))
     0
     """
-    free = free_space(line_of_sight_for(level, agent_radius, join))
     s = check_nonneg_float("spacing", spacing, allow_none=False)
     if s <= 0:
         raise InvalidOptionError(f"spacing={describe(spacing)} is not valid; expected a number > 0")
     c = s / 2 if clearance is None else check_nonneg_float("clearance", clearance, allow_none=False)
+    free = free_space(line_of_sight_for(level, agent_radius, join))
     if free.is_empty:
         return np.zeros((0, 2))
     x0, y0, x1, y1 = free.bounds
+    # count the lattice before making it: np.arange holds ceil((stop - start) / step) values
+    per_row = max((x1 - x0 - s / 2) / s, 0.0)
+    per_column = max((y1 - y0 - s / 2) / s, 0.0)
+    fits = max(per_row, per_column) <= MAX_FILL_POINTS  # also keeps math.ceil away from inf
+    count = math.ceil(per_row) * math.ceil(per_column) if fits else math.inf
+    if count > MAX_FILL_POINTS:
+        raise InvalidOptionError(
+            f"spacing={s:g} makes more than {MAX_FILL_POINTS} lattice points over the level; use a larger spacing"
+        )
     xs = np.arange(x0 + s / 2, x1, s)
     ys = np.arange(y0 + s / 2, y1, s)
-    if xs.size * ys.size > 50_000_000:
-        raise InvalidOptionError(f"spacing={s} makes {xs.size * ys.size} lattice points; use a larger spacing")
     gx, gy = np.meshgrid(xs, ys, indexing="ij")
     pts = np.column_stack([gx.ravel(), gy.ravel()])
     if not len(pts):

@@ -32,10 +32,11 @@ import numpy as np
 import shapely
 from numpy.typing import ArrayLike, NDArray
 
-from navmesh._checks import check_nonneg_float, check_option, check_positive_int
+from navmesh._checks import as_float_array, check_nonneg_float, check_option, check_positive_int
 from navmesh._kernels import anyangle as AK
 from navmesh._kernels.status import BUDGET, FOUND
 from navmesh.errors import (
+    InvalidGeometryError,
     InvalidOptionError,
     NodeNotFoundError,
     NoPathError,
@@ -516,8 +517,10 @@ class NavQuery:
             The level has no walkable region at all for this agent radius.
         """
         nav = self.navmap
-        single = np.ndim(points) == 1
-        pts = np.array([nav.position(p) for p in np.atleast_2d(np.asarray(points, dtype=np.float64))])
+        rows = as_float_array("points", points, InvalidGeometryError)
+        single = rows.ndim == 1
+        rows = np.atleast_2d(rows)
+        pts = np.array([nav.position(p) for p in rows])
         if len(pts) == 0:
             return pts
         bad = np.flatnonzero(~nav.line_of_sight.walkable(pts[:, :2]))
@@ -578,8 +581,8 @@ class NavQuery:
         Takes the options of :meth:`find_path`; ``allow_partial=True`` is usual for group orders
         so one blocked unit does not fail the whole order.
         """
-        s = np.atleast_2d(np.asarray(starts, dtype=np.float64))
-        g = np.asarray(goals, dtype=np.float64)
+        s = np.atleast_2d(as_float_array("starts", starts, InvalidGeometryError))
+        g = as_float_array("goals", goals, InvalidGeometryError)
         g = np.broadcast_to(g, s.shape) if g.ndim == 1 else np.atleast_2d(g)
         if len(g) != len(s):
             raise InvalidOptionError(f"starts has {len(s)} rows but goals has {len(g)}; expected equal counts or one goal")

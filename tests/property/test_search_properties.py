@@ -1,4 +1,9 @@
-"""Properties of the graph searches on random graphs, checked against scipy.sparse.csgraph."""
+"""Properties of the graph searches on random graphs, checked against scipy.sparse.csgraph.
+
+Conventions the properties rely on (documented in :mod:`navmesh.search`): a closed arc (weight
+``inf``) is never walked by any search, ``dfs`` included; where parallel arcs join two nodes, a
+path's cost counts the cheapest open one (``dfs`` prices its steps the same way).
+"""
 
 from __future__ import annotations
 
@@ -33,7 +38,7 @@ def random_graphs(draw, *, negative: bool = False):
     directed = draw(st.booleans()) or negative
     graph = NavGraph.from_edges(points, np.array(pairs, dtype=np.int64).reshape(-1, 2), directed=directed)
     m = graph.n_edges
-    kind = draw(st.sampled_from(["length", "scaled", "random"]))
+    kind = draw(st.sampled_from(["length", "scaled", "random", "closed"]))
     if negative:
         values = np.array(draw(st.lists(st.integers(-3, 10), min_size=m, max_size=m)), dtype=float)
     elif kind == "length":
@@ -41,8 +46,11 @@ def random_graphs(draw, *, negative: bool = False):
     elif kind == "scaled":
         factors = draw(st.lists(st.floats(0.1, 3.0), min_size=m, max_size=m))
         values = graph.lengths * np.array(factors)
-    else:
+    elif kind == "random":
         values = np.array(draw(st.lists(st.integers(0, 20), min_size=m, max_size=m)), dtype=float)
+    else:
+        closed = draw(st.lists(st.booleans(), min_size=m, max_size=m))
+        values = np.where(np.array(closed, dtype=bool), np.inf, graph.lengths)
     return graph, values
 
 
@@ -50,18 +58,19 @@ def scipy_matrix(graph: NavGraph, values: np.ndarray) -> sp.csr_array:
     """The graph as scipy sees it, built here from the arc list (cheapest of parallel arcs)."""
     best: dict[tuple[int, int], float] = {}
     for u, v, w in zip(graph.arc_sources.tolist(), graph.indices.tolist(), values.tolist()):
-        best[(u, v)] = min(w, best.get((u, v), math.inf))
+        if w != math.inf:  # closed arcs are left out
+            best[(u, v)] = min(w, best.get((u, v), math.inf))
     rows = [k[0] for k in best]
     cols = [k[1] for k in best]
     return sp.csr_array((list(best.values()), (rows, cols)), shape=(graph.n_nodes, graph.n_nodes))
 
 
 def assert_real_path(graph: NavGraph, values: np.ndarray, path: navmesh.Path) -> None:
-    """The path is a chain of real arcs whose cheapest weights sum to the reported cost."""
+    """The path is a chain of open arcs whose cheapest weights sum to the reported cost."""
     total = 0.0
     for a, b in zip(path.nodes[:-1].tolist(), path.nodes[1:].tolist()):
-        arcs = np.flatnonzero((graph.arc_sources == a) & (graph.indices == b))
-        assert arcs.size, f"{a}->{b} is not an arc"
+        arcs = np.flatnonzero((graph.arc_sources == a) & (graph.indices == b) & np.isfinite(values))
+        assert arcs.size, f"{a}->{b} is not an open arc"
         total += values[arcs].min()
     assert total == pytest.approx(path.cost, rel=1e-9, abs=1e-9)
     np.testing.assert_array_equal(path.points, graph.points[path.nodes])
@@ -125,7 +134,7 @@ def test_dijkstra_tree_equals_scipy_including_multi_source(case, data):
 @given(random_graphs(), st.data())
 def test_bfs_equals_scipy_hop_counts(case, data):
     graph, values = case
-    hops = csgraph.shortest_path(scipy_matrix(graph, values), directed=True, unweighted=True)
+    hops = csgraph.shortest_path(scipy_matrix(graph, np.ones(graph.n_edges)), directed=True, unweighted=True)
     s = data.draw(st.integers(0, graph.n_nodes - 1))
     np.testing.assert_array_equal(navmesh.search.bfs_tree(graph, s).cost, hops[s])
     t = data.draw(st.integers(0, graph.n_nodes - 1))
@@ -138,9 +147,28 @@ def test_bfs_equals_scipy_hop_counts(case, data):
         path = navmesh.bfs(graph, s, t)
         assert path.cost == hops[s, t] == len(path.nodes) - 1
         assert_real_path(graph, np.ones(graph.n_edges), path)
-        any_path = navmesh.dfs(graph, s, t, weights=values)
+        any_path = navmesh.dfs(graph, s, t)
         assert any_path.nodes[0] == s and any_path.nodes[-1] == t
-        assert_real_path(graph, values, any_path)
+        assert_real_path(graph, graph.lengths, any_path)
+
+
+@SETTINGS
+@given(random_graphs(), st.data())
+def test_dfs_finds_a_path_exactly_when_open_arcs_lead_there(case, data):
+    graph, values = case
+    closed = data.draw(st.lists(st.booleans(), min_size=graph.n_edges, max_size=graph.n_edges))
+    values = np.where(np.array(closed, dtype=bool), np.inf, values)
+    dist = csgraph.dijkstra(scipy_matrix(graph, values), directed=True)
+    s = data.draw(st.integers(0, graph.n_nodes - 1))
+    t = data.draw(st.integers(0, graph.n_nodes - 1))
+    if np.isinf(dist[s, t]):
+        with pytest.raises(navmesh.NoPathError):
+            navmesh.dfs(graph, s, t, weights=values)
+        return
+    path = navmesh.dfs(graph, s, t, weights=values)
+    assert path.nodes[0] == s and path.nodes[-1] == t and len(set(path.nodes.tolist())) == len(path.nodes)
+    assert_real_path(graph, values, path)
+    assert path.cost >= dist[s, t] - 1e-9
 
 
 @SETTINGS

@@ -10,6 +10,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import shapely
+import shapely.affinity
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import navmesh
 from navmesh.steering import Walls
@@ -103,3 +107,37 @@ def test_second_process_loads_the_crowd_kernel_from_the_numba_cache():
             for _ in range(2)]
     misses, hits = map(int, runs[1].stdout.split()[-2:])
     assert (misses, hits) == (0, 1)
+
+
+@given(seed=st.integers(0, 100_000), radius=st.sampled_from([0.0, 0.3, 1.0]))
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_safe_moves_never_end_inside_an_obstacle_on_random_levels(seed, radius):
+    """Random rotated boxes and triangles, overlapping or not; random steps from free points,
+    many of them into walls: every end point is walkable by shapely (independent of the kernels)."""
+    rng = np.random.default_rng(seed)
+    shapes = []
+    for _ in range(int(rng.integers(2, 10))):
+        c = rng.uniform(2, 28, 2)
+        if rng.uniform() < 0.5:
+            w, h = rng.uniform(0.5, 6, 2)
+            box = shapely.box(-w / 2, -h / 2, w / 2, h / 2)
+            shapes.append(shapely.affinity.translate(shapely.affinity.rotate(box, rng.uniform(0, 180)), *c))
+        else:
+            shapes.append(shapely.Polygon(c + rng.uniform(-4, 4, (3, 2))).buffer(0))
+    shapes = [s for s in shapes if s.is_valid and not s.is_empty and s.geom_type == "Polygon"]
+    level = navmesh.Level.rectangle(30, 30, obstacles=shapes)
+    nav = navmesh.build_waypoint_graph(level, agent_radius=radius)
+    walls = Walls(nav, [radius])
+    los = level.line_of_sight(agent_radius=radius)
+    pts = rng.uniform(0, 30, (3000, 2))
+    ours = walls.walkable(pts, 0)
+    assert not (ours & ~los.walkable(pts)).any()
+    start = pts[ours][:300]
+    E, G, CP, CI, R, eps = walls.arrays
+    buf = np.empty(4096, np.int64)
+    for p in start:
+        x, y = p
+        for step in rng.normal(0, 1.5, (10, 2)):
+            x, y = K.safe_move(x, y, x + step[0], y + step[1], 0, E, G, CP, CI, R, eps, buf)
+            assert walls.walkable([[x, y]], 0)[0]
+            assert los.walkable([[x, y]])[0]

@@ -414,7 +414,7 @@ def test_segment_lengths_inside():
 
 
 # -- against published any-angle answers -----------------------------------------------------
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
+SHARED = Path(__file__).resolve().parents[1] / "data"  # arena.map and arena.expected.csv ship in tests/data
 
 
 def _arena_visibility_lengths(every):
@@ -456,7 +456,6 @@ def _arena_visibility_lengths(every):
     return np.array(got), np.array(expected)
 
 
-@pytest.mark.skipif(not (SHARED / "anyangle").is_dir(), reason="../shared/data is not present")
 @pytest.mark.parametrize("every", [pytest.param(4), pytest.param(1, marks=pytest.mark.slow)])
 def test_arena_any_angle_lengths(every):
     got, expected = _arena_visibility_lengths(every)

@@ -5,7 +5,11 @@ from __future__ import annotations
 import json
 import math
 import os
+import stat
+import subprocess
+import sys
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -22,6 +26,8 @@ from navmesh.errors import (
 from navmesh.io.level_json import level_from_data, level_to_data, load_level, save_level
 from navmesh.level import Level, Link, OffMeshLink
 from navmesh.terrain import TerrainRegion
+
+ROOT = Path(__file__).resolve().parents[2]
 
 WALL = [(40, 0), (60, 0), (60, 30), (40, 30)]
 
@@ -307,6 +313,64 @@ class TestFiles:
         with pytest.raises(FileNotFoundError):
             save_level(simple(), tmp_path / "nope" / "level.json")
 
+    def test_missing_folder_error_names_the_target_not_a_temp_file(self, tmp_path):
+        target = tmp_path / "nope" / "level.json"
+        with pytest.raises(FileNotFoundError) as info:
+            save_level(simple(), target)
+        assert info.value.filename == str(target)
+        assert ".tmp" not in str(info.value)
+
+    def test_save_keeps_the_permissions_of_the_file_it_replaces(self, tmp_path):
+        path = tmp_path / "level.json"
+        save_level(simple(), path)
+        umask = os.umask(0o022)
+        os.umask(umask)
+        assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~umask  # a new file: not mkstemp's 0600
+        os.chmod(path, 0o640)
+        save_level(simple(waypoints=[[10, 10]]), path)
+        assert stat.S_IMODE(path.stat().st_mode) == 0o640
+        assert stat.S_IMODE((tmp_path / "level.json.bak").stat().st_mode) == 0o640
+        os.chmod(path, 0o604)
+        save_level(simple(), path)
+        assert stat.S_IMODE(path.stat().st_mode) == 0o604
+
+    def test_save_writes_through_a_symlink(self, tmp_path):
+        real = tmp_path / "levels" / "real.json"
+        real.parent.mkdir()
+        save_level(simple(), real)
+        link = tmp_path / "current.json"
+        link.symlink_to(real)
+        save_level(simple(waypoints=[[10, 10]]), link)
+        assert link.is_symlink() and link.resolve() == real.resolve()
+        assert load_level(real).waypoints.tolist() == [[10.0, 10.0]]
+        assert load_level(real.with_name("real.json.bak")) == simple()  # the backup sits beside the target
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["current.json", "levels"]
+
+    def test_next_save_removes_temp_files_of_an_interrupted_save(self, tmp_path):
+        path = tmp_path / "level.json"
+        save_level(simple(), path)
+        strays = [".level.json.3f9a2b.tmp", ".level.json.bak.77aa01.tmp", ".level.json.k2j4_x9q.tmp"]
+        keep = [".other.json.3f9a2b.tmp", "level.json.tmp", ".level.json.notes", ".level.json.a.b.tmp"]
+        for name in strays + keep:
+            (tmp_path / name).write_text("half a level")
+        save_level(simple(waypoints=[[10, 10]]), path)
+        assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["level.json", "level.json.bak", *keep])
+
+    def test_a_save_killed_midway_leaves_the_old_file_and_the_next_save_cleans_up(self, tmp_path):
+        path = tmp_path / "level.json"
+        save_level(simple(), path)
+        code = (
+            "import os, sys, navmesh\n"
+            "os.fsync = lambda fd: os.kill(os.getpid(), 9)\n"  # die right after writing the temp file
+            f"navmesh.save_level(navmesh.Level.rectangle(5, 5), {str(path)!r})\n"
+        )
+        env = dict(os.environ, PYTHONPATH=str(ROOT))
+        assert subprocess.run([sys.executable, "-c", code], env=env).returncode == -9
+        assert load_level(path) == simple()
+        assert any(p.name.endswith(".tmp") for p in tmp_path.iterdir())
+        save_level(simple(waypoints=[[10, 10]]), path)
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["level.json", "level.json.bak"]
+
     def test_save_non_level(self, tmp_path):
         with pytest.raises(InvalidOptionError, match="not a Level"):
             save_level({"schema": 1}, tmp_path / "x.json")
@@ -328,6 +392,35 @@ def valid_data():
 
 
 class TestCorruptFiles:
+
+    def test_lone_surrogate_is_refused_at_load(self, tmp_path):
+        data = valid_data()
+        data["links"][0]["tag"] = "\ud800"
+        path = write(tmp_path, json.dumps(data))  # ASCII escapes: valid JSON, not encodable text
+        with pytest.raises(LevelFormatError, match=r"links\[0\]\.tag.*surrogate"):
+            load_level(path)
+        with pytest.raises(InvalidOptionError, match="surrogate"):
+            TerrainRegion([(0, 0), (1, 0), (1, 1)], "\udcff")
+
+    def test_deep_nesting_and_huge_numbers_are_format_errors(self, tmp_path):
+        deep = write(tmp_path, '{"schema": 1, "bounds": ' + "[" * 100_000 + "]" * 100_000 + "}")
+        with pytest.raises(LevelFormatError, match="nested too deeply"):
+            load_level(deep)
+        data = valid_data()
+        data["waypoints"][0][0] = 10**400
+        with pytest.raises(LevelFormatError, match=r"waypoints\[0\]\[0\].*too large"):
+            load_level(write(tmp_path, json.dumps(data)))
+        data["waypoints"][0][0] = 12345
+        text = json.dumps(data).replace("12345", "9" * 5000)  # past Python's digit limit for int()
+        with pytest.raises(LevelFormatError):
+            load_level(write(tmp_path, text))
+
+    def test_long_unknown_key_is_not_echoed_in_full(self, tmp_path):
+        data = valid_data()
+        data["links"][0]["k" * 1_000_000] = 1
+        with pytest.raises(LevelFormatError, match="unknown field") as info:
+            load_level(write(tmp_path, json.dumps(data)))
+        assert len(str(info.value)) < 500
     def test_truncated(self, tmp_path):
         good = tmp_path / "good.json"
         save_level(full_level(), good)
@@ -428,3 +521,27 @@ class TestCorruptFiles:
         os.remove(tmp_path / "level.json.bak")
         save_level(simple(), path)
         assert (tmp_path / "level.json.bak").exists()
+
+
+# -- magnitudes ------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "make, words",
+    [
+        (lambda: Level.rectangle(1e160, 1e160), r"bounds reaches .*within \+-1e\+15"),
+        (lambda: Level.rectangle(10**400, 5), r"too large; coordinates must lie within \+-1e\+15"),
+        (lambda: Level.rectangle(10, 10, waypoints=[[1e200, 1]]), r"waypoints\[0\].*too large"),
+        (lambda: Level.rectangle(10, 10, obstacles=[[(0, 0), (1e16, 0), (0, 1)]]), r"obstacles\[0\] reaches"),
+        (lambda: Level.rectangle(10, 10, terrain=[([(0, 0), (-2e15, 0), (0, 1)], "mud")]), r"terrain\[0\].polygon reaches"),
+    ],
+)
+def test_magnitudes_the_arithmetic_cannot_carry_are_refused(make, words):
+    with pytest.raises(InvalidGeometryError, match=words):
+        make()
+
+
+def test_largest_accepted_level_still_gives_finite_answers():
+    import navmesh
+
+    level = Level.rectangle(1e15, 1e15, waypoints=[[1, 1], [1e15 - 1, 1e15 - 1]])
+    path = navmesh.find_path(navmesh.build_waypoint_graph(level), [0.5, 0.5], [1e15 - 0.5, 1e15 - 0.5])
+    assert math.isfinite(path.cost) and path.cost == pytest.approx(math.sqrt(2) * 1e15)

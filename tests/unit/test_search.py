@@ -63,6 +63,46 @@ def test_closed_arcs_are_never_used():
     assert navmesh.astar(g, 0, 5, weights=w).cost == 90.0
 
 
+def test_dfs_never_walks_a_closed_arc():
+    g = ladder()
+    w = g.lengths.copy()
+    w[g.arc(0, 5)] = w[g.arc(5, 0)] = np.inf
+    path = navmesh.dfs(g, 0, 5, weights=w)
+    assert path.nodes.tolist() == [0, 1, 2, 3, 4, 9, 8, 7, 6, 5]
+    assert path.cost == 90.0
+    # with both ends of the ladder closed, astar and dfs agree that there is no path
+    w[g.arc(4, 9)] = w[g.arc(9, 4)] = np.inf
+    for search in (navmesh.astar, navmesh.dfs):
+        with pytest.raises(NoPathError):
+            search(g, 0, 5, weights=w)
+
+
+def test_dfs_prices_parallel_arcs_by_the_cheapest_open_one():
+    # three arcs 0 -> 1 (the first in CSR order is closed, the second dear, the third cheap)
+    g = NavGraph([[0, 0], [3, 4]], [0, 3, 3], [1, 1, 1])
+    assert navmesh.dfs(g, 0, 1, weights=[np.inf, 9.0, 2.0]).cost == 2.0
+    assert navmesh.dfs(g, 0, 1).cost == 5.0
+    with pytest.raises(NoPathError):
+        navmesh.dfs(g, 0, 1, weights=[np.inf, np.inf, np.inf])
+
+
+@pytest.mark.parametrize("weight", [float("nan"), -1.0, 0.5, float("inf"), 1e300, "2", None, True, [2.0]])
+@pytest.mark.parametrize("algorithm", ["astar", "dijkstra"])
+def test_search_trace_refuses_bad_heuristic_weights(weight, algorithm):
+    with pytest.raises(InvalidOptionError, match="heuristic_weight"):
+        navmesh.search_trace(ladder(), 0, 4, algorithm=algorithm, heuristic_weight=weight)
+    with pytest.raises(InvalidOptionError, match="heuristic_weight"):
+        navmesh.astar(ladder(), 0, 4, heuristic_weight=weight)
+
+
+def test_search_trace_with_weight_one_is_optimal_and_weighted_is_bounded():
+    g = ladder()
+    w = g.lengths.copy()
+    w[g.arc(0, 1)] = w[g.arc(1, 0)] = 100.0
+    assert navmesh.search_trace(g, 0, 1, weights=w).path.cost == 90.0
+    assert navmesh.search_trace(g, 0, 1, weights=w, heuristic_weight=1.5).path.cost <= 1.5 * 90.0
+
+
 def test_unreachable_goal_raises_or_gives_partial_path():
     g = NavGraph.from_edges([[0, 0], [1, 0], [5, 0], [9, 0]], [(0, 1), (2, 3)])
     with pytest.raises(NoPathError, match=r"\[0\].*\[3\]"):
@@ -160,6 +200,18 @@ def test_search_trace_records_frontier_in_order():
         (lambda g: navmesh.search.dijkstra_tree(g, [], limit=1), NodeNotFoundError, "sources"),
         (lambda g: navmesh.search.dijkstra_tree(g, 0, limit=float("nan")), InvalidOptionError, "limit"),
         (lambda g: navmesh.search_trace(g, 0, 2, algorithm="ida"), InvalidOptionError, "algorithm"),
+        (lambda g: navmesh.astar(g, 0, 2, max_expansions=2**70), InvalidOptionError, "max_expansions"),
+        (lambda g: navmesh.bfs(g, 0, 2, max_expansions=2**63), InvalidOptionError, "max_expansions"),
+        (lambda g: navmesh.search_trace(g, 0, 2, max_expansions=2**70), InvalidOptionError, "max_expansions"),
+        (lambda g: navmesh.astar(g, 0, 2, heuristic_weight="2"), InvalidOptionError, "heuristic_weight='2'"),
+        (lambda g: navmesh.all_pairs(g, max_bytes=None), InvalidOptionError, "max_bytes=None"),
+        (lambda g: navmesh.all_pairs(g, max_bytes="1"), InvalidOptionError, "max_bytes"),
+        (lambda g: navmesh.astar(g, 0, 2, allow_partial="yes"), InvalidOptionError, "allow_partial"),
+        (lambda g: navmesh.astar(g, 0, 2, weights=["1"] * g.n_edges), InvalidCostError, "weights"),
+        (lambda g: navmesh.astar(g, 0, 2, weights=[1e300] * g.n_edges), InvalidCostError, r"within \+-1e\+30"),
+        (lambda g: navmesh.search.astar_multi(g, [0], [2], source_costs=["x"]), InvalidCostError, "source_costs"),
+        (lambda g: navmesh.search.astar_multi(g, [0], [2], goal_costs=[10**400]), InvalidCostError, "goal_costs"),
+        (lambda g: NavGraph([[1e200, 0]], [0, 0], []), navmesh.InvalidGeometryError, "1e.15"),
     ],
 )
 def test_bad_arguments_get_specific_errors(call, error, words):
