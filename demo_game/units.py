@@ -28,8 +28,8 @@ from PIL import Image, ImageDraw
 from scipy.optimize import linear_sum_assignment
 
 import navmesh
-from navmesh.steering import Crowd, PathFollower
-from navmesh.steering.variation import vary_path
+from navmesh import Crowd, PathFollower
+from navmesh.steering import vary_path
 
 __all__ = [
     "INFANTRY",
