@@ -1,1 +1,5 @@
-"""RTS-style unit demo built on the public navmesh API (its own issue; not written yet)."""
+"""The navmesh RTS demo: an arcade 3 program built only on navmesh's public API.
+
+Run it with ``python -m demo_game`` (or the ``navmesh-demo`` console script); ``--help`` lists the
+options for unattended runs (``--frames``, ``--screenshot``, ``--mode``, ``--scenario``).
+"""

@@ -1,0 +1,94 @@
+"""The demo program: command line, window and mode switching (``main`` is the console script)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+import warnings
+from pathlib import Path
+from typing import Any
+
+import arcade
+
+import navmesh
+from demo_game.views import MODES, make_view
+
+TITLE = "navmesh demo"
+FIXED_DT = 1 / 60  # seconds per simulated frame in unattended runs
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line (see ``python -m demo_game --help``)."""
+    p = argparse.ArgumentParser(prog="navmesh-demo", description="RTS-style demo of the navmesh library.")
+    p.add_argument("--mode", choices=MODES, default="rts", help="mode to start in (default: rts)")
+    p.add_argument("--frames", type=int, default=None, metavar="N",
+                   help="run N frames with a fixed 1/60 s step, then exit 0 (unattended runs)")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
+    p.add_argument("--screenshot", type=Path, default=None, metavar="FILE",
+                   help="save the last frame as an image (with --frames)")
+    p.add_argument("--scenario", action="store_true", help="issue a few orders by itself and show overlays")
+    p.add_argument("--units", type=int, default=None, metavar="N",
+                   help="blue units in RTS mode, or units in flow mode")
+    p.add_argument("--size", type=int, nargs=2, default=(1280, 720), metavar=("W", "H"), help="window size")
+    p.add_argument("--fps-report", action="store_true", help="print the mean frames per second at exit")
+    args = p.parse_args(argv)
+    if args.frames is not None and args.frames < 1:
+        p.error("--frames must be >= 1")
+    if args.screenshot is not None and args.frames is None:
+        p.error("--screenshot needs --frames")
+    return args
+
+
+class DemoWindow(arcade.Window):
+    """The demo's window: holds the options and switches between the mode views."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        super().__init__(*args.size, TITLE, resizable=True, visible=args.frames is None)
+        self.args = args
+        self.frames_drawn = 0
+        self._clock: float | None = None
+        self.switch_mode(args.mode)
+
+    def switch_mode(self, mode: str) -> None:
+        """Show the view of ``mode``, freshly made."""
+        options: dict[str, Any] = {"seed": self.args.seed, "scenario": self.args.scenario}
+        if mode in ("rts", "flow") and self.args.units is not None:
+            options["units"] = self.args.units
+        view = make_view(mode, self, switch_mode=self.switch_mode, **options)
+        self.set_caption(f"{TITLE}  -  {view.title}")
+        if self.args.frames is not None:
+            view.fixed_dt = FIXED_DT
+            view.after_draw = self._frame_done
+        self.show_view(view)
+
+    def _frame_done(self) -> None:
+        if self._clock is None:
+            self._clock = time.perf_counter()
+        self.frames_drawn += 1
+        if self.frames_drawn < self.args.frames:
+            return
+        if self.args.screenshot is not None:
+            self.args.screenshot.parent.mkdir(parents=True, exist_ok=True)
+            arcade.get_image().save(self.args.screenshot)
+        if self.args.fps_report and self.frames_drawn > 1:
+            seconds = time.perf_counter() - self._clock
+            print(f"fps {(self.frames_drawn - 1) / seconds:.1f}")
+        self.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Start the demo; returns the exit status (0)."""
+    args = parse_args(argv)
+    warnings.simplefilter("ignore", navmesh.NavmeshWarning)
+    window = DemoWindow(args)
+    if args.frames is not None:
+        # Unattended: draw as fast as possible, one fixed simulation step per frame.
+        window.set_update_rate(1 / 1000)
+        window.set_draw_rate(1 / 1000)
+    arcade.run()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
