@@ -1,7 +1,10 @@
-"""The binary min-heap and the parent-link trace-back shared by the search kernels.
+"""The one min-heap and the parent-link trace-back shared by every search kernel.
 
-The heap lives in two caller-owned arrays (``keys`` float64, ``vals`` int32/int64) with a size
-counter, so a search allocates it once per call (or borrows a workspace) and never calls Python.
+The heap is 4-ary (each entry has up to four children: a shallower tree than a binary heap, so
+fewer moves per push and pop, and the four children sit next to each other in memory). It lives
+in two caller-owned arrays (``keys`` float64, ``vals`` int32/int64) with a size counter, so a
+search allocates it once per call (or borrows a workspace) and never calls Python. Entries with
+equal keys come out in an unspecified but deterministic order.
 """
 
 from __future__ import annotations
@@ -12,10 +15,13 @@ from numba import njit
 
 @njit(cache=True, inline="always")
 def heap_push(keys, vals, size, key, val):
-    """Push (key, val) on a binary min-heap stored in ``keys``/``vals``; return the new size."""
+    """Push (key, val) on the heap stored in ``keys``/``vals``; return the new size.
+
+    The arrays must have room for ``size + 1`` entries.
+    """
     i = size
     while i > 0:
-        p = (i - 1) >> 1
+        p = (i - 1) >> 2
         if keys[p] <= key:
             break
         keys[i] = keys[p]
@@ -27,28 +33,43 @@ def heap_push(keys, vals, size, key, val):
 
 
 @njit(cache=True, inline="always")
+def heap_sift_down(keys, vals, size, i, key, val):
+    """Place (key, val) at slot ``i`` or below, moving smaller children up (heap of ``size``)."""
+    while True:
+        c = 4 * i + 1
+        if c >= size:
+            break
+        best = c
+        best_key = keys[c]
+        end = min(c + 4, size)
+        for k in range(c + 1, end):
+            if keys[k] < best_key:
+                best_key = keys[k]
+                best = k
+        if key <= best_key:
+            break
+        keys[i] = best_key
+        vals[i] = vals[best]
+        i = best
+    keys[i] = key
+    vals[i] = val
+
+
+@njit(cache=True, inline="always")
 def heap_pop(keys, vals, size):
     """Remove the smallest entry; return (key, val, new size). ``size`` must be > 0."""
     top_key = keys[0]
     top_val = vals[0]
     size -= 1
-    key = keys[size]
-    val = vals[size]
-    i = 0
-    while True:
-        c = 2 * i + 1
-        if c >= size:
-            break
-        if c + 1 < size and keys[c + 1] < keys[c]:
-            c += 1
-        if keys[c] >= key:
-            break
-        keys[i] = keys[c]
-        vals[i] = vals[c]
-        i = c
-    keys[i] = key
-    vals[i] = val
+    heap_sift_down(keys, vals, size, 0, keys[size], vals[size])
     return top_key, top_val, size
+
+
+@njit(cache=True)
+def heapify(keys, vals, size):
+    """Restore the heap order of the first ``size`` entries (after entries were dropped in place)."""
+    for i in range((size - 2) // 4, -1, -1):
+        heap_sift_down(keys, vals, size, i, keys[i], vals[i])
 
 
 @njit(cache=True)

@@ -1,0 +1,105 @@
+"""numba kernels for shared first-step work: one backward search per target answers many chasers.
+
+On maps where every step costs the same and steps are symmetric (4-connected mazes: the move
+bits allow u -> v exactly when they allow v -> u), a breadth-first search outward from a target
+gives every cell its step count to the target. The forward first-step search of
+:mod:`navmesh._kernels.grid` tries directions in the order up, right, down, left, and the cell it
+returns is the first step of the fewest-steps path whose direction codes come first in
+dictionary order; that step is the lowest direction code whose neighbour is one step closer to
+the target. So a chaser's answer is read off the target's step counts, identical to the forward
+search, and every query sharing the target costs one table lookup.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from navmesh._kernels.grid import _bfs_first, _neighbor, _offsets
+
+
+@njit(cache=True, inline="always")
+def _bfs_steps(moves, height, width, wrap, off, target, dist, queue):
+    """Fill ``dist`` (int32, -1 = unreached, must be all -1) with step counts to ``target``."""
+    dist[target] = 0
+    queue[0] = target
+    head = 0
+    tail = 1
+    while head < tail:
+        u = queue[head]
+        head += 1
+        du = dist[u] + 1
+        m = moves[u]
+        r = u // width if wrap else 0
+        for d in range(4):
+            if (m >> d) & 1:
+                v = _neighbor(r, u - r * width, d, height, width) if wrap else u + off[d]
+                if dist[v] < 0:
+                    dist[v] = du
+                    queue[tail] = v
+                    tail += 1
+
+
+@njit(cache=True, inline="always")
+def _step_from(moves, height, width, wrap, off, dist, u):
+    """First step from ``u`` (lowest direction code one step closer); ``u`` at the target, -1 if cut off."""
+    du = dist[u]
+    if du <= 0:
+        return u if du == 0 else -1
+    m = moves[u]
+    r = u // width if wrap else 0
+    for d in range(4):
+        if (m >> d) & 1:
+            v = _neighbor(r, u - r * width, d, height, width) if wrap else u + off[d]
+            if dist[v] == du - 1:
+                return v
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def first_step_field(moves, height, width, wrap, target):
+    """First step toward ``target`` from every cell (int32; the target itself; -1 where cut off)."""
+    n = height * width
+    off = _offsets(width)
+    dist = np.full(n, -1, np.int32)
+    queue = np.empty(n, np.int32)
+    _bfs_steps(moves, height, width, wrap, off, target, dist, queue)
+    out = np.empty(n, np.int32)
+    for u in range(n):
+        out[u] = _step_from(moves, height, width, wrap, off, dist, u)
+    return out
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def first_steps_grouped(moves, height, width, wrap, starts, goals, order, bounds, out):
+    """First steps of many queries, grouped by goal; writes ``out[i]`` for every query ``i``.
+
+    ``order`` lists query indices sorted by goal and ``bounds`` (length groups + 1) where each
+    goal's run starts. A goal asked once gets the forward search (it stops early); a goal asked
+    more often gets one backward search, then every query of the group is a lookup. Groups are
+    spread over the threads; each thread owns its buffers.
+    """
+    n = height * width
+    off = _offsets(width)
+    n_groups = len(bounds) - 1
+    n_chunks = min(n_groups, 64)
+    for ch in prange(n_chunks):
+        lo = ch * n_groups // n_chunks
+        hi = (ch + 1) * n_groups // n_chunks
+        dist = np.empty(n, np.int32)
+        queue = np.empty(n, np.int32)
+        qf = np.empty(n, np.int32)
+        seen = np.zeros(n, np.int32)
+        for grp in range(lo, hi):
+            a = bounds[grp]
+            b = bounds[grp + 1]
+            t = goals[order[a]]
+            if b - a == 1:
+                i = order[a]
+                out[i] = _bfs_first(moves, height, width, wrap, off, starts[i], t, seen, grp + 1, queue, qf)
+                continue
+            dist[:] = -1
+            _bfs_steps(moves, height, width, wrap, off, t, dist, queue)
+            for k in range(a, b):
+                i = order[k]
+                out[i] = _step_from(moves, height, width, wrap, off, dist, starts[i])
