@@ -333,7 +333,7 @@ def _jump_diagonal(free, pw, v, sx, sy, goal):
 @njit(cache=True, inline="always")
 def _straight(free, table, pw, v, sx, sy, goal, gr, gc):
     """Straight jump from ``v`` by unit step (sx, sy): through ``table`` when it has entries."""
-    if table.shape[1] > 0:
+    if table.shape[0] > 0:
         return jump_straight(free, table, pw, v, sx, sy, goal, gr, gc)
     return _jump_straight(free, pw, v, sx + sy * pw, pw if sy == 0 else 1, goal)
 
@@ -341,7 +341,7 @@ def _straight(free, table, pw, v, sx, sy, goal, gr, gc):
 @njit(cache=True, inline="always")
 def _diagonal(free, table, pw, v, sx, sy, goal, gr, gc):
     """Diagonal jump from ``v`` (entered legally) by (sx, sy): through ``table`` when it has entries."""
-    if table.shape[1] > 0:
+    if table.shape[0] > 0:
         return jump_diagonal(free, table, pw, v, sx, sy, goal, gr, gc)
     return _jump_diagonal(free, pw, v, sx, sy, goal)
 
@@ -351,11 +351,13 @@ def jps(free, table, pheight, pw, start, goal, cost_unit, max_expansions, stamp,
     """Jump Point Search on padded flags; ids are padded ids. Returns (status, end, expansions).
 
     ``table`` is the JPS+ jump table of ``free`` (:mod:`navmesh._kernels.jumps`), or an array
-    of shape (8, 0) to scan cell by cell; both give the same successors.
+    of shape (0, 8) to scan cell by cell; both give the same successors.
 
     Optimal for 8-connected, uniform-cost grids where a diagonal step needs both side cells free.
     ``cost_unit`` is the cost of one straight step; ``g``/``parent`` hold jump points only. The
-    workspace arrays are as for :func:`astar`, sized for the padded grid.
+    workspace arrays are as for :func:`astar`, sized for the padded grid. As in :func:`astar`, a
+    successor whose key does not exceed the key just taken is expanded next without a heap round
+    trip (the octile heuristic stays consistent across jumps).
     """
     seen = 2 * gen
     closed = seen + 1
@@ -365,12 +367,22 @@ def jps(free, table, pheight, pw, start, goal, cost_unit, max_expansions, stamp,
     stamp[start] = seen
     g[start] = 0.0
     parent[start] = -1
-    size = heap_push(hk, hn, 0, 0.0, start)
+    size = 0
+    stack = np.empty(_FAST, np.int64)
+    stack[0] = start
+    sp = 1
+    fu = 0.0
     expansions = 0
     status = EXHAUSTED
     succ = np.empty(8, np.int64)
-    while size > 0:
-        _, u, size = heap_pop(hk, hn, size)
+    while True:
+        if sp > 0:
+            sp -= 1
+            u = stack[sp]
+        elif size > 0:
+            fu, u, size = heap_pop(hk, hn, size)
+        else:
+            break
         if stamp[u] == closed:
             continue
         if u == goal:
@@ -459,10 +471,14 @@ def jps(free, table, pheight, pw, start, goal, cost_unit, max_expansions, stamp,
             stamp[v] = seen
             g[v] = ng
             parent[v] = u
-            h = cost_unit * _octile(abs(vr - gr), abs(vc - gc))
-            if size == cap:
-                size = _compact(hk, hn, size, stamp, closed, g, pheight, pw, False, False, goal, cost_unit)
-            size = heap_push(hk, hn, size, ng + h, v)
+            key = ng + cost_unit * _octile(abs(vr - gr), abs(vc - gc))
+            if key <= fu and sp < _FAST:
+                stack[sp] = v
+                sp += 1
+            else:
+                if size == cap:
+                    size = _compact(hk, hn, size, stamp, closed, g, pheight, pw, False, False, goal, cost_unit)
+                size = heap_push(hk, hn, size, key, v)
     if status == FOUND:
         return status, goal, expansions
     return status, nearest_expanded(stamp, closed, g, pheight, pw, False, False, goal), expansions

@@ -8,7 +8,8 @@ directions, how far the scan from that cell goes; a query then jumps in O(1) and
 whether the goal interrupts the run. The successors, and so the search, are exactly those of
 plain JPS.
 
-Layout: ``table[d, v]`` (int32) for padded cell id ``v`` (the padded grid has a blocked border,
+Layout: ``table[v, d]`` (int16, or int32 on maps over 32,000 cells wide or high; a cell's
+eight entries side by side) for padded cell id ``v`` (the padded grid has a blocked border,
 ``pw`` columns) and direction ``d`` (0 up, 1 right, 2 down, 3 left, 4 up-right, 5 down-right,
 6 down-left, 7 up-left; "up" is row - 1):
 
@@ -57,7 +58,7 @@ def _fill_straight(free, pw, d, table, lo, hi):
     sy = JROW[d]
     step = sx + sy * pw
     side = pw if sy == 0 else 1
-    row = table[d]
+    row = table[:, d]
     n = len(free)
     # Cells are filled after the neighbour they scan into: backwards for steps to higher ids.
     first, last, inc = (hi - 1, lo - 1, -1) if step > 0 else (lo, hi, 1)
@@ -79,9 +80,9 @@ def _fill_diagonal(free, pw, d, table, lo, hi):
     sx = JCOL[d]
     sy = JROW[d]
     step = sx + sy * pw
-    h_row = table[straight_index(sx, 0)]
-    v_row = table[straight_index(0, sy)]
-    row = table[d]
+    h_row = table[:, straight_index(sx, 0)]
+    v_row = table[:, straight_index(0, sy)]
+    row = table[:, d]
     n = len(free)
     first, last, inc = (hi - 1, lo - 1, -1) if step > 0 else (lo, hi, 1)
     for v in range(first, last, inc):
@@ -100,14 +101,12 @@ def _fill_diagonal(free, pw, d, table, lo, hi):
 
 
 @njit(cache=True, nogil=True)
-def build_jump_table(free, pw):
-    """The JPS+ table (see the module docstring) of padded passable flags ``free``."""
-    table = np.zeros((8, len(free)), np.int32)
+def build_jump_table(free, pw, table):
+    """Fill ``table`` (shape (len(free), 8), int16 or int32) with the JPS+ entries of ``free``."""
     for d in range(4):
         _fill_straight(free, pw, d, table, 0, len(free))
     for d in range(4, 8):
         _fill_diagonal(free, pw, d, table, 0, len(free))
-    return table
 
 
 @njit(cache=True, nogil=True)
@@ -138,7 +137,7 @@ def update_jump_table(free, pw, table, rows_lo, rows_hi, cols_lo, cols_hi):
 def _fill_column(free, pw, d, table, c):
     sy = JROW[d]
     step = sy * pw
-    row = table[d]
+    row = table[:, d]
     n = len(free)
     ph = n // pw
     rows = range(ph - 1, -1, -1) if step > 0 else range(ph)
@@ -161,7 +160,7 @@ def jump_straight(free, table, pw, v, sx, sy, goal, gr, gc):
     """First jump point scanning from ``v`` (included) along (sx, sy), or -1; uses ``table``."""
     if free[v] == 0:
         return -1
-    x = table[straight_index(sx, sy), v]
+    x = table[v, straight_index(sx, sy)]
     vr = v // pw
     vc = v - vr * pw
     if sy == 0:
@@ -180,7 +179,7 @@ def jump_straight(free, table, pw, v, sx, sy, goal, gr, gc):
 @njit(cache=True, inline="always")
 def jump_diagonal(free, table, pw, v, sx, sy, goal, gr, gc):
     """Stop cell of the diagonal scan from ``v`` (entered legally) along (sx, sy), or -1."""
-    x = table[diagonal_index(sx, sy), v]
+    x = table[v, diagonal_index(sx, sy)]
     last = x if x >= 0 else -x - 1
     best = x if x >= 0 else -1
     vr = v // pw
@@ -194,7 +193,7 @@ def jump_diagonal(free, table, pw, v, sx, sy, goal, gr, gc):
         elif gap > 0:
             a = v + i * (sx + sy * pw) + sx
             if free[a]:
-                y = table[straight_index(sx, 0), a]
+                y = table[a, straight_index(sx, 0)]
                 if y >= 0 or gap - 1 < -y:
                     best = i
     i = (gc - vc) * sx
@@ -203,7 +202,7 @@ def jump_diagonal(free, table, pw, v, sx, sy, goal, gr, gc):
         if gap > 0:
             a = v + i * (sx + sy * pw) + sy * pw
             if free[a]:
-                y = table[straight_index(0, sy), a]
+                y = table[a, straight_index(0, sy)]
                 if y >= 0 or gap - 1 < -y:
                     best = i
     if best < 0:

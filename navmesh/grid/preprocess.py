@@ -7,8 +7,8 @@ between, and returns exactly the paths of plain Jump Point Search, which are opt
 default rules (8-connected, no corner cutting, one multiplier, no wrap-around, one region).
 
 The table is built on request (:meth:`navmesh.grid.GridMap.preprocess`) or lazily by the first
-:meth:`~navmesh.grid.GridMap.find_path`, and cached on the map. Memory is 32 bytes per cell
-(8 int32 entries) on the grid padded by a one-cell border. A local change
+:meth:`~navmesh.grid.GridMap.find_path`, and cached on the map. Memory is 16 bytes per cell
+(8 int16 entries) on the grid padded by a one-cell border. A local change
 (:meth:`~navmesh.grid.GridMap.with_cells`, a door opening or closing) updates a copy of the
 table: the straight entries of the changed rows and columns and their neighbours, and all
 diagonal entries (one linear pass each), which equals a table built from scratch.
@@ -31,7 +31,7 @@ class JumpTable:
 
     Attributes
     ----------
-    table : int32 array of shape (8, (height + 2) * (width + 2))
+    table : int16 (int32 beyond 32,000 cells a side) array of shape ((height + 2) * (width + 2), 8)
         Jump entries per direction and padded cell (read-only).
     build_seconds : float
         Wall time spent building (or updating) it, in seconds.
@@ -48,7 +48,9 @@ class JumpTable:
     def build(cls, padded_free: NDArray[np.uint8], padded_width: int) -> JumpTable:
         """Build the table of padded passable flags (``GridArrays.padded_free``)."""
         t0 = time.perf_counter()
-        table = build_jump_table(padded_free, padded_width)
+        small = max(padded_width, len(padded_free) // padded_width) < 2**15
+        table = np.zeros((len(padded_free), 8), dtype=np.int16 if small else np.int32)
+        build_jump_table(padded_free, padded_width, table)
         return cls(table, time.perf_counter() - t0)
 
     def updated(

@@ -281,7 +281,7 @@ def _jump_search(
     return _finish(grid, kind, s, t, status, nodes, points, cost, expansions, allow_partial)
 
 
-_NO_TABLE = np.zeros((8, 0), dtype=np.int32)
+_NO_TABLE = np.zeros((0, 8), dtype=np.int32)
 
 
 def find_path(
