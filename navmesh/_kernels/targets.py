@@ -70,36 +70,85 @@ def first_step_field(moves, height, width, wrap, target):
     return out
 
 
-@njit(cache=True, nogil=True, parallel=True)
-def first_steps_grouped(moves, height, width, wrap, starts, goals, order, bounds, out):
-    """First steps of many queries, grouped by goal; writes ``out[i]`` for every query ``i``.
+@njit(cache=True, nogil=True)
+def group_by_goal(goals, n_cells):
+    """Queries grouped by goal (a counting sort): (order, bounds, group_goals).
 
-    ``order`` lists query indices sorted by goal and ``bounds`` (length groups + 1) where each
-    goal's run starts. A goal asked once gets the forward search (it stops early); a goal asked
-    more often gets one backward search, then every query of the group is a lookup. Groups are
-    spread over the threads; each thread owns its buffers.
+    ``order`` lists query indices goal by goal, group ``k`` is ``order[bounds[k]:bounds[k + 1]]``
+    and asks for ``group_goals[k]``; groups come in increasing goal id.
     """
+    count = np.zeros(n_cells + 1, np.int64)
+    for i in range(len(goals)):
+        count[goals[i] + 1] += 1
+    n_groups = 0
+    for c in range(n_cells):
+        if count[c + 1] > 0:
+            n_groups += 1
+        count[c + 1] += count[c]
+    bounds = np.empty(n_groups + 1, np.int64)
+    group_goals = np.empty(n_groups, np.int64)
+    k = 0
+    for c in range(n_cells):
+        if count[c + 1] > count[c]:
+            bounds[k] = count[c]
+            group_goals[k] = c
+            k += 1
+    bounds[n_groups] = len(goals)
+    order = np.empty(len(goals), np.int64)
+    for i in range(len(goals)):
+        g = goals[i]
+        order[count[g]] = i
+        count[g] += 1
+    return order, bounds, group_goals
+
+
+@njit(cache=True, inline="always")
+def _answer_groups(moves, height, width, wrap, starts, order, bounds, group_goals, group_field, fields, out,
+                   lo, hi):
     n = height * width
     off = _offsets(width)
-    n_groups = len(bounds) - 1
-    n_chunks = min(n_groups, 64)
-    for ch in prange(n_chunks):
-        lo = ch * n_groups // n_chunks
-        hi = (ch + 1) * n_groups // n_chunks
-        dist = np.empty(n, np.int32)
-        queue = np.empty(n, np.int32)
-        qf = np.empty(n, np.int32)
-        seen = np.zeros(n, np.int32)
-        for grp in range(lo, hi):
-            a = bounds[grp]
-            b = bounds[grp + 1]
-            t = goals[order[a]]
-            if b - a == 1:
-                i = order[a]
-                out[i] = _bfs_first(moves, height, width, wrap, off, starts[i], t, seen, grp + 1, queue, qf)
-                continue
+    dist = np.empty(n, np.int32)
+    queue = np.empty(n, np.int32)
+    qf = np.empty(n, np.int32)
+    seen = np.zeros(n, np.int32)
+    for grp in range(lo, hi):
+        a = bounds[grp]
+        b = bounds[grp + 1]
+        t = group_goals[grp]
+        f = group_field[grp]
+        if f >= 0:
+            for k in range(a, b):
+                i = order[k]
+                out[i] = fields[f, starts[i]]
+        elif b - a == 1:
+            i = order[a]
+            out[i] = _bfs_first(moves, height, width, wrap, off, starts[i], t, seen, grp + 1, queue, qf)
+        else:
             dist[:] = -1
             _bfs_steps(moves, height, width, wrap, off, t, dist, queue)
             for k in range(a, b):
                 i = order[k]
                 out[i] = _step_from(moves, height, width, wrap, off, dist, starts[i])
+
+
+@njit(cache=True, nogil=True)
+def first_steps_grouped(moves, height, width, wrap, starts, order, bounds, group_goals, group_field, fields, out):
+    """First steps of many queries grouped by goal (see :func:`group_by_goal`) into ``out``.
+
+    Group ``k`` is answered by lookups in ``fields[group_field[k]]`` when that is >= 0 (a cached
+    first-step field); else a goal asked once gets the forward search (it stops early) and a goal
+    asked more often one backward search, after which every query of the group is a lookup.
+    """
+    _answer_groups(moves, height, width, wrap, starts, order, bounds, group_goals, group_field, fields, out,
+                   0, len(bounds) - 1)
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def first_steps_grouped_parallel(moves, height, width, wrap, starts, order, bounds, group_goals, group_field,
+                                 fields, out):
+    """:func:`first_steps_grouped` with the groups split over the threads (for large batches)."""
+    n_groups = len(bounds) - 1
+    n_chunks = min(n_groups, 64)
+    for ch in prange(n_chunks):
+        _answer_groups(moves, height, width, wrap, starts, order, bounds, group_goals, group_field, fields, out,
+                       ch * n_groups // n_chunks, (ch + 1) * n_groups // n_chunks)

@@ -455,25 +455,17 @@ def first_steps(grid: GridMap, starts: ArrayLike, goals: ArrayLike, *, two_step:
             a.moves, a.half_cost, a.height, a.width, a.wrap_r, a.wrap_c, a.uniform, s, t, a.hscale
         )
     out = np.empty(len(s), dtype=np.int32)
+    order, bounds, group_goals = K_T.group_by_goal(t, a.n_cells)
+    group_field = np.full(len(group_goals), -1, dtype=np.int64)
     cache = a.target_fields
-    order = np.argsort(t, kind="stable")
-    sorted_t = t[order]
-    bounds = np.flatnonzero(np.diff(sorted_t)) + 1
-    firsts = np.concatenate(([0], bounds))
-    ends = np.concatenate((bounds, [len(t)]))
-    cached = np.array([int(g) in cache for g in sorted_t[firsts]], dtype=bool) if len(cache) else None
-    if cached is not None and cached.any():
-        for lo, hi in zip(firsts[cached].tolist(), ends[cached].tolist()):
-            idx = order[lo:hi]
-            out[idx] = cache.build(int(sorted_t[lo]))[s[idx]]
-        keep = ~cached
-        idx_runs = [order[lo:hi] for lo, hi in zip(firsts[keep].tolist(), ends[keep].tolist())]
-        if not idx_runs:
-            return out
-        order = np.concatenate(idx_runs)
-        sizes = np.array([len(r) for r in idx_runs])
-        firsts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
-        ends = np.cumsum(sizes)
-    group_bounds = np.concatenate((firsts, ends[-1:])).astype(np.int64)
-    K_T.first_steps_grouped(a.moves, a.height, a.width, a.wrap_r or a.wrap_c, s, t, order, group_bounds, out)
+    fields = [cache.build(g) for g in group_goals.tolist() if g in cache] if len(cache) else []
+    if fields:
+        group_field[[k for k, g in enumerate(group_goals.tolist()) if g in cache]] = np.arange(len(fields))
+    table = np.stack(fields) if fields else np.zeros((0, 0), dtype=np.int32)
+    # Threads pay off once the backward searches outweigh starting them.
+    kernel = K_T.first_steps_grouped_parallel if len(group_goals) * a.n_cells > _PARALLEL_WORK else K_T.first_steps_grouped
+    kernel(a.moves, a.height, a.width, a.wrap_r or a.wrap_c, s, order, bounds, group_goals, group_field, table, out)
     return out
+
+
+_PARALLEL_WORK = 4_000_000
