@@ -28,8 +28,8 @@ import statistics
 import subprocess
 import sys
 import time
-from pathlib import Path as FilePath
 from collections.abc import Callable, Sequence
+from pathlib import Path as FilePath
 
 import numpy as np
 

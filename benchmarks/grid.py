@@ -39,13 +39,14 @@ import argparse
 import statistics
 import sys
 import time
-from pathlib import Path as FilePath
 from collections.abc import Callable, Sequence
+from typing import Any
+from pathlib import Path as FilePath
 
 import numpy as np
 
-from navmesh.grid.flowfield import FlowField
 from navmesh.grid import GridMap
+from navmesh.grid.flowfield import FlowField
 from navmesh.grid.search import grid_astar, jps_plus, jump_point_search
 from navmesh.io.movingai import read_scenarios
 
@@ -216,6 +217,24 @@ def longest_pairs(grid: GridMap, n_pairs: int, n_keep: int, seed: int) -> tuple[
     return [(s, t) for _, s, t in keep], np.array([c for c, _, _ in keep])
 
 
+def speed_limit_runs(grid: GridMap, pairs: list[tuple[int, int]], pyastar2d: Any) -> dict[str, Callable[[], object]]:
+    """One loop per search over ``pairs``: find_path, jps_plus, jump_point_search, grid_astar, pyastar2d."""
+    weights = np.where(grid.blocked, np.inf, 1.0).astype(np.float32)
+    w = grid.width
+    rc = [(divmod(s, w), divmod(t, w)) for s, t in pairs]
+
+    def loop(search: Callable[..., object]) -> Callable[[], object]:
+        return lambda: [search(grid, s, t) for s, t in pairs]
+
+    return {
+        "find_path": lambda: [grid.find_path(s, t) for s, t in pairs],
+        "jps+": loop(jps_plus),
+        "jps": loop(jump_point_search),
+        "astar": loop(grid_astar),
+        "pyastar2d": lambda: [pyastar2d.astar_path(weights, a, b, allow_diagonal=True) for a, b in rc],
+    }
+
+
 def bench_speed_limit(repeats: int, n_longest: int) -> None:
     """Issue 13: ``GridMap.find_path`` (the preprocessed search) against pyastar2d on a random,
     a room and a city map; preprocessing time and memory; every answer checked."""
@@ -250,21 +269,7 @@ def bench_speed_limit(repeats: int, n_longest: int) -> None:
         plain = np.array([jump_point_search(grid, s, t).cost for s, t in pairs])
         wrong = int(np.sum(np.abs(costs - optimal) > 1e-5 * np.maximum(optimal, 1) + 5.1e-3 * (optimal > 0)))
         wrong += int(np.sum(np.abs(plain - costs) > 1e-9 * np.maximum(costs, 1)))
-        weights = np.where(grid.blocked, np.inf, 1.0).astype(np.float32)
-        w = grid.width
-        rc = [(divmod(s, w), divmod(t, w)) for s, t in pairs]
-
-        def loop(search: Callable[..., object]) -> Callable[[], object]:
-            return lambda: [search(grid, s, t) for s, t in pairs]
-
-        runs: dict[str, Callable[[], object]] = {
-            "find_path": lambda: [grid.find_path(s, t) for s, t in pairs],
-            "jps+": loop(jps_plus),
-            "jps": loop(jump_point_search),
-            "astar": loop(grid_astar),
-            "pyastar2d": lambda: [pyastar2d.astar_path(weights, a, b, allow_diagonal=True) for a, b in rc],
-        }
-        t = median_times(runs, repeats)
+        t = median_times(speed_limit_runs(grid, pairs, pyastar2d), repeats)
         base = t["pyastar2d"]
         method = "jps+" if grid.find_path(*pairs[0]).expansions == jps_plus(grid, *pairs[0]).expansions else "A*"
         print(f"  {name:<28} {build * 1e3:8.1f} ms {table.nbytes / 2**20:6.1f} MiB  "

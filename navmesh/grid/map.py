@@ -45,7 +45,6 @@ from navmesh.errors import (
     NodeNotFoundError,
     describe,
 )
-
 from navmesh.grid.preprocess import JumpTable
 from navmesh.grid.targets import TargetFieldCache
 
@@ -53,7 +52,7 @@ if TYPE_CHECKING:
     from navmesh.graph import NavGraph
     from navmesh.path import Path
 
-__all__ = ["GridMap", "GridArrays", "Workspace", "Diagonal", "Wrap", "DIAGONAL_RULES", "WRAP_MODES", "DIRECTION_NAMES", "MAX_COST_SCALE"]
+__all__ = ["DIAGONAL_RULES", "DIRECTION_NAMES", "MAX_COST_SCALE", "WRAP_MODES", "Diagonal", "GridArrays", "GridMap", "Workspace", "Wrap"]
 
 Diagonal = Literal["never", "no_corner_cutting", "one_blocked", "always"]
 Wrap = Literal["none", "x", "y", "both"]
@@ -130,7 +129,7 @@ class Workspace:
     searches. The heap has one slot per cell plus the kernels' small reserve.
     """
 
-    __slots__ = ("stamp", "g", "parent", "heap_keys", "heap_nodes", "gen")
+    __slots__ = ("g", "gen", "heap_keys", "heap_nodes", "parent", "stamp")
 
     def __init__(self, n: int) -> None:
         self.stamp = np.zeros(n, dtype=np.int32)

@@ -37,7 +37,7 @@ class JumpTable:
         Wall time spent building (or updating) it, in seconds.
     """
 
-    __slots__ = ("table", "build_seconds")
+    __slots__ = ("build_seconds", "table")
 
     def __init__(self, table: NDArray[np.int32], build_seconds: float) -> None:
         table.flags.writeable = False

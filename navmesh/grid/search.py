@@ -32,14 +32,12 @@ from navmesh.errors import (
     NodeNotFoundError,
     NoPathError,
     SearchBudgetError,
-    describe,
 )
 from navmesh.grid.endpoints import cell_of, cells_of
 from navmesh.grid.map import GridMap
-from navmesh.grid.preprocess import JumpTable
 from navmesh.path import Path
 
-__all__ = ["find_path", "grid_astar", "grid_dijkstra", "jump_point_search", "jps_plus", "first_step", "first_steps"]
+__all__ = ["find_path", "first_step", "first_steps", "grid_astar", "grid_dijkstra", "jps_plus", "jump_point_search"]
 
 
 def _where(grid: GridMap, cell: int) -> str:
@@ -134,9 +132,7 @@ def grid_astar(
 
     Examples
     --------
-    >>> from navmesh.grid.endpoints import cell_of, cells_of
-from navmesh.grid.map import GridMap
-from navmesh.grid.preprocess import JumpTable
+    >>> from navmesh.grid.map import GridMap
     >>> grid = GridMap.from_strings('''
     ... ....
     ... .@..
@@ -166,9 +162,7 @@ def grid_dijkstra(
 
     Examples
     --------
-    >>> from navmesh.grid.endpoints import cell_of, cells_of
-from navmesh.grid.map import GridMap
-from navmesh.grid.preprocess import JumpTable
+    >>> from navmesh.grid.map import GridMap
     >>> grid = GridMap.from_strings(["...", "...", "..."], connectivity=4)
     >>> grid_dijkstra(grid, 0, 8).cost
     4.0
@@ -218,9 +212,7 @@ def jump_point_search(
 
     Examples
     --------
-    >>> from navmesh.grid.endpoints import cell_of, cells_of
-from navmesh.grid.map import GridMap
-from navmesh.grid.preprocess import JumpTable
+    >>> from navmesh.grid.map import GridMap
     >>> grid = GridMap.from_strings(["........", "...@@...", "........"])
     >>> path = jump_point_search(grid, grid.cell_id(0, 1), grid.cell_id(7, 1))
     >>> round(path.cost, 4), len(path.nodes)

@@ -23,7 +23,7 @@ from numpy.typing import NDArray
 from navmesh._kernels.targets import first_step_field
 from navmesh.errors import InvalidOptionError, describe
 
-__all__ = ["TargetFieldCache", "DEFAULT_MAX_BYTES"]
+__all__ = ["DEFAULT_MAX_BYTES", "TargetFieldCache"]
 
 #: Default memory bound of one map's field cache (bytes).
 DEFAULT_MAX_BYTES = 64 * 2**20

@@ -15,7 +15,13 @@ import numpy as np
 import pytest
 
 from navmesh.grid import GridMap
-from navmesh.grid.search import find_path, grid_astar, grid_dijkstra, jps_plus, jump_point_search
+from navmesh.grid.search import (
+    find_path,
+    grid_astar,
+    grid_dijkstra,
+    jps_plus,
+    jump_point_search,
+)
 from navmesh.io.movingai import read_scenarios
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-import scipy.sparse.csgraph as csgraph
+from scipy.sparse import csgraph
 
-from navmesh.errors import InvalidGeometryError, InvalidOptionError, NodeNotFoundError, NoPathError
-from navmesh.grid.flowfield import FlowField
+from navmesh.errors import (
+    InvalidGeometryError,
+    InvalidOptionError,
+    NodeNotFoundError,
+    NoPathError,
+)
 from navmesh.grid import GridMap
+from navmesh.grid.flowfield import FlowField
 
 SQRT2 = 2**0.5
 

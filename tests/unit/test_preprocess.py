@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-import scipy.sparse.csgraph as csgraph
 import scipy.sparse as sp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from scipy.sparse import csgraph
 
 from navmesh.errors import InvalidCostError, InvalidOptionError, NodeNotFoundError
 from navmesh.grid import GridMap
