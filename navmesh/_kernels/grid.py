@@ -28,8 +28,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from navmesh._kernels.jumps import jump_diagonal, jump_straight
 from navmesh._kernels.heap import heap_pop, heap_push, heapify, trace_back
+from navmesh._kernels.jumps import jump_diagonal, jump_straight
 from navmesh._kernels.status import BUDGET, EXHAUSTED, FOUND
 
 SQRT2 = 1.4142135623730951
