@@ -338,6 +338,10 @@ class GridMap:
         Bit ``d`` is set when the step in direction ``d`` is allowed, with directions numbered
         0 up (row - 1), 1 right, 2 down, 3 left, 4 up-right, 5 down-right, 6 down-left,
         7 up-left (:data:`DIRECTION_NAMES`). Read-only.
+    arrays : GridArrays
+        The flat arrays and flags the search kernels read (the one bundle other modules take
+        from a map), with the caches of derived data: the JPS+ jump table
+        (:meth:`preprocess`) and the first-step fields (:attr:`first_step_cache`).
 
     Raises
     ------
@@ -351,7 +355,9 @@ class GridMap:
     Notes
     -----
     The map is an immutable value: searches keep their state in buffers they own for the
-    duration of the call, so one map serves many units and threads at once.
+    duration of the call, so one map serves many units and threads at once. Derived data
+    (the jump table, first-step fields) is cached on the map and never changes an answer; a
+    changed map is a new map (:meth:`with_cells`).
 
     Examples
     --------

@@ -111,7 +111,10 @@ class TargetFieldCache:
         fields = self._fields
         hit = fields.get(target)
         if hit is not None:
-            fields.move_to_end(target)
+            try:
+                fields.move_to_end(target)
+            except KeyError:  # another thread evicted it meanwhile; the field itself is still valid
+                pass
             self.hits += 1
             return hit
         if self._field_bytes > self._max_bytes:
@@ -140,4 +143,7 @@ class TargetFieldCache:
 
     def _evict(self, room: int) -> None:
         while self._fields and self.nbytes + room > self._max_bytes:
-            self._fields.popitem(last=False)
+            try:
+                self._fields.popitem(last=False)
+            except KeyError:  # emptied by another thread
+                break
