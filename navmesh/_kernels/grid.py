@@ -331,18 +331,22 @@ def _jump_diagonal(free, pw, v, sx, sy, goal):
 
 
 @njit(cache=True, inline="always")
-def _straight(free, table, pw, v, sx, sy, goal, gr, gc):
-    """Straight jump from ``v`` by unit step (sx, sy): through ``table`` when it has entries."""
+def _straight(free, table, pw, ur, uc, sx, sy, goal, gr, gc):
+    """Straight jump by unit step (sx, sy) from the cell one such step from (ur, uc): through
+    ``table`` when it has entries."""
+    v = (ur + sy) * pw + uc + sx
     if table.shape[0] > 0:
-        return jump_straight(free, table, pw, v, sx, sy, goal, gr, gc)
+        return jump_straight(free, table, pw, v, ur + sy, uc + sx, sx, sy, goal, gr, gc)
     return _jump_straight(free, pw, v, sx + sy * pw, pw if sy == 0 else 1, goal)
 
 
 @njit(cache=True, inline="always")
-def _diagonal(free, table, pw, v, sx, sy, goal, gr, gc):
-    """Diagonal jump from ``v`` (entered legally) by (sx, sy): through ``table`` when it has entries."""
+def _diagonal(free, table, pw, ur, uc, sx, sy, goal, gr, gc):
+    """Diagonal jump by (sx, sy) from the cell one such step from (ur, uc) (entered legally):
+    through ``table`` when it has entries."""
+    v = (ur + sy) * pw + uc + sx
     if table.shape[0] > 0:
-        return jump_diagonal(free, table, pw, v, sx, sy, goal, gr, gc)
+        return jump_diagonal(free, table, pw, v, ur + sy, uc + sx, sx, sy, goal, gr, gc)
     return _jump_diagonal(free, pw, v, sx, sy, goal)
 
 
@@ -403,9 +407,9 @@ def jps(free, table, pheight, pw, start, goal, cost_unit, max_expansions, stamp,
                 sx = DCOL[d]
                 sy = DROW[d]
                 if d < 4:
-                    j = _straight(free, table, pw, u + sx + sy * pw, sx, sy, goal, gr, gc)
+                    j = _straight(free, table, pw, ur, uc, sx, sy, goal, gr, gc)
                 elif free[u + sx] and free[u + sy * pw] and free[u + sx + sy * pw]:
-                    j = _diagonal(free, table, pw, u + sx + sy * pw, sx, sy, goal, gr, gc)
+                    j = _diagonal(free, table, pw, ur, uc, sx, sy, goal, gr, gc)
                 else:
                     j = -1
                 if j >= 0:
@@ -420,17 +424,17 @@ def jps(free, table, pheight, pw, start, goal, cost_unit, max_expansions, stamp,
                 fx = free[u + sx]
                 fy = free[u + sy * pw]
                 if fx:
-                    j = _straight(free, table, pw, u + sx, sx, 0, goal, gr, gc)
+                    j = _straight(free, table, pw, ur, uc, sx, 0, goal, gr, gc)
                     if j >= 0:
                         succ[n_succ] = j
                         n_succ += 1
                 if fy:
-                    j = _straight(free, table, pw, u + sy * pw, 0, sy, goal, gr, gc)
+                    j = _straight(free, table, pw, ur, uc, 0, sy, goal, gr, gc)
                     if j >= 0:
                         succ[n_succ] = j
                         n_succ += 1
                 if fx and fy and free[u + sx + sy * pw]:
-                    j = _diagonal(free, table, pw, u + sx + sy * pw, sx, sy, goal, gr, gc)
+                    j = _diagonal(free, table, pw, ur, uc, sx, sy, goal, gr, gc)
                     if j >= 0:
                         succ[n_succ] = j
                         n_succ += 1
@@ -439,22 +443,22 @@ def jps(free, table, pheight, pw, start, goal, cost_unit, max_expansions, stamp,
                 side = pw if sy == 0 else 1
                 ahead = free[u + step]
                 if ahead:
-                    j = _straight(free, table, pw, u + step, sx, sy, goal, gr, gc)
+                    j = _straight(free, table, pw, ur, uc, sx, sy, goal, gr, gc)
                     if j >= 0:
                         succ[n_succ] = j
                         n_succ += 1
                 for s in (-1, 1):
                     so = s * side
                     if free[u + so] and not free[u + so - step]:
-                        j = _straight(free, table, pw, u + so, s if sy != 0 else 0, s if sy == 0 else 0, goal, gr, gc)
+                        j = _straight(free, table, pw, ur, uc, s if sy != 0 else 0, s if sy == 0 else 0, goal, gr, gc)
                         if j >= 0:
                             succ[n_succ] = j
                             n_succ += 1
                         if ahead and free[u + step + so]:
                             if sy == 0:
-                                j = _diagonal(free, table, pw, u + step + so, sx, s, goal, gr, gc)
+                                j = _diagonal(free, table, pw, ur, uc, sx, s, goal, gr, gc)
                             else:
-                                j = _diagonal(free, table, pw, u + step + so, s, sy, goal, gr, gc)
+                                j = _diagonal(free, table, pw, ur, uc, s, sy, goal, gr, gc)
                             if j >= 0:
                                 succ[n_succ] = j
                                 n_succ += 1

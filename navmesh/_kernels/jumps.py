@@ -156,13 +156,12 @@ def _fill_column(free, pw, d, table, c):
 
 
 @njit(cache=True, inline="always")
-def jump_straight(free, table, pw, v, sx, sy, goal, gr, gc):
-    """First jump point scanning from ``v`` (included) along (sx, sy), or -1; uses ``table``."""
+def jump_straight(free, table, pw, v, vr, vc, sx, sy, goal, gr, gc):
+    """First jump point scanning from ``v`` (included; row ``vr``, column ``vc``) along (sx, sy),
+    or -1; uses ``table``."""
     if free[v] == 0:
         return -1
     x = table[v, straight_index(sx, sy)]
-    vr = v // pw
-    vc = v - vr * pw
     if sy == 0:
         on = gr == vr
         gap = (gc - vc) * sx
@@ -177,13 +176,12 @@ def jump_straight(free, table, pw, v, sx, sy, goal, gr, gc):
 
 
 @njit(cache=True, inline="always")
-def jump_diagonal(free, table, pw, v, sx, sy, goal, gr, gc):
-    """Stop cell of the diagonal scan from ``v`` (entered legally) along (sx, sy), or -1."""
+def jump_diagonal(free, table, pw, v, vr, vc, sx, sy, goal, gr, gc):
+    """Stop cell of the diagonal scan from ``v`` (entered legally; row ``vr``, column ``vc``)
+    along (sx, sy), or -1."""
     x = table[v, diagonal_index(sx, sy)]
     last = x if x >= 0 else -x - 1
     best = x if x >= 0 else -1
-    vr = v // pw
-    vc = v - vr * pw
     # Where the run crosses the goal's row: the goal is on the diagonal or ahead along sx.
     i = (gr - vr) * sy
     if 0 <= i <= last and (best < 0 or i < best):
