@@ -1,2 +1,5 @@
-"""Level editor for waypoints, obstacles and terrain built on the public navmesh API (its own issue;
-not written yet)."""
+"""navmesh level editor: place waypoints, draw obstacles, paint terrain, link, test paths, diagnose.
+
+Run ``python -m editor [LEVEL]`` (console script ``navmesh-editor``). Built only on the public
+``navmesh`` API and ``navmesh.arcade_draw``.
+"""

@@ -1,0 +1,194 @@
+"""Crowd benchmark: ``Crowd.update`` per frame next to a plain Python loop and pynavmesh's RVO crowd.
+
+Run with ``python -m benchmarks.crowd`` from the project root (``--quick`` for a short run).
+
+1. Real level: the Moving AI ``arena`` map (tests/data/movingai) with 4-unit cells, as a Level
+   whose obstacles are the blocked cells, and its NavMap (corner waypoints, agent radius 0.3).
+   500, 2,000 and 10,000 units (radius 0.3, speed 12 units/s) stand on random free points and
+   get four group orders (one goal per quarter of the units). Timed: every ``Crowd.update`` of
+   1/30 s over the frames after the orders (route searches included, budgeted per update:
+   their frames are the slowest, reported as "max"); median per frame.
+2. Open plane (no obstacles, 400 x 400 units), the same units ordered to the centre, three
+   contestants on the same scene in the same run, frame by frame in turn so machine load falls
+   on all of them:
+
+   - navmesh ``Crowd`` on a NavMap of the empty level (steering, separation by spatial hash,
+     wall test: the level's bounds).
+   - a plain Python per-unit loop doing the same work (steer to the goal, separation from
+     neighbours found in a dict spatial hash, clamp to the bounds): what a user writes first.
+   - pynavmesh (``pathfinder.PathFinder`` with no mesh: pure-Python Recast/Detour port; its crowd
+     is RVO2 with a KD-tree, ``max_neighbors=5``). RVO solves a linear program per agent, more
+     work than our separation, but it is the Python peer a user would find. It is slow, so it
+     runs fewer frames at 10,000 units.
+
+Times: median wall time per update, and in brackets the median CPU time of the calling thread
+(``time.thread_time``), which a busy shared machine inflates much less. Ratios are peer median /
+navmesh median on wall time (> 1: navmesh is faster).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections import defaultdict
+from pathlib import Path as FilePath
+
+import numpy as np
+
+import navmesh
+from navmesh.steering import Crowd, Walls
+from navmesh.steering.walls import level_geometry
+
+ARENA = FilePath(__file__).resolve().parents[1] / "tests" / "data" / "movingai" / "arena.map"
+RADIUS, SPEED, DT = 0.3, 12.0, 1 / 30
+
+
+def arena_nav() -> navmesh.NavMap:
+    grid = navmesh.GridMap.from_movingai(ARENA, cell_size=4.0)
+    obstacles, _ = level_geometry(grid)
+    level = navmesh.Level.rectangle(grid.width * 4.0, grid.height * 4.0, obstacles=obstacles)
+    return navmesh.build_waypoint_graph(level, corners=True, agent_radius=RADIUS)
+
+
+def free_points(walls: Walls, n: int, lo: float, hi: float, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    out = np.zeros((0, 2))
+    while len(out) < n:
+        p = rng.uniform(lo, hi, (2 * n, 2))
+        out = np.concatenate([out, p[walls.walkable(p, 0)]])
+    return out[:n]
+
+
+def real_level(nav: navmesh.NavMap, n: int, frames: int) -> tuple[float, float, float, float]:
+    """Median wall and CPU ms per update, max wall ms, and the share of units that arrived."""
+    crowd = Crowd(nav)
+    crowd.add([[10.0, 10.0]], radius=RADIUS, speed=SPEED)  # builds the walls
+    ids = np.concatenate([[0], crowd.add(free_points(crowd.walls, n - 1, 4, 192, n), radius=RADIUS, speed=SPEED)])
+    goals = [[40.0, 40.0], [156.0, 40.0], [40.0, 156.0], [156.0, 156.0]]
+    for k, part in enumerate(np.array_split(ids, 4)):
+        crowd.move_to(part, goals[k])
+    times, cpu = [], []
+    for _ in range(frames):
+        t, c = time.perf_counter(), time.thread_time()
+        crowd.update(DT)
+        cpu.append(time.thread_time() - c)
+        times.append(time.perf_counter() - t)
+    return statistics.median(times) * 1e3, statistics.median(cpu) * 1e3, max(times) * 1e3, float(crowd.arrived.mean())
+
+
+class PythonLoop:
+    """The plain per-unit loop: steer to the goal, separation via a dict spatial hash."""
+
+    def __init__(self, pos: np.ndarray, goal: np.ndarray, size: float) -> None:
+        self.pos = [list(p) for p in pos.tolist()]
+        self.goal = goal.tolist()
+        self.size = size
+
+    def update(self, dt: float) -> None:
+        cell = 2 * RADIUS
+        buckets: dict[tuple[int, int], list[int]] = defaultdict(list)
+        for i, (x, y) in enumerate(self.pos):
+            buckets[(int(x // cell), int(y // cell))].append(i)
+        gx, gy = self.goal
+        new = []
+        for i, (x, y) in enumerate(self.pos):
+            dx, dy = gx - x, gy - y
+            d = (dx * dx + dy * dy) ** 0.5
+            vx, vy = (dx / d * SPEED, dy / d * SPEED) if d > 1e-9 else (0.0, 0.0)
+            cx, cy = int(x // cell), int(y // cell)
+            for ox in (-1, 0, 1):
+                for oy in (-1, 0, 1):
+                    for j in buckets.get((cx + ox, cy + oy), ()):
+                        if j == i:
+                            continue
+                        ex, ey = x - self.pos[j][0], y - self.pos[j][1]
+                        dd = (ex * ex + ey * ey) ** 0.5
+                        if 0 < dd < 2 * RADIUS:
+                            w = (2 * RADIUS - dd) / (2 * RADIUS) * 2 * SPEED
+                            vx += ex / dd * w
+                            vy += ey / dd * w
+            nx = min(max(x + vx * dt, RADIUS), self.size - RADIUS)
+            ny = min(max(y + vy * dt, RADIUS), self.size - RADIUS)
+            new.append([nx, ny])
+        self.pos = new
+
+
+def open_plane(n: int, frames: int, rvo_frames: int) -> dict[str, tuple[float, float]]:
+    size = 400.0
+    level = navmesh.Level.rectangle(size, size)
+    nav = navmesh.build_waypoint_graph(level)
+    rng = np.random.default_rng(n)
+    side = min(size - 4, np.sqrt(n) * 3 * RADIUS * 2)
+    pos = rng.uniform(2, 2 + side, (n, 2))
+    goal = np.array([size / 2, size / 2])
+    crowd = Crowd(nav)
+    ids = crowd.add(pos, radius=RADIUS, speed=SPEED)
+    crowd.move_to(ids, goal)
+    crowd.update(DT)  # the order's route search
+    loop = PythonLoop(pos, goal, size)
+    runs = {"navmesh Crowd": lambda: crowd.update(DT), "Python loop": lambda: loop.update(DT)}
+    try:
+        from pathfinder import PathFinder
+
+        pf = PathFinder(max_speed=SPEED, agent_radius=RADIUS, neighbor_dist=4 * RADIUS, max_neighbors=5,
+                        update_path_find=1e9)
+        agents = [pf.add_agent((float(x), 0.0, float(y)), RADIUS, SPEED) for x, y in pos]
+        for a in agents:
+            pf.set_agent_destination(a, (float(goal[0]), 0.0, float(goal[1])))
+        pf.update_time()
+        runs["pynavmesh RVO"] = pf.update
+    except ImportError:
+        pass
+    times: dict[str, list[float]] = {k: [] for k in runs}
+    cpu: dict[str, list[float]] = {k: [] for k in runs}
+    for f in range(frames):
+        for name, run in runs.items():
+            if name == "pynavmesh RVO" and f >= rvo_frames:
+                continue
+            if name == "Python loop" and f >= max(rvo_frames, 5):
+                continue
+            t, c = time.perf_counter(), time.thread_time()
+            run()
+            cpu[name].append(time.thread_time() - c)
+            times[name].append(time.perf_counter() - t)
+    return {k: (statistics.median(v) * 1e3, statistics.median(cpu[k]) * 1e3) for k, v in times.items() if v}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer frames and no 10,000-unit peers")
+    args = parser.parse_args()
+    sizes = (500, 2000, 10000)
+    frames = 30 if args.quick else 90
+    nav = arena_nav()
+    warm = Crowd(nav)
+    ids = warm.add(free_points(Walls(nav, [RADIUS]), 8, 4, 20, 0), radius=RADIUS, speed=SPEED)
+    warm.move_to(ids[:2], [40.0, 40.0])  # own paths
+    warm.move_to(ids[2:], [60.0, 40.0])  # a shared tree
+    for _ in range(3):
+        warm.update(DT)  # compile / load the numba cache outside the timings
+    print(f"Real level: Moving AI arena, 4-unit cells, {nav!r}")
+    print(f"{'units':>7} {'median ms':>10} {'cpu ms':>8} {'max ms':>8} {'arrived':>8}")
+    for n in sizes:
+        med, med_cpu, worst, arrived = real_level(nav, n, frames * 3)
+        print(f"{n:>7} {med:>10.3f} {med_cpu:>8.3f} {worst:>8.2f} {arrived:>8.0%}")
+    print()
+    print("Open plane 400 x 400, all units to the centre: median wall ms per update (cpu ms),")
+    print("ratio = peer / navmesh on wall time")
+    for n in sizes:
+        rvo_frames = 3 if n >= 10000 else (5 if n >= 2000 else 10)
+        if args.quick and n >= 10000:
+            rvo_frames = 0
+        res = open_plane(n, frames, rvo_frames)
+        ours = res["navmesh Crowd"][0]
+        line = f"{n:>7} units: navmesh Crowd {ours:7.3f} ({res['navmesh Crowd'][1]:.3f})"
+        for name in ("Python loop", "pynavmesh RVO"):
+            if name in res:
+                wall, c = res[name]
+                line += f" | {name} {wall:8.1f} ({c:.1f}) x{wall / ours:,.0f}"
+        print(line)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,817 @@
+"""Many units at once: group orders, shared routes, separation and wall sliding in one kernel.
+
+A :class:`Crowd` keeps every unit's state in flat numpy arrays indexed by unit id. A group order
+(:meth:`Crowd.move_to`) spreads formation slots over the free space around the goal and computes
+one route tree toward the goal per unit type (a reversed Dijkstra over the NavMap's graph, or a
+:class:`~navmesh.grid.FlowField` on a GridMap) that every unit of the group reads: one search
+instead of one per unit. Route work waits in a queue: at most ``searches_per_update`` searches
+and ``joins_per_update`` units joining a tree run per :meth:`Crowd.update`, so a large order
+never freezes a frame. The per-frame motion is one compiled call
+(:func:`navmesh.steering.kernels.crowd_step`).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+import scipy.sparse
+import scipy.sparse.csgraph
+from numpy.typing import ArrayLike, NDArray
+from scipy.spatial import cKDTree
+
+from navmesh._checks import check_positive_int
+from navmesh.errors import (
+    InvalidGeometryError,
+    InvalidOptionError,
+    NavmeshError,
+    NodeNotFoundError,
+    describe,
+)
+from navmesh.grid import FlowField, GridMap
+from navmesh.path import Path
+from navmesh.steering import kernels as K
+from navmesh.steering.walls import Walls, level_geometry
+from navmesh.terrain import CostProfile
+from navmesh.waypoints.query import NavQuery
+
+__all__ = ["Crowd", "formation_slots"]
+
+_EMPTY_XY = np.zeros((0, 2))
+
+
+def formation_slots(walls: Walls, cls: int, goal: ArrayLike, count: int, spacing: float) -> NDArray[np.float64]:
+    """``count`` standing places around ``goal``, nearest first, on a hexagonal lattice.
+
+    Slots are lattice points (pitch ``spacing``) where a unit of class ``cls`` may stand and that
+    connect to the goal through free lattice steps, so no slot lies behind a wall. No two slots are
+    closer than ``spacing``.
+
+    Parameters
+    ----------
+    walls : Walls
+    cls : int
+        Radius class of the units.
+    goal : float array of shape (2,)
+        Centre of the formation; moved to the nearest free point if needed.
+    count : int
+        Number of slots, >= 1.
+    spacing : float
+        Distance between neighbouring slots (world units, > 0); use at least two unit radii.
+
+    Returns
+    -------
+    float array of shape (count, 2)
+
+    Raises
+    ------
+    NodeNotFoundError
+        The free space connected to the goal has fewer than ``count`` lattice points.
+    """
+    g = walls.nearest_free(np.asarray(goal, dtype=np.float64)[None, :2], cls)[0]
+    ring = int(np.ceil(np.sqrt(count / 2.5))) + 2
+    limit = int(np.sqrt(walls.free[cls].area) / spacing) + 2
+    while True:
+        side = 2 * ring + 1
+        i, j = np.meshgrid(np.arange(-ring, ring + 1), np.arange(-ring, ring + 1), indexing="ij")
+        i, j = i.ravel(), j.ravel()
+        pts = g + spacing * np.column_stack([i + 0.5 * j, j * np.sqrt(3) / 2])
+        ok = walls.walkable(pts, cls)
+        centre = int(np.flatnonzero((i == 0) & (j == 0))[0])
+        ok[centre] = True  # the (free) goal itself
+        # lattice steps between free points that a unit can walk: one connected-components pass
+        idx = np.arange(len(pts)).reshape(side, side)
+        a_list, b_list = [], []
+        for di, dj in ((1, 0), (0, 1), (1, -1)):
+            a = idx[max(0, -di) : side - max(0, di), max(0, -dj) : side - max(0, dj)].ravel()
+            b = idx[max(0, di) : side + min(0, di) or None, max(0, dj) : side + min(0, dj) or None].ravel()
+            keep = ok[a] & ok[b]
+            a_list.append(a[keep])
+            b_list.append(b[keep])
+        a, b = np.concatenate(a_list), np.concatenate(b_list)
+        step_ok = walls.visible(pts[a], pts[b], cls)
+        adj = scipy.sparse.coo_array((np.ones(int(step_ok.sum())), (a[step_ok], b[step_ok])), shape=(len(pts), len(pts)))
+        _, label = scipy.sparse.csgraph.connected_components(adj, directed=False)
+        reached = ok & (label == label[centre])
+        order = np.argsort(np.hypot(*(pts - g).T), kind="stable")
+        found = order[reached[order]]
+        if len(found) >= count:
+            return pts[found[:count]].copy()
+        if ring > limit:
+            raise NodeNotFoundError(
+                f"only {len(found)} formation slots of spacing {spacing} fit around goal={g.tolist()}; {count} needed"
+            )
+        ring *= 2
+
+
+@dataclass
+class _Block:
+    """One route tree toward a goal: row positions, next row (-1: then the unit's slot), and the
+    route cost from each row to the goal. The last row is the goal (grids: its cell centre)."""
+
+    xy: NDArray[np.float64]
+    nxt: NDArray[np.int64]
+    dist: NDArray[np.float64]
+    goal: NDArray[np.float64]
+
+
+@dataclass
+class _Order:
+    """A group order: its units, goal, slots, and (once computed) route blocks per unit type."""
+
+    ids: NDArray[np.int64]
+    goal: NDArray[np.float64]
+    blocks: dict[Any, _Block]
+
+
+class Crowd:
+    """Units moving together on a NavMap or a GridMap.
+
+    The state arrays are indexed by unit id (removed units keep their row, with ``alive``
+    False); each is a view of the crowd's storage, so read it again after :meth:`add`.
+
+    Parameters
+    ----------
+    navmap_or_grid : NavMap or GridMap
+        The map. On a NavMap, routes follow its waypoint graph under each unit's
+        :class:`~navmesh.terrain.CostProfile`; on a GridMap they follow a
+        :class:`~navmesh.grid.FlowField` (blocked cells are walls; profiles do not apply,
+        the grid's own cell costs do). Walls for the motion are the level's obstacles (or
+        blocked cells) inflated by each unit's radius. A grid's wrap-around is not followed.
+    searches_per_update : int
+        Route searches (one per unit type of an order) run per :meth:`update`, >= 1; the others
+        wait for the next updates. Default 4.
+    joins_per_update : int
+        Units that join their order's route tree per :meth:`update` (a few line-of-sight tests
+        each), >= 1; the others wait for the next updates. Default 1,000.
+    shared_search_min : int
+        NavMap only: an order's units of one type share one route tree when there are at least
+        this many (>= 1; default 4); fewer get one any-angle ``NavQuery.find_path`` each, straight
+        to their slots (cheaper than searching the whole graph, and the best path).
+    separation : float
+        Strength of the push between overlapping units, >= 0 (1 = a unit overlapping its
+        neighbour by its full radius is pushed at its own speed). Default 2.
+    formation_spacing : float
+        Distance between formation slots in unit radii, >= 2. Default 2.2.
+
+    Attributes
+    ----------
+    positions : float array (n, 2)
+        Unit centres, world units. Never inside an obstacle inflated by the unit's radius.
+    velocities : float array (n, 2)
+        Velocity over the last update, units per second.
+    headings : float array (n,)
+        Direction of travel in radians (counter-clockwise from +x); kept while standing.
+    arrived : bool array (n,)
+        True once the unit stands on its slot of its latest order.
+    alive : bool array (n,)
+        False for removed units.
+    radii, speeds : float arrays (n,)
+        Per unit, world units and units per second.
+
+    Raises
+    ------
+    InvalidOptionError
+        ``navmap_or_grid`` is neither, or an option is out of range.
+
+    Examples
+    --------
+    >>> import navmesh
+    >>> from navmesh.steering import Crowd
+    >>> grid = navmesh.GridMap.from_strings('''
+    ... ........
+    ... ..@@@@..
+    ... ........''')
+    >>> crowd = Crowd(grid)
+    >>> ids = crowd.add([[0.5, 0.5], [0.5, 1.5]], radius=0.3, speed=4.0)
+    >>> crowd.move_to(ids, [7.5, 2.5])
+    >>> for _ in range(200):
+    ...     crowd.update(1 / 60)
+    >>> bool(crowd.arrived.all())
+    True
+    """
+
+    def __init__(
+        self,
+        navmap_or_grid: Any,
+        *,
+        searches_per_update: int = 4,
+        joins_per_update: int = 1000,
+        shared_search_min: int = 4,
+        separation: float = 2.0,
+        formation_spacing: float = 2.2,
+    ) -> None:
+        level_geometry(navmap_or_grid)  # validates the map type
+        self.map = navmap_or_grid
+        self._grid = isinstance(navmap_or_grid, GridMap)
+        self.searches_per_update = check_positive_int("searches_per_update", searches_per_update, allow_none=False)
+        self.joins_per_update = check_positive_int("joins_per_update", joins_per_update, allow_none=False)
+        self.shared_search_min = check_positive_int("shared_search_min", shared_search_min, allow_none=False)
+        self._queries: dict[CostProfile | None, NavQuery] = {}
+        self.separation = _check_float("separation", separation, 0.0)
+        self.formation_spacing = _check_float("formation_spacing", formation_spacing, 2.0)
+        self._n = 0
+        self._cap = 0
+        self._arrays: dict[str, NDArray] = {}
+        self._alloc(16)
+        self._profiles: list[CostProfile | None] = []
+        self._profile_of = np.zeros(0, np.int64)
+        self._radii_classes: list[float] = []
+        self._walls: Walls | None = None
+        self._orders: dict[int, _Order] = {}
+        self._order_of = np.zeros(0, np.int64)
+        self._pending: deque[tuple[Any, ...]] = deque()
+        self._route_xy = _EMPTY_XY
+        self._route_next = np.zeros(0, np.int64)
+        self._route_base: dict[tuple[int, Any], int] = {}
+        self._routes_dirty = False
+        self._next_order = 0
+        self._frame = 0
+        self._tree_cache: dict[Any, Any] = {}
+
+    # -- storage ----------------------------------------------------------------------------
+    _FIELDS: ClassVar[dict[str, tuple[type, tuple[int, ...]]]] = {
+        "positions": (np.float64, (2,)),
+        "velocities": (np.float64, (2,)),
+        "headings": (np.float64, ()),
+        "radii": (np.float64, ()),
+        "speeds": (np.float64, ()),
+        "arrived": (np.bool_, ()),
+        "alive": (np.bool_, ()),
+        "_moving": (np.bool_, ()),
+        "_cls": (np.int64, ()),
+        "_cur": (np.int64, ()),
+        "_lost": (np.bool_, ()),
+        "_slot": (np.float64, (2,)),
+        "_prof": (np.int64, ()),
+        "_order": (np.int64, ()),
+    }
+
+    def _alloc(self, cap: int) -> None:
+        new = {}
+        for name, (dt, shape) in self._FIELDS.items():
+            arr = np.zeros((cap, *shape), dtype=dt)
+            if name in self._arrays:
+                arr[: self._n] = self._arrays[name][: self._n]
+            elif name in ("_cur", "_order"):
+                arr[:] = -1
+            new[name] = arr
+        for name in ("_cur", "_order"):
+            new[name][self._n :] = -1
+        self._arrays = new
+        self._cap = cap
+
+    def _view(self, name: str) -> NDArray:
+        return self._arrays[name][: self._n]
+
+    @property
+    def positions(self) -> NDArray[np.float64]:
+        """Unit centres (n, 2), world units; a view (writable; read it again after :meth:`add`)."""
+        return self._view("positions")
+
+    @property
+    def velocities(self) -> NDArray[np.float64]:
+        """Velocity over the last update (n, 2), units per second."""
+        return self._view("velocities")
+
+    @property
+    def headings(self) -> NDArray[np.float64]:
+        """Direction of travel (n,), radians counter-clockwise from +x; writable (initial facing)."""
+        return self._view("headings")
+
+    @property
+    def arrived(self) -> NDArray[np.bool_]:
+        """Whether each unit stands on the slot of its latest order (n,)."""
+        return self._view("arrived")
+
+    @property
+    def alive(self) -> NDArray[np.bool_]:
+        """False for removed units (n,)."""
+        return self._view("alive")
+
+    @property
+    def radii(self) -> NDArray[np.float64]:
+        """Unit radii (n,), world units."""
+        return self._view("radii")
+
+    @property
+    def speeds(self) -> NDArray[np.float64]:
+        """Top speeds (n,), units per second; writable (e.g. slower in a swamp)."""
+        return self._view("speeds")
+
+    def __len__(self) -> int:
+        """Number of unit ids handed out (removed units included)."""
+        return self._n
+
+    def __repr__(self) -> str:
+        kind = "GridMap" if self._grid else "NavMap"
+        return f"Crowd({int(self.alive.sum())} units on a {kind}, {len(self._orders)} orders)"
+
+    # -- units ------------------------------------------------------------------------------
+    def add(
+        self,
+        positions: ArrayLike,
+        *,
+        radius: float = 0.5,
+        speed: float = 100.0,
+        profile: CostProfile | None = None,
+    ) -> NDArray[np.int64]:
+        """Add units of one type.
+
+        Parameters
+        ----------
+        positions : float array of shape (m, 2) (or (2,) for one unit)
+            Where they stand (world units). A position inside an obstacle inflated by ``radius``
+            (or outside the bounds) is moved to the nearest free point.
+        radius : float
+            Unit radius in world units, >= 0. On a NavMap built with ``agent_radius`` r, units
+            with radius > r may find its graph's gaps too narrow and wait against walls.
+        speed : float
+            Top speed in world units per second, > 0.
+        profile : CostProfile, optional
+            Terrain costs of the unit type (NavMap routes only).
+
+        Returns
+        -------
+        int64 array of shape (m,)
+            The new unit ids (rows of the crowd's arrays), consecutive.
+
+        Raises
+        ------
+        InvalidGeometryError
+            ``positions`` is not finite (m, 2) numbers.
+        InvalidOptionError
+            ``radius``, ``speed`` or ``profile`` is invalid.
+        """
+        p = np.asarray(positions, dtype=np.float64)
+        if p.ndim == 1:
+            p = p[None, :]
+        if p.ndim != 2 or p.shape[1] != 2 or not np.isfinite(p).all():
+            raise InvalidGeometryError(f"positions has shape {p.shape}; expected finite (m, 2) world positions")
+        r = _check_float("radius", radius, 0.0)
+        v = _check_float("speed", speed, 0.0, strict=True)
+        if profile is not None and not isinstance(profile, CostProfile):
+            raise InvalidOptionError(f"profile={describe(profile)} is not a CostProfile")
+        if r not in self._radii_classes:
+            self._radii_classes.append(r)
+            self._walls = Walls(self.map, self._radii_classes)
+        cls = self._radii_classes.index(r)
+        if profile not in self._profiles:
+            self._profiles.append(profile)
+        m = len(p)
+        while self._n + m > self._cap:
+            self._alloc(self._cap * 2)
+        ids = np.arange(self._n, self._n + m)
+        a = self._arrays
+        a["positions"][ids] = self._walls.nearest_free(p, cls) if m else p
+        a["velocities"][ids] = 0.0
+        a["headings"][ids] = 0.0
+        a["radii"][ids] = r
+        a["speeds"][ids] = v
+        a["arrived"][ids] = False
+        a["alive"][ids] = True
+        a["_moving"][ids] = False
+        a["_cls"][ids] = cls
+        a["_cur"][ids] = -1
+        a["_slot"][ids] = a["positions"][ids]
+        a["_prof"][ids] = self._profiles.index(profile)
+        a["_order"][ids] = -1
+        self._n += m
+        return ids
+
+    def remove(self, ids: ArrayLike) -> None:
+        """Remove units: their rows stay (ids are never reused) but they stop moving and no longer
+        push others.
+
+        Raises
+        ------
+        NodeNotFoundError
+            An id was never handed out.
+        """
+        u = self._check_ids(ids)
+        a = self._arrays
+        a["alive"][u] = False
+        a["_moving"][u] = False
+        a["velocities"][u] = 0.0
+        self._release(u)
+
+    def _check_ids(self, ids: ArrayLike) -> NDArray[np.int64]:
+        u = np.atleast_1d(np.asarray(ids))
+        if u.ndim != 1 or (u.size and not np.issubdtype(u.dtype, np.integer)):
+            raise NodeNotFoundError(f"ids={describe(ids)} must be a unit id or a 1-D array of unit ids")
+        if u.size and (u.min() < 0 or u.max() >= self._n):
+            raise NodeNotFoundError(f"ids holds {int(u.max() if u.max() >= self._n else u.min())}; unit ids run 0..{self._n - 1}")
+        return u.astype(np.int64)
+
+    # -- orders -----------------------------------------------------------------------------
+    def move_to(self, ids: ArrayLike, goal: ArrayLike) -> None:
+        """Order units to a goal as a group.
+
+        Each unit gets a formation slot around ``goal`` (slots are at least two radii apart,
+        on free space connected to the goal); the units closest to the goal take the inner
+        slots. Routes are computed during the next updates (at most ``searches_per_update``
+        route searches and ``joins_per_update`` units joining them per update); until then the units
+        keep still.
+
+        Parameters
+        ----------
+        ids : int or int array
+            Unit ids from :meth:`add` (removed units are ignored).
+        goal : float array of shape (2,)
+            Target position in world units.
+
+        Raises
+        ------
+        NodeNotFoundError
+            An id is unknown, or the free space around the goal cannot hold the group.
+        InvalidGeometryError
+            ``goal`` is not two finite numbers.
+        """
+        u = self._check_ids(ids)
+        u = u[self._arrays["alive"][u]]
+        g = np.asarray(goal, dtype=np.float64).ravel()
+        if g.shape != (2,) or not np.isfinite(g).all():
+            raise InvalidGeometryError(f"goal={describe(goal)} is not two finite numbers")
+        if u.size == 0:
+            return
+        u = np.unique(u)
+        self._release(u)
+        a = self._arrays
+        cls_big = int(a["_cls"][u][np.argmax(a["radii"][u])])
+        spacing = self.formation_spacing * max(float(a["radii"][u].max()), 1e-9)
+        slots = formation_slots(self._walls, cls_big, g, len(u), spacing)
+        # nearest units take the inner slots
+        d = np.hypot(*(a["positions"][u] - slots[0]).T)
+        slot_of = np.empty((len(u), 2))
+        slot_of[np.argsort(d, kind="stable")] = slots
+        # a slot must be free for each unit's own radius class too
+        for c in np.unique(a["_cls"][u]):
+            sel = a["_cls"][u] == c
+            slot_of[sel] = self._walls.nearest_free(slot_of[sel], int(c))
+        oid = self._next_order
+        self._next_order += 1
+        self._orders[oid] = _Order(u, slots[0].copy(), {})
+        a["_order"][u] = oid
+        a["_slot"][u] = slot_of
+        a["_moving"][u] = False
+        a["arrived"][u] = False
+        a["_cur"][u] = -1
+        for key in sorted(set(zip(a["_prof"][u].tolist(), a["_cls"][u].tolist()))):
+            self._pending.append(("search", oid, key))
+
+    def set_map(self, navmap_or_grid: Any) -> None:
+        """Switch to a changed map (a door closed, a bridge raised: a NavMap from a local update).
+
+        Walls are rebuilt for every unit radius; every order keeps its goal and slots and
+        searches its routes again (budgeted, from the next :meth:`update`; its units wait until
+        then). A unit the change buried inside an obstacle is moved to the nearest free point.
+
+        Raises
+        ------
+        InvalidOptionError
+            The new map is neither a NavMap nor a GridMap, or of the other kind than before.
+        """
+        level_geometry(navmap_or_grid)
+        if isinstance(navmap_or_grid, GridMap) != self._grid:
+            raise InvalidOptionError("set_map: the new map must be of the same kind (NavMap or GridMap) as the old one")
+        self.map = navmap_or_grid
+        self._tree_cache = {}
+        self._queries = {}
+        if not self._radii_classes:
+            return
+        self._walls = Walls(self.map, self._radii_classes)
+        a = self._arrays
+        n = self._n
+        for c in range(len(self._radii_classes)):
+            sel = np.flatnonzero(a["alive"][:n] & (a["_cls"][:n] == c))
+            if sel.size:
+                a["positions"][sel] = self._walls.nearest_free(a["positions"][sel], c)
+        self._pending.clear()
+        for oid, order in self._orders.items():
+            order.blocks.clear()
+            ids = order.ids[a["_order"][order.ids] == oid]
+            a["_cur"][ids] = -1
+            a["_moving"][ids] = False
+            for key in sorted(set(zip(a["_prof"][ids].tolist(), a["_cls"][ids].tolist()))):
+                self._pending.append(("search", oid, key))
+        self._routes_dirty = True
+        self._rebuild_routes()
+
+    def _release(self, u: NDArray[np.int64]) -> None:
+        """Take units out of their orders; drop orders nobody follows any more."""
+        a = self._arrays
+        old = set(a["_order"][u].tolist()) - {-1}
+        a["_order"][u] = -1
+        a["_cur"][u] = -1
+        for oid in old:
+            order = self._orders[oid]
+            if not (a["_order"][order.ids] == oid).any():
+                del self._orders[oid]
+                self._routes_dirty = True
+
+    def _members(self, oid: int, key: tuple[int, int]) -> NDArray[np.int64]:
+        order = self._orders.get(oid)
+        if order is None:
+            return np.zeros(0, np.int64)
+        a = self._arrays
+        ids = order.ids
+        return ids[(a["_order"][ids] == oid) & (a["_prof"][ids] == key[0]) & (a["_cls"][ids] == key[1])]
+
+    def _search(self, oid: int, key: tuple[int, int]) -> None:
+        """The route tree of one unit type of an order; slots handed out in arrival order
+        (estimated from the nearest route row); the units then wait for :meth:`_join`."""
+        members = self._members(oid, key)
+        if members.size == 0:
+            return
+        order = self._orders[oid]
+        a = self._arrays
+        prof_i, cls = key
+        pos = a["positions"][members]
+        if not self._grid and len(members) < self.shared_search_min:
+            for u in members.tolist():
+                self._plan_unit(oid, key, u)
+            return
+        if self._grid:
+            block = self._flow_block(order.goal)
+        else:
+            block = self._tree_block(order.goal, self._profiles[prof_i], cls)
+        order.blocks[key] = block
+        first, cost = self._estimate(block, pos)
+        a["_slot"][members] = _fill_order(a["_slot"][members], order.goal, pos, block, first, cost)
+        self._routes_dirty = True
+        self._pending.appendleft(("join", oid, key, members))
+
+    def _plan_unit(self, oid: int, key: tuple[int, int], u: int) -> None:
+        """One unit's own any-angle path to its slot (small groups: cheaper than a tree)."""
+        a = self._arrays
+        prof_i, cls = key
+        profile = self._profiles[prof_i]
+        if profile not in self._queries:
+            self._queries[profile] = NavQuery(self.map, profile)
+        start, slot = a["positions"][u].copy(), a["_slot"][u].copy()
+        try:
+            pts = self._queries[profile].find_path(start, slot, allow_partial=True).points[1:, :2]
+        except NavmeshError:
+            pts = slot[None]  # unreachable from here: try straight, sliding along the walls
+        if len(pts) == 0:
+            pts = slot[None]
+        nxt = np.append(np.arange(1, len(pts)), -1).astype(np.int64)
+        self._orders[oid].blocks[(prof_i, cls, u)] = _Block(np.ascontiguousarray(pts), nxt, np.zeros(len(pts)), slot)
+        self._routes_dirty = True
+        self._rebuild_routes()
+        a["_cur"][u] = self._route_base[(oid, (prof_i, cls, u))]
+        a["_moving"][u] = True
+
+    def _join(self, oid: int, key: tuple[int, int], members: NDArray[np.int64]) -> None:
+        """Units of an order join its route tree (visibility tests: the per-unit part)."""
+        a = self._arrays
+        members = members[a["_order"][members] == oid]
+        order = self._orders.get(oid)
+        if members.size == 0 or order is None:
+            return
+        self._rebuild_routes()
+        first, _ = self._enter(order.blocks[key], a["positions"][members], key[1])
+        base = self._route_base[(oid, key)]
+        a["_cur"][members] = np.where(first >= 0, first + base, -1)
+        a["_moving"][members] = True
+
+    def _estimate(self, block: _Block, pos: NDArray[np.float64]) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+        """Cheap first row and route cost per unit (nearest row, no visibility test)."""
+        if self._grid:
+            cells = np.asarray(self.map.cell_at(pos), np.int64).reshape(len(pos))
+            cost = block.dist[cells]
+            return np.where(np.isfinite(cost), block.nxt[cells], -1), cost
+        if len(block.xy) == 1:
+            return np.zeros(len(pos), np.int64), np.hypot(*(pos - block.goal).T)
+        d, near = self._node_tree().query(pos)
+        return near.astype(np.int64), d + block.dist[near]
+
+    def _service(self) -> None:
+        """Run pending route work within this update's budget."""
+        searches, joins = self.searches_per_update, self.joins_per_update
+        while self._pending:
+            task = self._pending[0]
+            if task[0] == "search":
+                if searches == 0:
+                    break
+                self._pending.popleft()
+                searches -= 1
+                self._search(task[1], task[2])
+            else:
+                if joins == 0:
+                    break
+                _, oid, key, members = self._pending.popleft()
+                now, later = members[:joins], members[joins:]
+                if later.size:
+                    self._pending.appendleft(("join", oid, key, later))
+                joins -= len(now)
+                self._join(oid, key, now)
+
+    def _flow_block(self, goal: NDArray[np.float64]) -> _Block:
+        grid: GridMap = self.map
+        cell = grid.cell_at(goal)
+        if not grid.is_passable(cell):
+            raise NodeNotFoundError(f"goal={goal.tolist()} lies in a blocked cell")
+        field = FlowField(grid, cell)
+        allc = np.arange(grid.n_cells)
+        nxt = np.asarray(field.next_cell(allc), np.int64)
+        # the goal cell leads to the goal row (the exact goal), which leads to the slot
+        nxt = np.append(np.where(nxt == allc, grid.n_cells, nxt), -1)
+        dist = np.append(np.asarray(field.distance_at(allc), np.float64).ravel(), 0.0)
+        return _Block(np.concatenate([grid.cell_center(allc), goal[None]]), nxt, dist, goal)
+
+    def _tree_block(self, goal: NDArray[np.float64], profile: CostProfile | None, cls: int) -> _Block:
+        """Reversed Dijkstra from the goal over the graph: every node's next hop and cost to it."""
+        graph = self.map.graph
+        n = graph.n_nodes
+        pts = np.ascontiguousarray(graph.points[:, :2])
+        w = np.asarray(self.map.weights(profile).values, dtype=np.float64)
+        if n == 0:
+            return _Block(goal[None].copy(), np.full(1, -1, np.int64), np.zeros(1), goal)
+        gd, gi = self._node_tree().query(goal[None], k=min(16, n))
+        gi, gd = np.atleast_1d(gi[0]), np.atleast_1d(gd[0])
+        vis = self._walls.sees(np.repeat(goal[None], len(gi), axis=0), pts[gi], cls)
+        exits, exit_cost = gi[vis], gd[vis]
+        src = np.repeat(np.arange(n), np.diff(graph.indptr))
+        keep = np.isfinite(w)
+        # reversed arcs plus the goal as node n, so dist[u] is the cost from u to the goal
+        rows = np.concatenate([graph.indices[keep], np.full(len(exits), n)])
+        cols = np.concatenate([src[keep], exits])
+        vals = np.maximum(np.concatenate([w[keep], exit_cost]), 1e-12)
+        rev = scipy.sparse.csr_array((vals, (rows, cols)), shape=(n + 1, n + 1))
+        dist, pred = scipy.sparse.csgraph.dijkstra(rev, indices=n, return_predecessors=True)
+        # route rows: the graph nodes, then the goal itself (row n), then each unit's slot
+        nxt = np.where(pred >= 0, pred, -1).astype(np.int64)
+        nxt[n] = -1
+        return _Block(np.concatenate([pts, goal[None]]), nxt, dist, goal)
+
+    def _node_tree(self) -> cKDTree:
+        if "nodes" not in self._tree_cache:
+            self._tree_cache["nodes"] = cKDTree(np.asarray(self.map.graph.points[:, :2]))
+        return self._tree_cache["nodes"]
+
+    def _enter(self, block: _Block, pos: NDArray[np.float64], cls: int) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+        """First route row and route cost for units at ``pos``: straight to the goal row when it
+        is in sight, else the visible one of the nearest rows with the cheapest route."""
+        m = len(pos)
+        goal_row = len(block.xy) - 1
+        if self._grid:
+            cells = np.asarray(self.map.cell_at(pos), np.int64).reshape(m)
+            cost = block.dist[cells]
+            return np.where(np.isfinite(cost), block.nxt[cells], -1), cost
+        kk = min(8, goal_row)
+        if kk == 0:  # a graph without nodes: straight to the goal when in sight
+            direct = self._walls.sees(pos, np.repeat(block.goal[None], m, axis=0), cls)
+            return np.where(direct, goal_row, -1).astype(np.int64), np.hypot(*(pos - block.goal).T)
+        ed, ei = self._node_tree().query(pos, k=kk)
+        ed, ei = ed.reshape(m, kk), ei.reshape(m, kk)
+        a, b = np.repeat(pos, kk, axis=0), block.xy[ei.ravel()]
+        vis = self._walls.shortcut(a, b, cls).reshape(m, kk)
+        # a unit standing inside a terrain region may have to cross its outline to join
+        none = np.flatnonzero(~vis.any(axis=1))
+        if none.size:
+            vis[none] = self._walls.sees(np.repeat(pos[none], kk, axis=0), block.xy[ei[none].ravel()], cls).reshape(-1, kk)
+        total = np.where(vis, ed + block.dist[ei], np.inf)
+        best = np.argmin(total, axis=1)
+        rows = np.arange(m)
+        first = ei[rows, best].astype(np.int64)
+        cost = total[rows, best]
+        first[~np.isfinite(cost)] = -1
+        direct = self._walls.shortcut(pos, np.repeat(block.goal[None], m, axis=0), cls)
+        first[direct] = goal_row
+        cost[direct] = np.hypot(*(pos[direct] - block.goal).T)
+        return first, cost
+
+    def _reenter(self, lost: NDArray[np.int64]) -> None:
+        """Units that lost sight of their route point (pushed off their route) join the route
+        tree again from where they stand."""
+        a = self._arrays
+        keys = np.stack([a["_order"][lost], a["_prof"][lost], a["_cls"][lost]], axis=1)
+        for oid, prof_i, cls in np.unique(keys, axis=0).tolist():
+            order = self._orders.get(oid)
+            if order is None:
+                continue
+            block = order.blocks.get((prof_i, cls))
+            if block is None:
+                for v in lost[(keys == (oid, prof_i, cls)).all(axis=1)].tolist():
+                    if (prof_i, cls, v) in order.blocks:
+                        self._plan_unit(oid, (prof_i, cls), v)
+                continue
+            u = lost[(keys == (oid, prof_i, cls)).all(axis=1)]
+            own = np.array([(prof_i, cls, v) in order.blocks for v in u.tolist()], dtype=bool)
+            for v in u[own].tolist():
+                self._plan_unit(oid, (prof_i, cls), v)
+            u = u[~own]
+            first, _ = self._enter(block, a["positions"][u], cls)
+            base = self._route_base[(oid, (prof_i, cls))]
+            keep = first >= 0
+            a["_cur"][u[keep]] = first[keep] + base
+
+    def _rebuild_routes(self) -> None:
+        if not self._routes_dirty:
+            return
+        xy, nxt, base = [_EMPTY_XY], [np.zeros(0, np.int64)], {}
+        off = 0
+        old_base = self._route_base
+        remap = np.full(len(self._route_xy), -1, np.int64)
+        for oid, order in self._orders.items():
+            for key, block in order.blocks.items():
+                bxy, bnxt = block.xy, block.nxt
+                base[(oid, key)] = off
+                if (oid, key) in old_base:
+                    ob = old_base[(oid, key)]
+                    remap[ob : ob + len(bxy)] = np.arange(off, off + len(bxy))
+                xy.append(bxy)
+                nxt.append(np.where(bnxt >= 0, bnxt + off, -1))
+                off += len(bxy)
+        a = self._arrays
+        cur = a["_cur"][: self._n]
+        has = cur >= 0
+        cur[has] = remap[cur[has]] if len(remap) else -1
+        self._route_xy = np.ascontiguousarray(np.concatenate(xy))
+        self._route_next = np.ascontiguousarray(np.concatenate(nxt))
+        self._route_base = base
+        self._routes_dirty = False
+
+    # -- motion -----------------------------------------------------------------------------
+    def update(self, dt: float) -> None:
+        """Advance the crowd by ``dt`` seconds (> 0): pending route searches within the budget,
+        then one compiled step for every unit."""
+        t = _check_float("dt", dt, 0.0, strict=True)
+        self._service()
+        self._rebuild_routes()
+        if self._n == 0:
+            return
+        a = self._arrays
+        n = self._n
+        lost = np.flatnonzero(a["_lost"][:n])
+        if lost.size:
+            a["_lost"][lost] = False
+            self._reenter(lost)
+        K.crowd_step(
+            t, self._frame, a["positions"][:n], a["velocities"][:n], a["headings"][:n], a["radii"][:n],
+            a["speeds"][:n], a["_cls"][:n], a["alive"][:n], a["_moving"][:n], a["arrived"][:n], a["_cur"][:n],
+            a["_lost"][:n], a["_slot"][:n], self._route_xy, self._route_next, self.separation,
+            self._walls.barrier_class, *self._walls.arrays,
+        )
+        self._frame += 1
+
+    def path_of(self, uid: int) -> Path:
+        """The route unit ``uid`` will walk from where it stands: its position, the remaining
+        route points, its slot (for drawing; ``nodes`` are route point ids). A unit without an
+        order gets a one-point path at its position."""
+        u = int(self._check_ids(uid)[0])
+        a = self._arrays
+        pts = [a["positions"][u].copy()]
+        nodes = []
+        if a["_moving"][u] or a["_cur"][u] >= 0:
+            c = int(a["_cur"][u])
+            seen = 0
+            while c >= 0 and seen < len(self._route_xy):
+                pts.append(self._route_xy[c])
+                nodes.append(c)
+                c = int(self._route_next[c])
+                seen += 1
+            if not np.array_equal(pts[-1], a["_slot"][u]):
+                pts.append(a["_slot"][u].copy())
+        p = np.asarray(pts)
+        length = float(np.hypot(*np.diff(p, axis=0).T).sum()) if len(p) > 1 else 0.0
+        return Path(np.asarray(nodes, np.int32), p, length)
+
+    @property
+    def walls(self) -> Walls | None:
+        """The wall arrays per radius class (None before the first unit is added)."""
+        return self._walls
+
+
+def _fill_order(slots, goal, pos, block, first, cost) -> NDArray[np.float64]:
+    """Give the units that arrive first the slots deepest along the direction they arrive from,
+    so that later units never walk through the ones already standing."""
+    lead = int(np.argmin(np.where(np.isfinite(cost), cost, np.inf)))
+    last = pos[lead]
+    c, steps = int(first[lead]), 0
+    while c >= 0 and steps < len(block.xy):
+        last, c, steps = block.xy[c], int(block.nxt[c]), steps + 1
+    d = goal - last
+    if np.hypot(*d) < 1e-12:
+        d = goal - pos.mean(axis=0)
+    norm = np.hypot(*d)
+    if norm < 1e-12:
+        return slots
+    depth = (slots - goal) @ (d / norm)
+    out = np.empty_like(slots)
+    out[np.argsort(np.where(np.isfinite(cost), cost, np.inf), kind="stable")] = slots[np.argsort(-depth, kind="stable")]
+    return out
+
+
+def _check_float(name: str, value: Any, low: float, *, strict: bool = False) -> float:
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise InvalidOptionError(f"{name}={describe(value)} is not a number") from None
+    if not np.isfinite(v) or v < low or (strict and v == low):
+        rule = f"> {low}" if strict else f">= {low}"
+        raise InvalidOptionError(f"{name}={describe(value)} is not valid; expected a finite number {rule}")
+    return v

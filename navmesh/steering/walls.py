@@ -1,0 +1,233 @@
+"""The walls units slide along: free space per unit radius as bucketed edges for the kernels.
+
+:class:`Walls` turns a level's obstacles and bounds into the arrays of
+:mod:`navmesh.steering.kernels` for one or several unit radii (one *class* per radius), and
+answers bulk questions with them: may a unit of this radius stand here, walk straight there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import shapely
+from numpy.typing import ArrayLike, NDArray
+
+from navmesh.errors import InvalidGeometryError, InvalidOptionError
+from navmesh.geometry import LineOfSight, cell_rectangles
+from navmesh.grid import GridMap
+from navmesh.steering import kernels as K
+
+__all__ = ["Walls", "level_geometry", "terrain_edges"]
+
+
+def terrain_edges(source: Any) -> NDArray[np.float64]:
+    """Terrain boundaries as segments (m, 4) ``x0, y0, x1, y1``: a NavMap level's terrain region
+    outlines, or a GridMap's edges between passable cells of different cost."""
+    if isinstance(source, GridMap):
+        cost = np.asarray(source.costs, dtype=np.float64)
+        s, (ox, oy), h = source.cell_size, source.origin, source.height
+        out = []
+        ok = np.isfinite(cost)
+        r, c = np.nonzero(ok[:, :-1] & ok[:, 1:] & (cost[:, :-1] != cost[:, 1:]))
+        x = ox + (c + 1) * s
+        out.append(np.column_stack([x, oy + (h - r - 1) * s, x, oy + (h - r) * s]))
+        r, c = np.nonzero(ok[:-1] & ok[1:] & (cost[:-1] != cost[1:]))
+        y = oy + (h - r - 1) * s
+        out.append(np.column_stack([ox + c * s, y, ox + (c + 1) * s, y]))
+        return np.concatenate(out).astype(np.float64)
+    rows = []
+    for region in source.level.terrain:
+        for ring in [region.polygon.exterior, *region.polygon.interiors]:
+            c = np.asarray(ring.coords)[:, :2]
+            rows.append(np.column_stack([c[:-1], c[1:]]))
+    return np.concatenate(rows) if rows else np.zeros((0, 4))
+
+
+def level_geometry(source: Any) -> tuple[list[shapely.Geometry], shapely.Geometry]:
+    """Obstacles and bounds of a NavMap (its level) or a GridMap (blocked cells as boxes).
+
+    Parameters
+    ----------
+    source : NavMap or GridMap
+        A waypoint map (anything with a ``level`` holding ``obstacles`` and ``bounds``) or a tile map.
+
+    Returns
+    -------
+    (list of shapely.Polygon, shapely.Polygon)
+        Obstacles and the walkable bounds in world units.
+    """
+    if isinstance(source, GridMap):
+        s, (ox, oy), h = source.cell_size, source.origin, source.height
+        boxes = []
+        for b in cell_rectangles(np.asarray(source.blocked, dtype=bool)):
+            x0, y0, x1, y1 = b.bounds
+            boxes.append(shapely.box(ox + x0 * s, oy + (h - y1) * s, ox + x1 * s, oy + (h - y0) * s))
+        bounds = shapely.box(ox, oy, ox + source.width * s, oy + h * s)
+        return boxes, bounds
+    level = getattr(source, "level", None)
+    if level is None or not hasattr(level, "obstacles"):
+        raise InvalidOptionError(f"expected a NavMap or a GridMap, got {type(source).__name__}")
+    return list(level.obstacles), level.bounds
+
+
+def _free_space(obstacles: Sequence[shapely.Geometry], bounds: shapely.Geometry, radius: float) -> shapely.Geometry:
+    los = LineOfSight(obstacles, bounds, agent_radius=radius)
+    area = los.walkable_area if los.walkable_area is not None else bounds
+    if not los.inflated:
+        return area
+    return shapely.difference(area, shapely.union_all(np.asarray(los.inflated, dtype=object)))
+
+
+def _ring_edges(geom: shapely.Geometry) -> NDArray[np.float64]:
+    rings = []
+    for poly in shapely.get_parts(geom):
+        if poly.is_empty or not isinstance(poly, shapely.Polygon):
+            continue
+        for ring in [poly.exterior, *poly.interiors]:
+            c = np.asarray(ring.coords)[:, :2]
+            rings.append(np.column_stack([c[:-1], c[1:]]))
+    if not rings:
+        return np.zeros((0, 4))
+    e = np.concatenate(rings)
+    return e[(e[:, 0] != e[:, 2]) | (e[:, 1] != e[:, 3])]
+
+
+class Walls:
+    """Free space for one or several unit radii, as arrays for the steering kernels.
+
+    Parameters
+    ----------
+    source : NavMap or GridMap
+        Where the obstacles and bounds come from (see :func:`level_geometry`).
+    radii : sequence of float
+        Unit radii (world units, >= 0); class ``k`` is ``radii[k]``: obstacles inflated and
+        bounds eroded by it (mitre joins, as :class:`navmesh.geometry.LineOfSight`).
+
+    Attributes
+    ----------
+    radii : tuple of float
+    free : tuple of shapely geometry
+        The free space of each class (where that unit's centre may stand).
+    barrier_class : int
+        The class holding terrain boundaries (``len(radii)``): region outlines of a NavMap's
+        level, edges between cells of different cost on a GridMap. Route shortcuts never cross
+        them, so a shortcut never takes a unit through terrain its route avoided.
+    arrays : tuple
+        ``(edges, grid, cell_ptr, cell_items, ref, eps)`` as the kernels take them.
+
+    Examples
+    --------
+    >>> from navmesh.grid import GridMap
+    >>> walls = Walls(GridMap.from_strings('''
+    ... ...
+    ... .@.
+    ... ...'''), [0.25])
+    >>> walls.walkable([[0.5, 0.5], [1.5, 1.5], [1.5, 0.8]], 0).tolist()
+    [True, False, False]
+    """
+
+    def __init__(self, source: Any, radii: Sequence[float]) -> None:
+        obstacles, bounds = level_geometry(source)
+        self.radii = tuple(float(r) for r in radii)
+        if not self.radii or any(not np.isfinite(r) or r < 0 for r in self.radii):
+            raise InvalidOptionError(f"radii={list(radii)!r} is not valid; expected finite numbers >= 0")
+        self.free = tuple(_free_space(obstacles, bounds, r) for r in self.radii)
+        # one more class after the radii: terrain boundaries, which shortcuts may not cross
+        per_class = [_ring_edges(f) for f in self.free] + [terrain_edges(source)]
+        x0, y0, x1, y1 = bounds.bounds
+        span = max(x1 - x0, y1 - y0, 1e-9)
+        n_edges = max(sum(len(e) for e in per_class), 1)
+        mean = np.mean([np.hypot(e[:, 2] - e[:, 0], e[:, 3] - e[:, 1]).mean() for e in per_class if len(e)] or [span])
+        cs = float(max(mean, np.sqrt((x1 - x0) * (y1 - y0) / n_edges), span / 512))
+        nx, ny = int(np.ceil((x1 - x0) / cs)) + 1, int(np.ceil((y1 - y0) / cs)) + 1
+        grid = np.array([x0 - 0.5 * cs, y0 - 0.5 * cs, cs, float(nx), float(ny)])
+        n_cells = nx * ny
+        k = len(self.radii) + 1
+        counts = np.zeros(k * n_cells, np.int64)
+        for c, e in enumerate(per_class):
+            sub = np.zeros(n_cells, np.int64)
+            K.bucket_counts(e, grid, sub)
+            counts[c * n_cells : (c + 1) * n_cells] = sub
+        cell_ptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+        cell_items = np.empty(int(cell_ptr[-1]), np.int64)
+        fill = cell_ptr[:-1].copy()
+        base = 0
+        for c, e in enumerate(per_class):
+            K.bucket_fill(e, base, grid, c * n_cells, fill, cell_items)
+            base += len(e)
+        edges = np.ascontiguousarray(np.concatenate(per_class)) if base else np.zeros((0, 4))
+        ref = np.zeros((k * n_cells, 3))
+        for c, f in enumerate(self.free):
+            rows = K.cell_refs(cell_ptr, cell_items, edges, grid, c * n_cells, n_cells)
+            if rows[:, 2].min() <= 1e-6 * cs:
+                raise InvalidGeometryError("wall geometry too dense to bucket: a grid cell has no clear reference point")
+            shapely.prepare(f)
+            status = shapely.covers(f, shapely.points(rows[:, :2]))
+            ref[c * n_cells : (c + 1) * n_cells] = np.column_stack([rows[:, :2], status.astype(np.float64)])
+        eps = 1e-10 * cs
+        self.barrier_class = len(self.radii)
+        self.arrays = (edges, grid, cell_ptr, cell_items, ref, eps)
+
+    def walkable(self, points: ArrayLike, cls: int | ArrayLike) -> NDArray[np.bool_]:
+        """Whether a unit of class ``cls`` may stand at each point (n, 2)."""
+        p = self._points("points", points)
+        return K.points_free(p, self._classes(cls, len(p)), *self.arrays)
+
+    def visible(self, a: ArrayLike, b: ArrayLike, cls: int | ArrayLike) -> NDArray[np.bool_]:
+        """Whether a unit of class ``cls`` can walk straight from ``a[i]`` to ``b[i]`` (m, 2)."""
+        pa, pb = self._points("a", a), self._points("b", b)
+        if pa.shape != pb.shape:
+            raise InvalidGeometryError(f"a has shape {pa.shape} and b {pb.shape}; expected the same")
+        return K.segments_free(pa, pb, self._classes(cls, len(pa)), *self.arrays)
+
+    def sees(self, a: ArrayLike, b: ArrayLike, cls: int | ArrayLike) -> NDArray[np.bool_]:
+        """:meth:`visible`, but the targets ``b`` may lie on a wall (corner waypoints): each
+        segment is tested up to a hair before its target."""
+        pa, pb = self._points("a", a), self._points("b", b)
+        if pa.shape != pb.shape:
+            raise InvalidGeometryError(f"a has shape {pa.shape} and b {pb.shape}; expected the same")
+        return K.targets_visible(pa, pb, self._classes(cls, len(pa)), -1, *self.arrays)
+
+    def shortcut(self, a: ArrayLike, b: ArrayLike, cls: int | ArrayLike) -> NDArray[np.bool_]:
+        """:meth:`sees`, and the segment crosses no terrain boundary."""
+        pa, pb = self._points("a", a), self._points("b", b)
+        if pa.shape != pb.shape:
+            raise InvalidGeometryError(f"a has shape {pa.shape} and b {pb.shape}; expected the same")
+        return K.targets_visible(pa, pb, self._classes(cls, len(pa)), self.barrier_class, *self.arrays)
+
+    def nearest_free(self, points: ArrayLike, cls: int) -> NDArray[np.float64]:
+        """Each point moved to the nearest point of the class's free space (nudged inside)."""
+        p = self._points("points", points).copy()
+        ok = self.walkable(p, cls)
+        if ok.all():
+            return p
+        free = self.free[cls]
+        bad = np.flatnonzero(~ok)
+        near = shapely.get_coordinates(shapely.shortest_line(free, shapely.points(p[bad])))[0::2]
+        p[bad] = near
+        still = np.flatnonzero(~self.walkable(p, cls))
+        if still.size:
+            # step a little into the free space (toward a representative interior point)
+            inner = shapely.buffer(free, -1e-6 * self.arrays[1][2])
+            if inner.is_empty:
+                inner = free
+            near = shapely.get_coordinates(shapely.shortest_line(inner, shapely.points(p[still])))[0::2]
+            p[still] = near
+        return p
+
+    @staticmethod
+    def _points(name: str, points: ArrayLike) -> NDArray[np.float64]:
+        p = np.asarray(points, dtype=np.float64)
+        if p.ndim == 1:
+            p = p[None, :]
+        if p.ndim != 2 or p.shape[1] < 2 or not np.isfinite(p).all():
+            raise InvalidGeometryError(f"{name} has shape {p.shape}; expected finite (n, 2) positions")
+        return np.ascontiguousarray(p[:, :2])
+
+    def _classes(self, cls: int | ArrayLike, n: int) -> NDArray[np.int64]:
+        c = np.broadcast_to(np.asarray(cls, dtype=np.int64), (n,)).copy()
+        if n and (c.min() < 0 or c.max() >= len(self.radii)):
+            raise InvalidOptionError(f"cls holds {int(c.max())}; classes run 0..{len(self.radii) - 1}")
+        return c

@@ -1,0 +1,143 @@
+"""The steering kernels: hand cases, plain Python without the JIT, numba cache."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+import shapely
+import shapely.affinity
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import navmesh
+from navmesh.steering import Walls
+from navmesh.steering import kernels as K
+
+ROOT = Path(__file__).resolve().parents[2]
+
+SCENE = textwrap.dedent(
+    """
+    import numpy as np, navmesh
+    from navmesh.steering import Crowd
+    grid = navmesh.GridMap.from_strings('''
+    ..........
+    ..@@@@@...
+    ......@...
+    ..........''')
+    crowd = Crowd(grid)
+    ids = crowd.add([[0.5, 0.5], [0.6, 1.5], [0.5, 3.5], [1.5, 2.5]], radius=0.3, speed=3.0)
+    crowd.move_to(ids, [8.5, 2.5])
+    for _ in range(240):
+        crowd.update(1 / 30)
+    print(repr(crowd.positions.round(9).tolist()), bool(crowd.arrived.all()))
+    """
+)
+
+
+def _walls():
+    grid = navmesh.GridMap.from_strings(
+        """
+        ....
+        .@@.
+        ...."""
+    )
+    return Walls(grid, [0.25])
+
+
+def test_safe_move_slides_along_a_wall_and_never_enters_it():
+    walls = _walls()
+    E, G, CP, CI, R, eps = walls.arrays
+    buf = np.empty(4096, np.int64)
+    # the block spans x 1..3, y 1..2; inflated by 0.25: x 0.75..3.25, y 0.75..2.25
+    x, y = K.safe_move(2.0, 0.5, 2.5, 1.5, 0, E, G, CP, CI, R, eps, buf)  # up and right, into the wall
+    assert x == pytest.approx(2.5) and y < 0.75 and y == pytest.approx(0.75, abs=1e-6)  # slid along it
+    x, y = K.safe_move(2.0, 0.5, 2.0, 1.5, 0, E, G, CP, CI, R, eps, buf)  # straight into it: stays out
+    assert y <= 0.75 and walls.walkable([[x, y]], 0)[0]
+    x, y = K.safe_move(0.3, 0.3, 0.5, 0.5, 0, E, G, CP, CI, R, eps, buf)  # free step: taken whole
+    assert (x, y) == (0.5, 0.5)
+
+
+def test_segment_tests_by_hand():
+    walls = _walls()
+    assert walls.visible([[0.5, 0.5]], [[3.5, 0.5]], 0).tolist() == [True]  # below the block
+    assert walls.visible([[0.5, 0.5]], [[3.5, 2.5]], 0).tolist() == [False]  # through it
+    assert walls.visible([[0.5, 0.5]], [[2.0, 0.75]], 0).tolist() == [True]  # ending on its side
+    assert walls.walkable([[2.0, 1.5], [2.0, 0.5], [-0.1, 0.5]], 0).tolist() == [False, True, False]
+
+
+def test_spatial_hash_holds_every_active_unit_once():
+    pos = np.random.default_rng(0).uniform(0, 10, (500, 2))
+    active = np.ones(500, bool)
+    active[::7] = False
+    grid, start, order = K.spatial_hash(pos, active, 0.5)
+    assert sorted(order.tolist()) == np.flatnonzero(active).tolist()
+    x0, y0, nx, _, cs = grid
+    for c in range(int(grid[2] * grid[3])):
+        for i in order[start[c] : start[c + 1]]:
+            assert int((pos[i, 1] - y0) / cs) * int(nx) + int((pos[i, 0] - x0) / cs) == c
+
+
+def test_crowd_runs_the_same_as_plain_python_without_the_jit():
+    cmd = [sys.executable, "-c", SCENE]
+    jit = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    plain = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=False)
+    assert jit.returncode == 0, jit.stderr
+    assert plain.returncode == 0, plain.stderr
+    assert plain.stdout.strip().endswith("True")
+    a = np.array(eval(jit.stdout.rsplit(" ", 1)[0]))
+    b = np.array(eval(plain.stdout.rsplit(" ", 1)[0]))
+    np.testing.assert_allclose(a, b, atol=1e-6)
+
+
+def test_second_process_loads_the_crowd_kernel_from_the_numba_cache():
+    if os.environ.get("NUMBA_DISABLE_JIT") == "1":
+        pytest.skip("no compilation without the JIT")
+    code = SCENE + (
+        "from navmesh.steering import kernels as K\n"
+        "print(sum(K.crowd_step.stats.cache_misses.values()), sum(K.crowd_step.stats.cache_hits.values()))\n"
+    )
+    runs = [subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+            for _ in range(2)]
+    misses, hits = map(int, runs[1].stdout.split()[-2:])
+    assert (misses, hits) == (0, 1)
+
+
+@given(seed=st.integers(0, 100_000), radius=st.sampled_from([0.0, 0.3, 1.0]))
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_safe_moves_never_end_inside_an_obstacle_on_random_levels(seed, radius):
+    """Random rotated boxes and triangles, overlapping or not; random steps from free points,
+    many of them into walls: every end point is walkable by shapely (independent of the kernels)."""
+    rng = np.random.default_rng(seed)
+    shapes = []
+    for _ in range(int(rng.integers(2, 10))):
+        c = rng.uniform(2, 28, 2)
+        if rng.uniform() < 0.5:
+            w, h = rng.uniform(0.5, 6, 2)
+            box = shapely.box(-w / 2, -h / 2, w / 2, h / 2)
+            shapes.append(shapely.affinity.translate(shapely.affinity.rotate(box, rng.uniform(0, 180)), *c))
+        else:
+            shapes.append(shapely.Polygon(c + rng.uniform(-4, 4, (3, 2))).buffer(0))
+    shapes = [s for s in shapes if s.is_valid and not s.is_empty and s.geom_type == "Polygon"]
+    level = navmesh.Level.rectangle(30, 30, obstacles=shapes)
+    nav = navmesh.build_waypoint_graph(level, agent_radius=radius)
+    walls = Walls(nav, [radius])
+    los = level.line_of_sight(agent_radius=radius)
+    pts = rng.uniform(0, 30, (3000, 2))
+    ours = walls.walkable(pts, 0)
+    assert not (ours & ~los.walkable(pts)).any()
+    start = pts[ours][:300]
+    E, G, CP, CI, R, eps = walls.arrays
+    buf = np.empty(4096, np.int64)
+    for p in start:
+        x, y = p
+        for step in rng.normal(0, 1.5, (10, 2)):
+            x, y = K.safe_move(x, y, x + step[0], y + step[1], 0, E, G, CP, CI, R, eps, buf)
+            assert walls.walkable([[x, y]], 0)[0]
+            assert los.walkable([[x, y]])[0]
