@@ -1,10 +1,10 @@
 """The one min-heap and the parent-link trace-back shared by every search kernel.
 
-The heap is 4-ary (each entry has up to four children: a shallower tree than a binary heap, so
-fewer moves per push and pop, and the four children sit next to each other in memory). It lives
-in two caller-owned arrays (``keys`` float64, ``vals`` int32/int64) with a size counter, so a
-search allocates it once per call (or borrows a workspace) and never calls Python. Entries with
-equal keys come out in an unspecified but deterministic order.
+The heap is binary (measured against a 4-ary heap: the same speed for the grid kernels and a
+few per cent faster for the graph kernels). It lives in two caller-owned arrays (``keys``
+float64, ``vals`` int32/int64) with a size counter, so a search allocates it once per call (or
+borrows a workspace) and never calls Python. Entries with equal keys come out in an
+unspecified but deterministic order (the graph kernels' order is the one they had before).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ def heap_push(keys, vals, size, key, val):
     """
     i = size
     while i > 0:
-        p = (i - 1) >> 2
+        p = (i - 1) >> 1
         if keys[p] <= key:
             break
         keys[i] = keys[p]
@@ -36,21 +36,16 @@ def heap_push(keys, vals, size, key, val):
 def heap_sift_down(keys, vals, size, i, key, val):
     """Place (key, val) at slot ``i`` or below, moving smaller children up (heap of ``size``)."""
     while True:
-        c = 4 * i + 1
+        c = 2 * i + 1
         if c >= size:
             break
-        best = c
-        best_key = keys[c]
-        end = min(c + 4, size)
-        for k in range(c + 1, end):
-            if keys[k] < best_key:
-                best_key = keys[k]
-                best = k
-        if key <= best_key:
+        if c + 1 < size and keys[c + 1] < keys[c]:
+            c += 1
+        if keys[c] >= key:
             break
-        keys[i] = best_key
-        vals[i] = vals[best]
-        i = best
+        keys[i] = keys[c]
+        vals[i] = vals[c]
+        i = c
     keys[i] = key
     vals[i] = val
 
@@ -68,7 +63,7 @@ def heap_pop(keys, vals, size):
 @njit(cache=True)
 def heapify(keys, vals, size):
     """Restore the heap order of the first ``size`` entries (after entries were dropped in place)."""
-    for i in range((size - 2) // 4, -1, -1):
+    for i in range((size - 2) // 2, -1, -1):
         heap_sift_down(keys, vals, size, i, keys[i], vals[i])
 
 
