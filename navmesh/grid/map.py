@@ -284,7 +284,8 @@ def _jps_problem(grid: GridMap, uniform: bool) -> str:
         return f"wrap='none' (the map has wrap={grid.wrap!r})"
     if not uniform:
         return "one cost multiplier for every passable cell (the map has several)"
-    if np.unique(grid.regions[~grid.blocked]).size > 1:
+    regions = grid.regions[~grid.blocked]
+    if regions.size and regions.min() != regions.max():
         return "a single region (the map has several, e.g. water)"
     return ""
 
