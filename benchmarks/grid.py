@@ -24,6 +24,13 @@ The peers do not all solve the same problem:
 
 Then a flow field over the 512x512 maze: time to build one field, and the time for 1,000 units to
 look their step up in one call (from cell ids and from world positions).
+
+Last, the speed-limit comparison of issue 13: ``GridMap.find_path`` (which picks JPS+ over the
+precomputed jump table, or A*) next to pyastar2d on the 40 longest queries of a random-obstacle
+map (generated like Moving AI's random512-10-*), a room map (generated like Moving AI's 8room)
+and a city (Berlin_0_256; room-32-32-4 too when present), with the preprocessing time and memory
+of each map and every answer checked against the published optimum (Berlin, room-32-32-4) or
+grid A* (generated maps) and plain JPS. ``--only-speed-limit`` runs just that part.
 """
 
 from __future__ import annotations
@@ -32,14 +39,15 @@ import argparse
 import statistics
 import sys
 import time
-from pathlib import Path as FilePath
 from collections.abc import Callable, Sequence
+from typing import Any
+from pathlib import Path as FilePath
 
 import numpy as np
 
-from navmesh.grid.flowfield import FlowField
 from navmesh.grid import GridMap
-from navmesh.grid.search import grid_astar, jump_point_search
+from navmesh.grid.flowfield import FlowField
+from navmesh.grid.search import grid_astar, jps_plus, jump_point_search
 from navmesh.io.movingai import read_scenarios
 
 DATA = FilePath(__file__).resolve().parents[1].parent / "shared" / "data" / "movingai"
@@ -172,6 +180,103 @@ def bench_map(name: str, n_queries: int, n_slow: int, repeats: int) -> None:
                   f"solved {solved}/{len(short)}; cuts corners, 500-expansion cap"))
 
 
+def random_map(size: int = 512, density: float = 0.10, seed: int = 10) -> np.ndarray:
+    """Walls of a random-obstacle map the way Moving AI's random512-10-* were made: each cell is a
+    wall with probability ``density``, independently."""
+    return np.random.default_rng(seed).random((size, size)) < density
+
+
+def room_map(size: int = 512, room: int = 8, seed: int = 8) -> np.ndarray:
+    """Walls of a Moving AI style room map ("8room"): square rooms of ``room`` cells separated by
+    one-cell walls, each wall between two neighbouring rooms opened by a one-cell door at a random
+    place."""
+    rng = np.random.default_rng(seed)
+    walls = np.zeros((size, size), dtype=bool)
+    pitch = room + 1
+    walls[room::pitch, :] = True
+    walls[:, room::pitch] = True
+    for line in range(room, size, pitch):
+        for start in range(0, size, pitch):
+            door = start + int(rng.integers(0, min(room, size - start)))
+            walls[line, door] = False
+            walls[door, line] = False
+    return walls
+
+
+def longest_pairs(grid: GridMap, n_pairs: int, n_keep: int, seed: int) -> tuple[list[tuple[int, int]], np.ndarray]:
+    """The ``n_keep`` longest of ``n_pairs`` random connected (start, goal) pairs and their A* costs."""
+    rng = np.random.default_rng(seed)
+    free = np.flatnonzero(~grid.blocked.reshape(-1))
+    field = FlowField(grid, int(free[len(free) // 2]))
+    reach = free[np.isfinite(field.distance.reshape(-1)[free])]
+    found = []
+    for s, t in rng.choice(reach, (n_pairs, 2)).tolist():
+        found.append((grid_astar(grid, s, t).cost, s, t))
+    found.sort(reverse=True)
+    keep = found[:n_keep]
+    return [(s, t) for _, s, t in keep], np.array([c for c, _, _ in keep])
+
+
+def speed_limit_runs(grid: GridMap, pairs: list[tuple[int, int]], pyastar2d: Any) -> dict[str, Callable[[], object]]:
+    """One loop per search over ``pairs``: find_path, jps_plus, jump_point_search, grid_astar, pyastar2d."""
+    weights = np.where(grid.blocked, np.inf, 1.0).astype(np.float32)
+    w = grid.width
+    rc = [(divmod(s, w), divmod(t, w)) for s, t in pairs]
+
+    def loop(search: Callable[..., object]) -> Callable[[], object]:
+        return lambda: [search(grid, s, t) for s, t in pairs]
+
+    return {
+        "find_path": lambda: [grid.find_path(s, t) for s, t in pairs],
+        "jps+": loop(jps_plus),
+        "jps": loop(jump_point_search),
+        "astar": loop(grid_astar),
+        "pyastar2d": lambda: [pyastar2d.astar_path(weights, a, b, allow_diagonal=True) for a, b in rc],
+    }
+
+
+def bench_speed_limit(repeats: int, n_longest: int) -> None:
+    """Issue 13: ``GridMap.find_path`` (the preprocessed search) against pyastar2d on a random,
+    a room and a city map; preprocessing time and memory; every answer checked."""
+    try:
+        import pyastar2d
+    except ImportError:
+        print("\npyastar2d is not installed: speed-limit comparison skipped")
+        return
+    maps: list[tuple[str, GridMap, list[tuple[int, int]], np.ndarray]] = []
+    rnd = GridMap(random_map())
+    maps.append(("random512-10 (generated)", rnd, *longest_pairs(rnd, 400, n_longest, 1)))
+    rooms = GridMap(room_map())
+    maps.append(("8room-style 512 (generated)", rooms, *longest_pairs(rooms, 400, n_longest, 2)))
+    for name, scen_file in (("Berlin_0_256", "Berlin_0_256.map.scen"), ("room-32-32-4", "room-32-32-4-random-1.scen")):
+        if (DATA / scen_file).exists():
+            g = GridMap.from_movingai(DATA / f"{name}.map")
+            scen = read_scenarios(DATA / scen_file)
+            pick = np.argsort(-scen.optimal, kind="stable")[:n_longest]
+            pairs = list(zip(scen.start_cells(g.width)[pick].tolist(), scen.goal_cells(g.width)[pick].tolist()))
+            maps.append((name, g, pairs, scen.optimal[pick]))
+    print(f"\nSpeed limit (issue 13): the {n_longest} longest queries per map, median of {repeats} rounds;"
+          " ratio = time / pyastar2d time (<= 1: faster)")
+    print(f"  {'map':<28} {'preprocess':>11} {'memory':>9}  {'find_path':>9} {'jps+':>7} {'jps':>7} {'A*':>7}"
+          f"  {'pyastar2d ms/q':>14}  {'method':<9} answers")
+    for name, grid, pairs, optimal in maps:
+        fresh = GridMap(grid.costs)
+        t0 = time.perf_counter()
+        table = fresh.preprocess()
+        build = time.perf_counter() - t0
+        grid.preprocess()
+        costs = np.array([grid.find_path(s, t).cost for s, t in pairs])
+        plain = np.array([jump_point_search(grid, s, t).cost for s, t in pairs])
+        wrong = int(np.sum(np.abs(costs - optimal) > 1e-5 * np.maximum(optimal, 1) + 5.1e-3 * (optimal > 0)))
+        wrong += int(np.sum(np.abs(plain - costs) > 1e-9 * np.maximum(costs, 1)))
+        t = median_times(speed_limit_runs(grid, pairs, pyastar2d), repeats)
+        base = t["pyastar2d"]
+        method = "jps+" if grid.find_path(*pairs[0]).expansions == jps_plus(grid, *pairs[0]).expansions else "A*"
+        print(f"  {name:<28} {build * 1e3:8.1f} ms {table.nbytes / 2**20:6.1f} MiB  "
+              f"{t['find_path'] / base:8.2f}x {t['jps+'] / base:6.2f}x {t['jps'] / base:6.2f}x {t['astar'] / base:6.2f}x"
+              f"  {base / len(pairs) * 1e3:14.3f}  {method:<9} {len(pairs) - wrong}/{len(pairs)} optimal")
+
+
 def bench_flow_field(repeats: int) -> None:
     grid = GridMap.from_movingai(DATA / "maze512-1-0.map")
     free = np.flatnonzero(~grid.blocked.reshape(-1))
@@ -195,7 +300,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--queries", type=int, default=200, help="scenario queries per map (default 200)")
     parser.add_argument("--slow-queries", type=int, default=12, help="queries for the pure-Python peers")
     parser.add_argument("--repeats", type=int, default=5, help="timed runs per library (median reported)")
+    parser.add_argument("--longest", type=int, default=40, help="longest queries per map in the speed-limit part")
+    parser.add_argument("--only-speed-limit", action="store_true", help="run only the issue-13 comparison")
     args = parser.parse_args(argv)
+    if args.only_speed_limit:
+        bench_speed_limit(args.repeats, args.longest)
+        return 0
     if not DATA.exists():
         print(f"{DATA} is absent: nothing to benchmark")
         return 0
@@ -203,6 +313,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name in MAPS:
         bench_map(name, args.queries, args.slow_queries, args.repeats)
     bench_flow_field(args.repeats)
+    bench_speed_limit(args.repeats, args.longest)
     return 0
 
 

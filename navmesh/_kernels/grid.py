@@ -18,7 +18,7 @@ Kernels trust their inputs: the public functions validate them. Search state liv
 by one call: either allocated in the kernel, or a workspace the caller lends for the duration of
 the call (``stamp``, ``g``, ``parent`` per cell and a heap with a slot per cell), stamped with a
 fresh generation number so it needs no clearing and costs nothing per call on big maps. The open
-list is a 4-ary min-heap of (key, cell) with lazy deletion (superseded entries are skipped when
+list is the shared min-heap (:mod:`navmesh._kernels.heap`) of (key, cell) with lazy deletion (superseded entries are skipped when
 popped, and squeezed out if the heap ever fills). The kernels release the GIL. All of them also
 run as plain Python with ``NUMBA_DISABLE_JIT=1``.
 """
@@ -28,6 +28,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from navmesh._kernels.heap import heap_pop, heap_push, heapify, trace_back
+from navmesh._kernels.jumps import jump_diagonal, jump_straight
 from navmesh._kernels.status import BUDGET, EXHAUSTED, FOUND
 
 SQRT2 = 1.4142135623730951
@@ -95,52 +97,6 @@ def _octile(dr, dc):
     return dc + _SQRT2_MINUS_1 * dr
 
 
-@njit(cache=True, inline="always")
-def _heap_push(hk, hn, size, key, node):
-    """Push on a 4-ary min-heap stored in ``hk`` (keys) and ``hn`` (nodes); return the new size."""
-    j = size
-    while j > 0:
-        p = (j - 1) >> 2
-        if hk[p] <= key:
-            break
-        hk[j] = hk[p]
-        hn[j] = hn[p]
-        j = p
-    hk[j] = key
-    hn[j] = node
-    return size + 1
-
-
-@njit(cache=True, inline="always")
-def _sift_down(hk, hn, size, i, key, node):
-    while True:
-        c = 4 * i + 1
-        if c >= size:
-            break
-        best = c
-        bk = hk[c]
-        e = min(c + 4, size)
-        for k in range(c + 1, e):
-            if hk[k] < bk:
-                bk = hk[k]
-                best = k
-        if key <= bk:
-            break
-        hk[i] = bk
-        hn[i] = hn[best]
-        i = best
-    hk[i] = key
-    hn[i] = node
-
-
-@njit(cache=True, inline="always")
-def _heap_pop(hk, hn, size):
-    """Remove the top entry (read ``hk[0]``, ``hn[0]`` first); return the new size."""
-    size -= 1
-    _sift_down(hk, hn, size, 0, hk[size], hn[size])
-    return size
-
-
 @njit(cache=True)
 def _compact(hk, hn, size, stamp, closed, g, height, width, wrap_r, wrap_c, goal, hscale):
     """Drop stale heap entries (expanded nodes, superseded keys) and re-heapify; return the size.
@@ -163,25 +119,8 @@ def _compact(hk, hn, size, stamp, closed, g, height, width, wrap_r, wrap_c, goal
         hk[k] = hk[i]
         hn[k] = v
         k += 1
-    for i in range((k - 2) // 4, -1, -1):
-        _sift_down(hk, hn, k, i, hk[i], hn[i])
+    heapify(hk, hn, k)
     return k
-
-
-@njit(cache=True)
-def trace_parents(parent, end):
-    """Node chain from the root to ``end`` following ``parent`` links (root has parent -1)."""
-    count = 1
-    v = end
-    while parent[v] >= 0:
-        v = parent[v]
-        count += 1
-    out = np.empty(count, np.int32)
-    v = end
-    for i in range(count - 1, -1, -1):
-        out[i] = v
-        v = parent[v]
-    return out
 
 
 @njit(cache=True)
@@ -272,9 +211,7 @@ def astar(moves, half_cost, height, width, wrap_r, wrap_c, uniform, start, goal,
             sp -= 1
             u = stack[sp]
         elif size > 0:
-            u = hn[0]
-            fu = hk[0]
-            size = _heap_pop(hk, hn, size)
+            fu, u, size = heap_pop(hk, hn, size)
         else:
             break
         if stamp[u] == closed:
@@ -332,7 +269,7 @@ def astar(moves, half_cost, height, width, wrap_r, wrap_c, uniform, start, goal,
             else:
                 if size == cap:
                     size = _compact(hk, hn, size, stamp, closed, g, height, width, wrap_r, wrap_c, goal, hscale)
-                size = _heap_push(hk, hn, size, key, v)
+                size = heap_push(hk, hn, size, key, v)
     if status == FOUND:
         return status, goal, expansions
     return status, nearest_expanded(stamp, closed, g, height, width, wrap_r, wrap_c, goal), expansions
@@ -347,7 +284,7 @@ def astar_path(moves, half_cost, height, width, wrap_r, wrap_c, uniform, start, 
     """
     status, end, expansions = astar(moves, half_cost, height, width, wrap_r, wrap_c, uniform, start,
                                     goal, hscale, max_expansions, stamp, gen, g, parent, hk, hn)
-    nodes = trace_parents(parent, end)
+    nodes = trace_back(parent, end)
     return status, nodes, cell_centers(nodes, height, width, geo), g[end], expansions
 
 
@@ -393,13 +330,38 @@ def _jump_diagonal(free, pw, v, sx, sy, goal):
             return -1
 
 
+@njit(cache=True, inline="always")
+def _straight(free, table, pw, ur, uc, sx, sy, goal, gr, gc):
+    """Straight jump by unit step (sx, sy) from the cell one such step from (ur, uc): through
+    ``table`` when it has entries."""
+    v = (ur + sy) * pw + uc + sx
+    if table.shape[0] > 0:
+        return jump_straight(free, table, pw, v, ur + sy, uc + sx, sx, sy, goal, gr, gc)
+    return _jump_straight(free, pw, v, sx + sy * pw, pw if sy == 0 else 1, goal)
+
+
+@njit(cache=True, inline="always")
+def _diagonal(free, table, pw, ur, uc, sx, sy, goal, gr, gc):
+    """Diagonal jump by (sx, sy) from the cell one such step from (ur, uc) (entered legally):
+    through ``table`` when it has entries."""
+    v = (ur + sy) * pw + uc + sx
+    if table.shape[0] > 0:
+        return jump_diagonal(free, table, pw, v, ur + sy, uc + sx, sx, sy, goal, gr, gc)
+    return _jump_diagonal(free, pw, v, sx, sy, goal)
+
+
 @njit(cache=True, nogil=True)
-def jps(free, pheight, pw, start, goal, cost_unit, max_expansions, stamp, gen, g, parent, hk, hn):
+def jps(free, table, pheight, pw, start, goal, cost_unit, max_expansions, stamp, gen, g, parent, hk, hn):
     """Jump Point Search on padded flags; ids are padded ids. Returns (status, end, expansions).
+
+    ``table`` is the JPS+ jump table of ``free`` (:mod:`navmesh._kernels.jumps`), or an array
+    of shape (0, 8) to scan cell by cell; both give the same successors.
 
     Optimal for 8-connected, uniform-cost grids where a diagonal step needs both side cells free.
     ``cost_unit`` is the cost of one straight step; ``g``/``parent`` hold jump points only. The
-    workspace arrays are as for :func:`astar`, sized for the padded grid.
+    workspace arrays are as for :func:`astar`, sized for the padded grid. As in :func:`astar`, a
+    successor whose key does not exceed the key just taken is expanded next without a heap round
+    trip (the octile heuristic stays consistent across jumps).
     """
     seen = 2 * gen
     closed = seen + 1
@@ -409,13 +371,22 @@ def jps(free, pheight, pw, start, goal, cost_unit, max_expansions, stamp, gen, g
     stamp[start] = seen
     g[start] = 0.0
     parent[start] = -1
-    size = _heap_push(hk, hn, 0, 0.0, start)
+    size = 0
+    stack = np.empty(_FAST, np.int64)
+    stack[0] = start
+    sp = 1
+    fu = 0.0
     expansions = 0
     status = EXHAUSTED
     succ = np.empty(8, np.int64)
-    while size > 0:
-        u = hn[0]
-        size = _heap_pop(hk, hn, size)
+    while True:
+        if sp > 0:
+            sp -= 1
+            u = stack[sp]
+        elif size > 0:
+            fu, u, size = heap_pop(hk, hn, size)
+        else:
+            break
         if stamp[u] == closed:
             continue
         if u == goal:
@@ -436,9 +407,9 @@ def jps(free, pheight, pw, start, goal, cost_unit, max_expansions, stamp, gen, g
                 sx = DCOL[d]
                 sy = DROW[d]
                 if d < 4:
-                    j = _jump_straight(free, pw, u + sx + sy * pw, sx + sy * pw, pw if sy == 0 else 1, goal)
+                    j = _straight(free, table, pw, ur, uc, sx, sy, goal, gr, gc)
                 elif free[u + sx] and free[u + sy * pw] and free[u + sx + sy * pw]:
-                    j = _jump_diagonal(free, pw, u + sx + sy * pw, sx, sy, goal)
+                    j = _diagonal(free, table, pw, ur, uc, sx, sy, goal, gr, gc)
                 else:
                     j = -1
                 if j >= 0:
@@ -453,17 +424,17 @@ def jps(free, pheight, pw, start, goal, cost_unit, max_expansions, stamp, gen, g
                 fx = free[u + sx]
                 fy = free[u + sy * pw]
                 if fx:
-                    j = _jump_straight(free, pw, u + sx, sx, pw, goal)
+                    j = _straight(free, table, pw, ur, uc, sx, 0, goal, gr, gc)
                     if j >= 0:
                         succ[n_succ] = j
                         n_succ += 1
                 if fy:
-                    j = _jump_straight(free, pw, u + sy * pw, sy * pw, 1, goal)
+                    j = _straight(free, table, pw, ur, uc, 0, sy, goal, gr, gc)
                     if j >= 0:
                         succ[n_succ] = j
                         n_succ += 1
                 if fx and fy and free[u + sx + sy * pw]:
-                    j = _jump_diagonal(free, pw, u + sx + sy * pw, sx, sy, goal)
+                    j = _diagonal(free, table, pw, ur, uc, sx, sy, goal, gr, gc)
                     if j >= 0:
                         succ[n_succ] = j
                         n_succ += 1
@@ -472,22 +443,22 @@ def jps(free, pheight, pw, start, goal, cost_unit, max_expansions, stamp, gen, g
                 side = pw if sy == 0 else 1
                 ahead = free[u + step]
                 if ahead:
-                    j = _jump_straight(free, pw, u + step, step, side, goal)
+                    j = _straight(free, table, pw, ur, uc, sx, sy, goal, gr, gc)
                     if j >= 0:
                         succ[n_succ] = j
                         n_succ += 1
                 for s in (-1, 1):
                     so = s * side
                     if free[u + so] and not free[u + so - step]:
-                        j = _jump_straight(free, pw, u + so, so, pw if side == 1 else 1, goal)
+                        j = _straight(free, table, pw, ur, uc, s if sy != 0 else 0, s if sy == 0 else 0, goal, gr, gc)
                         if j >= 0:
                             succ[n_succ] = j
                             n_succ += 1
                         if ahead and free[u + step + so]:
                             if sy == 0:
-                                j = _jump_diagonal(free, pw, u + step + so, sx, s, goal)
+                                j = _diagonal(free, table, pw, ur, uc, sx, s, goal, gr, gc)
                             else:
-                                j = _jump_diagonal(free, pw, u + step + so, s, sy, goal)
+                                j = _diagonal(free, table, pw, ur, uc, s, sy, goal, gr, gc)
                             if j >= 0:
                                 succ[n_succ] = j
                                 n_succ += 1
@@ -504,10 +475,14 @@ def jps(free, pheight, pw, start, goal, cost_unit, max_expansions, stamp, gen, g
             stamp[v] = seen
             g[v] = ng
             parent[v] = u
-            h = cost_unit * _octile(abs(vr - gr), abs(vc - gc))
-            if size == cap:
-                size = _compact(hk, hn, size, stamp, closed, g, pheight, pw, False, False, goal, cost_unit)
-            size = _heap_push(hk, hn, size, ng + h, v)
+            key = ng + cost_unit * _octile(abs(vr - gr), abs(vc - gc))
+            if key <= fu and sp < _FAST:
+                stack[sp] = v
+                sp += 1
+            else:
+                if size == cap:
+                    size = _compact(hk, hn, size, stamp, closed, g, pheight, pw, False, False, goal, cost_unit)
+                size = heap_push(hk, hn, size, key, v)
     if status == FOUND:
         return status, goal, expansions
     return status, nearest_expanded(stamp, closed, g, pheight, pw, False, False, goal), expansions
@@ -516,7 +491,7 @@ def jps(free, pheight, pw, start, goal, cost_unit, max_expansions, stamp, gen, g
 @njit(cache=True)
 def unpad_jump_path(parent, end, pw, width):
     """Cells (unpadded ids) along the straight segments between the jump points ending at ``end``."""
-    jumps = trace_parents(parent, end)
+    jumps = trace_back(parent, end)
     total = 1
     for i in range(1, len(jumps)):
         a = jumps[i - 1]
@@ -541,13 +516,13 @@ def unpad_jump_path(parent, end, pw, width):
 
 
 @njit(cache=True, nogil=True)
-def jps_path(free, pheight, pw, width, start, goal, cost_unit, max_expansions, stamp, gen, g, parent,
+def jps_path(free, table, pheight, pw, width, start, goal, cost_unit, max_expansions, stamp, gen, g, parent,
              hk, hn, geo):
     """:func:`jps` plus the full cell chain (unpadded ids) and its centres.
 
     Returns (status, nodes, points, cost, expansions).
     """
-    status, end, expansions = jps(free, pheight, pw, start, goal, cost_unit, max_expansions,
+    status, end, expansions = jps(free, table, pheight, pw, start, goal, cost_unit, max_expansions,
                                   stamp, gen, g, parent, hk, hn)
     nodes = unpad_jump_path(parent, end, pw, width)
     return status, nodes, cell_centers(nodes, pheight - 2, width, geo), g[end], expansions
@@ -748,12 +723,16 @@ def first_steps_astar(moves, half_cost, height, width, wrap_r, wrap_c, uniform, 
 def flow_dijkstra(moves, half_cost, height, width, wrap_r, wrap_c, goals, max_cost):
     """Least cost from every cell to its nearest goal; steps cost the same both ways.
 
-    Returns (cost, origin, expansions): ``cost`` is inf where unreached (or beyond ``max_cost``),
-    ``origin`` the index into ``goals`` of the nearest goal (-1 where unreached).
+    Returns (cost, origin, rank, expansions): ``cost`` is inf where unreached (or beyond
+    ``max_cost``), ``origin`` the index into ``goals`` of the nearest goal (-1 where unreached),
+    ``rank`` the order in which cells were settled (-1 where unreached). Every settled cell other
+    than a goal has a neighbour of lower rank through which its cost was set (its parent), even
+    where float rounding makes costs tie.
     """
     n = height * width
     cost = np.full(n, np.inf)
     origin = np.full(n, -1, np.int32)
+    rank = np.full(n, -1, np.int32)
     done = np.zeros(n, np.uint8)
     cap = n + _FAST
     hk = np.empty(cap, np.float64)
@@ -761,20 +740,19 @@ def flow_dijkstra(moves, half_cost, height, width, wrap_r, wrap_c, goals, max_co
     size = 0
     for i in range(len(goals)):
         t = goals[i]
-        if cost[t] > 0.0:
+        if origin[t] < 0:
             cost[t] = 0.0
             origin[t] = i
-            size = _heap_push(hk, hn, size, 0.0, t)
+            size = heap_push(hk, hn, size, 0.0, t)
     expansions = 0
     while size > 0:
-        u = hn[0]
-        du = hk[0]
-        size = _heap_pop(hk, hn, size)
+        du, u, size = heap_pop(hk, hn, size)
         if done[u] or du > cost[u]:
             continue
         if du > max_cost:
             break
         done[u] = 1
+        rank[u] = expansions
         expansions += 1
         r = u // width
         c = u - r * width
@@ -793,29 +771,33 @@ def flow_dijkstra(moves, half_cost, height, width, wrap_r, wrap_c, goals, max_co
                 origin[v] = ou
                 if size == cap:
                     size = _compact(hk, hn, size, done, 1, cost, height, width, wrap_r, wrap_c, 0, 0.0)
-                size = _heap_push(hk, hn, size, nd, v)
+                size = heap_push(hk, hn, size, nd, v)
     for v in range(n):
         if not done[v]:
             cost[v] = np.inf
             origin[v] = -1
-    return cost, origin, expansions
+    return cost, origin, rank, expansions
 
 
 @njit(cache=True, nogil=True)
-def flow_directions(moves, half_cost, height, width, wrap_r, wrap_c, cost, origin, goals, rel_tol):
+def flow_directions(moves, half_cost, height, width, wrap_r, wrap_c, cost, origin, rank, is_goal, goals,
+                    rel_tol):
     """Direction code (0..7) of the best next step from every reached cell; -1 at goals/unreached.
 
     A step is "best" when it keeps the path least-cost: ``cost[v] + step <= cost[u]`` within
-    ``rel_tol`` and ``cost[v] < cost[u]`` (so following the codes always ends at a goal). Among
-    such steps the one pointing most nearly at the cell's goal (largest cosine) wins, so units
-    follow the straight line instead of zig-zagging; exact ties go to the lower code.
+    ``rel_tol``, and leads to a cell settled earlier (``rank[v] < rank[u]``, so following the
+    codes always ends at a goal, even where rounding makes neighbouring costs equal: the cell the
+    search reached ``u`` from always qualifies). Among such steps the one pointing most nearly at
+    the cell's goal (largest cosine) wins, so units follow the straight line instead of
+    zig-zagging; exact ties go to the lower code.
     """
     n = height * width
     out = np.full(n, -1, np.int8)
     for u in range(n):
-        cu = cost[u]
-        if cu == 0.0 or cu == np.inf:
+        ru = rank[u]
+        if ru < 0 or is_goal[u]:
             continue
+        cu = cost[u]
         r = u // width
         c = u - r * width
         t = goals[origin[u]]
@@ -836,10 +818,10 @@ def flow_directions(moves, half_cost, height, width, wrap_r, wrap_c, cost, origi
             if (m >> d) & 1 == 0:
                 continue
             v = _neighbor(r, c, d, height, width)
-            cv = cost[v]
-            if not cv < cu:
+            rv = rank[v]
+            if rv < 0 or rv >= ru:
                 continue
-            if cv + STEP_LEN[d] * (hu + half_cost[v]) > cu + tol:
+            if cost[v] + STEP_LEN[d] * (hu + half_cost[v]) > cu + tol:
                 continue
             score = (DROW[d] * vr_goal + DCOL[d] * vc_goal) / STEP_LEN[d]
             if score > best_score:

@@ -1,7 +1,10 @@
-"""The binary min-heap and the parent-link trace-back shared by the search kernels.
+"""The one min-heap and the parent-link trace-back shared by every search kernel.
 
-The heap lives in two caller-owned arrays (``keys`` float64, ``vals`` int32/int64) with a size
-counter, so a search allocates it once per call (or borrows a workspace) and never calls Python.
+The heap is binary (measured against a 4-ary heap: the same speed for the grid kernels and a
+few per cent faster for the graph kernels). It lives in two caller-owned arrays (``keys``
+float64, ``vals`` int32/int64) with a size counter, so a search allocates it once per call (or
+borrows a workspace) and never calls Python. Entries with equal keys come out in an
+unspecified but deterministic order (the graph kernels' order is the one they had before).
 """
 
 from __future__ import annotations
@@ -12,7 +15,10 @@ from numba import njit
 
 @njit(cache=True, inline="always")
 def heap_push(keys, vals, size, key, val):
-    """Push (key, val) on a binary min-heap stored in ``keys``/``vals``; return the new size."""
+    """Push (key, val) on the heap stored in ``keys``/``vals``; return the new size.
+
+    The arrays must have room for ``size + 1`` entries.
+    """
     i = size
     while i > 0:
         p = (i - 1) >> 1
@@ -27,14 +33,8 @@ def heap_push(keys, vals, size, key, val):
 
 
 @njit(cache=True, inline="always")
-def heap_pop(keys, vals, size):
-    """Remove the smallest entry; return (key, val, new size). ``size`` must be > 0."""
-    top_key = keys[0]
-    top_val = vals[0]
-    size -= 1
-    key = keys[size]
-    val = vals[size]
-    i = 0
+def heap_sift_down(keys, vals, size, i, key, val):
+    """Place (key, val) at slot ``i`` or below, moving smaller children up (heap of ``size``)."""
     while True:
         c = 2 * i + 1
         if c >= size:
@@ -48,7 +48,23 @@ def heap_pop(keys, vals, size):
         i = c
     keys[i] = key
     vals[i] = val
+
+
+@njit(cache=True, inline="always")
+def heap_pop(keys, vals, size):
+    """Remove the smallest entry; return (key, val, new size). ``size`` must be > 0."""
+    top_key = keys[0]
+    top_val = vals[0]
+    size -= 1
+    heap_sift_down(keys, vals, size, 0, keys[size], vals[size])
     return top_key, top_val, size
+
+
+@njit(cache=True)
+def heapify(keys, vals, size):
+    """Restore the heap order of the first ``size`` entries (after entries were dropped in place)."""
+    for i in range((size - 2) // 2, -1, -1):
+        heap_sift_down(keys, vals, size, i, keys[i], vals[i])
 
 
 @njit(cache=True)

@@ -74,7 +74,10 @@ class FlowField:
     step and the straight line to the goal) wins, so units travel along the straight line
     instead of zig-zagging or taking all their diagonal steps first. Following the signposts from
     any reached cell ends at a goal, on a least-cost path, because every step lowers the
-    distance. Arrays are read-only; the field is an immutable value that can be shared.
+    distance (and every step leads to a cell the search settled earlier, so this holds even where
+    float rounding makes neighbouring distances equal, as next to multipliers of 1e17 and 1 or
+    with subnormal multipliers). Arrays are read-only; the field is an immutable value that can
+    be shared.
 
     Examples
     --------
@@ -101,25 +104,28 @@ class FlowField:
         if targets.min() < 0 or targets.max() >= grid.n_cells:
             bad = targets[(targets < 0) | (targets >= grid.n_cells)][0]
             raise NodeNotFoundError(f"goals holds {int(bad)}, out of range; cell ids run 0..{grid.n_cells - 1}")
-        walls = grid._blocked_flat[targets]
+        a = grid.arrays
+        walls = a.blocked[targets]
         if walls.any():
             raise NodeNotFoundError(f"goals holds {int(targets[walls][0])}, a blocked cell")
         limit = check_nonneg_float("max_cost", max_cost)
         targets = targets.astype(np.int32)
-        cost, origin, expansions = K.flow_dijkstra(
-            grid._moves_flat, grid._half_cost, grid.height, grid.width, grid._wrap_r, grid._wrap_c,
-            targets, np.inf if limit is None else limit,
+        cost, origin, rank, expansions = K.flow_dijkstra(
+            a.moves, a.half_cost, a.height, a.width, a.wrap_r, a.wrap_c, targets, np.inf if limit is None else limit,
         )
+        is_goal = np.zeros(a.n_cells, dtype=np.bool_)
+        is_goal[targets] = True
         codes = K.flow_directions(
-            grid._moves_flat, grid._half_cost, grid.height, grid.width, grid._wrap_r, grid._wrap_c,
-            cost, origin, targets, _REL_TOL,
+            a.moves, a.half_cost, a.height, a.width, a.wrap_r, a.wrap_c, cost, origin, rank, is_goal, targets,
+            _REL_TOL,
         )
-        for arr in (targets, cost, origin, codes):
+        for arr in (targets, cost, origin, codes, is_goal):
             arr.flags.writeable = False
         self.grid: GridMap = grid
         self.goals: NDArray[np.int32] = targets
         self._cost = cost
         self._codes = codes
+        self._is_goal = is_goal
         self.distance: NDArray[np.float64] = cost.reshape(grid.shape)
         self.directions: NDArray[np.int8] = codes.reshape(grid.shape)
         self.nearest_goal: NDArray[np.int32] = origin.reshape(grid.shape)
@@ -184,7 +190,7 @@ class FlowField:
         rows, cols = np.divmod(ids, g.width)
         safe = np.maximum(codes, 0)
         nxt = ((rows + K.DROW[safe]) % g.height) * g.width + (cols + K.DCOL[safe]) % g.width
-        nxt = np.where(codes >= 0, nxt, np.where(self._cost[ids] == 0.0, ids, -1))
+        nxt = np.where(codes >= 0, nxt, np.where(self._is_goal[ids], ids, -1))
         return int(nxt) if nxt.ndim == 0 else nxt.astype(np.int32)
 
     def distance_at(self, cells: ArrayLike) -> Any:
@@ -215,4 +221,4 @@ class FlowField:
                 "(blocked, cut off, or beyond max_cost)"
             )
         nodes = K.follow_directions(self._codes, self.grid.height, self.grid.width, u)
-        return Path(nodes, self.grid._centers(nodes.astype(np.int64)), float(self._cost[u]), self.expansions)
+        return Path(nodes, self.grid.cell_center(nodes), float(self._cost[u]), self.expansions)

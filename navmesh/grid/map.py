@@ -45,11 +45,14 @@ from navmesh.errors import (
     NodeNotFoundError,
     describe,
 )
+from navmesh.grid.preprocess import JumpTable
+from navmesh.grid.targets import TargetFieldCache
 
 if TYPE_CHECKING:
     from navmesh.graph import NavGraph
+    from navmesh.path import Path
 
-__all__ = ["GridMap", "Diagonal", "Wrap", "DIAGONAL_RULES", "WRAP_MODES", "DIRECTION_NAMES"]
+__all__ = ["DIAGONAL_RULES", "DIRECTION_NAMES", "MAX_COST_SCALE", "WRAP_MODES", "Diagonal", "GridArrays", "GridMap", "Workspace", "Wrap"]
 
 Diagonal = Literal["never", "no_corner_cutting", "one_blocked", "always"]
 Wrap = Literal["none", "x", "y", "both"]
@@ -61,6 +64,9 @@ DIRECTION_NAMES: tuple[str, ...] = (
 )
 
 _MAX_CELLS = 2**31 - 1
+#: Bound on multiplier x cell_size x number of cells, so that any path cost stays finite
+#: (a path crosses each cell at most once, a step costs at most sqrt 2 times its multipliers).
+MAX_COST_SCALE = 1e300
 
 
 def _shifted(arr: NDArray, dr: int, dc: int, fill: Any, wrap_r: bool, wrap_c: bool) -> NDArray:
@@ -115,7 +121,7 @@ def _move_bits(
     return bits
 
 
-class _Scratch:
+class Workspace:
     """Per-cell search buffers lent to one search at a time (never to two at once).
 
     A cell's entries are valid only where ``stamp`` holds the current generation's marks
@@ -123,7 +129,7 @@ class _Scratch:
     searches. The heap has one slot per cell plus the kernels' small reserve.
     """
 
-    __slots__ = ("stamp", "g", "parent", "heap_keys", "heap_nodes", "gen")
+    __slots__ = ("g", "gen", "heap_keys", "heap_nodes", "parent", "stamp")
 
     def __init__(self, n: int) -> None:
         self.stamp = np.zeros(n, dtype=np.int32)
@@ -141,6 +147,149 @@ class _Scratch:
             self.gen = 1
 
 
+class GridArrays:
+    """The flat arrays and flags the grid kernels read, made once per :class:`GridMap`.
+
+    This is the one bundle the search, flow-field and preprocessing modules take from a map
+    (``grid.arrays``); they never read the map's other internals. Arrays are read-only.
+
+    Attributes
+    ----------
+    height, width, n_cells : int
+        Grid size.
+    moves : uint8 array of shape (n_cells,)
+        Allowed-step bits per cell (see :attr:`GridMap.moves`).
+    half_cost : float64 array of shape (n_cells,)
+        Half the multiplier times the cell size (0 on blocked cells): a step in direction ``d``
+        from ``u`` to ``v`` costs ``STEP_LEN[d] * (half_cost[u] + half_cost[v])``.
+    blocked : bool array of shape (n_cells,)
+        Blocked cells.
+    blocked_bytes : bytes
+        ``blocked`` as bytes (indexing a ``bytes`` is the fastest per-call lookup in Python).
+    wrap_r, wrap_c : bool
+        Whether rows (top/bottom) or columns (left/right) wrap around.
+    uniform : bool
+        Every passable cell has the same multiplier.
+    unit_steps : bool
+        ``uniform`` and no diagonal steps: every step costs the same (maze first-step search).
+    hscale : float
+        Admissible scale of the octile heuristic: cell size times the smallest multiplier.
+    geo : float64 array (origin_x, origin_y, cell_size)
+        For turning cell ids into world centres inside the kernels.
+    jps_problem : str
+        Why Jump Point Search cannot run on the map ("" when it can).
+    jump_table : JumpTable or None
+        The JPS+ preprocessing once built (:meth:`GridMap.preprocess`).
+    target_fields : TargetFieldCache
+        The map's cache of first-step fields (:mod:`navmesh.grid.targets`).
+    """
+
+    def __init__(
+        self, grid: GridMap, mult: NDArray[np.float64], blocked: NDArray[np.bool_], bits: NDArray[np.uint8]
+    ) -> None:
+        self.height = grid.height
+        self.width = grid.width
+        self.n_cells = grid.n_cells
+        self.moves = bits.reshape(-1)
+        self.blocked = blocked.reshape(-1)
+        self.blocked_bytes = bytes(self.blocked.view(np.uint8))
+        half = np.where(blocked, 0.0, 0.5 * grid.cell_size * mult).reshape(-1)
+        half.flags.writeable = False
+        self.half_cost = half
+        self.wrap_r = grid.wrap in ("y", "both")
+        self.wrap_c = grid.wrap in ("x", "both")
+        passable_mult = mult[~blocked]
+        self.min_multiplier = float(passable_mult.min()) if passable_mult.size else 1.0
+        self.uniform = bool(passable_mult.size == 0 or passable_mult.max() == passable_mult.min())
+        self.unit_steps = self.uniform and not bool((bits & 0xF0).any())
+        self.hscale = grid.cell_size * self.min_multiplier
+        self.geo = np.array([grid.origin[0], grid.origin[1], grid.cell_size])
+        self.geo.flags.writeable = False
+        self.jps_problem = _jps_problem(grid, self.uniform)
+        self.jump_table: JumpTable | None = None
+        self.target_fields = TargetFieldCache(self.moves, self.height, self.width, self.wrap_r or self.wrap_c)
+        self._pools: dict[int, list[Workspace]] = {}
+        self._padded: NDArray[np.uint8] | None = None
+        self._lattice: NDArray[np.uint8] | None | bool = False
+        self._grid_moves = bits
+        self._grid_free = ~blocked
+
+    def borrow(self, n: int) -> Workspace:
+        """A workspace of ``n`` cells for one search; hand it back with :meth:`give_back`."""
+        try:
+            return self._pools.setdefault(n, []).pop()
+        except IndexError:
+            return Workspace(n)
+
+    def give_back(self, ws: Workspace) -> None:
+        """Return a borrowed workspace (its generation advanced) to the pool."""
+        ws.advance()
+        self._pools.setdefault(len(ws.stamp), []).append(ws)
+
+    @property
+    def padded_free(self) -> NDArray[np.uint8]:
+        """Passable flags padded with a blocked border, flattened ((height + 2) * (width + 2))."""
+        if self._padded is None:
+            free = np.zeros((self.height + 2, self.width + 2), dtype=np.uint8)
+            free[1:-1, 1:-1] = self._grid_free
+            free = free.reshape(-1)
+            free.flags.writeable = False
+            self._padded = free
+        return self._padded
+
+    @property
+    def lattice(self) -> NDArray[np.uint8] | None:
+        """Junction flags (odd row and odd column) when the map is a lattice maze, else None.
+
+        A lattice maze has walls on every cell with even row and even column and on the whole
+        border, free cells on every odd/odd cell, steps of cost 1 along rows and columns only,
+        no wrap-around, and every open corridor cell joined to the junctions at both its ends.
+        """
+        if self._lattice is False:
+            self._lattice = _find_lattice(self._grid_free, self._grid_moves, self)
+        return self._lattice  # type: ignore[return-value]
+
+
+def _find_lattice(free: NDArray[np.bool_], m: NDArray[np.uint8], arrays: GridArrays) -> NDArray[np.uint8] | None:
+    h, w = free.shape
+    if h % 2 == 0 or w % 2 == 0 or h < 3 or w < 3 or arrays.wrap_r or arrays.wrap_c:
+        return None
+    if not arrays.unit_steps:
+        return None
+    if free[0::2, 0::2].any() or not free[1::2, 1::2].all():
+        return None
+    if free[0].any() or free[-1].any() or free[:, 0].any() or free[:, -1].any():
+        return None
+    horiz = free[1::2, 2:-1:2]
+    hbits = m[1::2, 2:-1:2]
+    if np.any(horiz & ((hbits & 0b1010) != 0b1010)):
+        return None
+    vert = free[2:-1:2, 1::2]
+    vbits = m[2:-1:2, 1::2]
+    if np.any(vert & ((vbits & 0b0101) != 0b0101)):
+        return None
+    junction = np.zeros((h, w), dtype=np.uint8)
+    junction[1::2, 1::2] = 1
+    return junction.reshape(-1)
+
+
+def _jps_problem(grid: GridMap, uniform: bool) -> str:
+    """Why Jump Point Search cannot run on ``grid`` ("" when it can)."""
+    if grid.connectivity != 8 or grid.diagonal != "no_corner_cutting":
+        return (
+            f"connectivity=8 and diagonal='no_corner_cutting' (the map has connectivity={grid.connectivity}, "
+            f"diagonal={grid.diagonal!r})"
+        )
+    if grid.wrap != "none":
+        return f"wrap='none' (the map has wrap={grid.wrap!r})"
+    if not uniform:
+        return "one cost multiplier for every passable cell (the map has several)"
+    regions = grid.regions[~grid.blocked]
+    if regions.size and regions.min() != regions.max():
+        return "a single region (the map has several, e.g. water)"
+    return ""
+
+
 class GridMap:
     """A tile map: passable cells with cost multipliers, blocked cells, and the allowed steps.
 
@@ -150,7 +299,9 @@ class GridMap:
         Either booleans, ``True`` meaning a wall (blocked) and ``False`` a free cell of
         multiplier 1; or numbers, the cost multiplier of each cell: a value in (0, inf) is a
         passable cell whose steps cost that much more (2 = swamp, 0.5 = road), while ``0`` and
-        ``inf`` both mean blocked. Negative or NaN values are rejected. Integer arrays are read
+        ``inf`` both mean blocked. Negative or NaN values are rejected, and so are finite
+        multipliers above ``MAX_COST_SCALE / (cell_size * height * width)`` (1e300 over the
+        map's size: larger ones could overflow a path cost). Integer arrays are read
         as multipliers (so a 0/1 array is 0 = wall, 1 = free, like the ``pathfinding`` package).
     cell_size : float
         Side of a cell in world units, > 0. Default 1.
@@ -188,20 +339,26 @@ class GridMap:
         Bit ``d`` is set when the step in direction ``d`` is allowed, with directions numbered
         0 up (row - 1), 1 right, 2 down, 3 left, 4 up-right, 5 down-right, 6 down-left,
         7 up-left (:data:`DIRECTION_NAMES`). Read-only.
+    arrays : GridArrays
+        The flat arrays and flags the search kernels read (the one bundle other modules take
+        from a map), with the caches of derived data: the JPS+ jump table
+        (:meth:`preprocess`) and the first-step fields (:attr:`first_step_cache`).
 
     Raises
     ------
     InvalidGeometryError
         ``cells`` is not a non-empty 2-D array; ``origin`` is not two finite numbers.
     InvalidCostError
-        A multiplier is negative or NaN.
+        A multiplier is negative, NaN or too large (see ``cells``).
     InvalidOptionError
         ``cell_size``, ``connectivity``, ``diagonal``, ``wrap`` or ``regions`` is invalid.
 
     Notes
     -----
     The map is an immutable value: searches keep their state in buffers they own for the
-    duration of the call, so one map serves many units and threads at once.
+    duration of the call, so one map serves many units and threads at once. Derived data
+    (the jump table, first-step fields) is cached on the map and never changes an answer; a
+    changed map is a new map (:meth:`with_cells`).
 
     Examples
     --------
@@ -266,6 +423,17 @@ class GridMap:
             org = np.zeros(0)
         if org.shape != (2,) or not np.isfinite(org).all():
             raise InvalidGeometryError(f"origin={describe(origin)} is not valid; expected two finite numbers (x, y)")
+        finite = np.isfinite(mult)
+        if finite.any():
+            limit = MAX_COST_SCALE / (size * arr.shape[0] * arr.shape[1])
+            too_big = finite & (mult > limit)
+            if too_big.any():
+                r, c = (int(i) for i in np.argwhere(too_big)[0])
+                raise InvalidCostError(
+                    f"cells[{r}, {c}]={mult[r, c]:g} is too large: multiplier x cell_size x number of cells "
+                    f"must stay below {MAX_COST_SCALE:g} so path costs stay finite (here multipliers up to "
+                    f"{limit:g})"
+                )
         if isinstance(connectivity, (bool, np.bool_)) or connectivity not in (4, 8):
             raise InvalidOptionError(f"connectivity={describe(connectivity)} is not valid; expected 4 or 8")
         check_option("diagonal", diagonal, DIAGONAL_RULES)
@@ -299,26 +467,7 @@ class GridMap:
         self.regions: NDArray[np.int32] = reg
         self.moves: NDArray[np.uint8] = bits
 
-        # Flat arrays the kernels read, made once.
-        self._wrap_r = wrap_r
-        self._wrap_c = wrap_c
-        self._moves_flat = bits.reshape(-1)
-        self._blocked_flat = blocked.reshape(-1)
-        half = np.where(blocked, 0.0, 0.5 * size * mult).reshape(-1)
-        half.flags.writeable = False
-        self._half_cost = half
-        passable_mult = mult[~blocked]
-        self._min_mult = float(passable_mult.min()) if passable_mult.size else 1.0
-        self._uniform = bool(passable_mult.size == 0 or passable_mult.max() == passable_mult.min())
-        self._has_diagonal_moves = bool((bits & 0xF0).any())
-        # Fast per-call lookups for the lean first_step path (bytes indexing beats numpy's).
-        self._blocked_bytes = bytes(self._blocked_flat.view(np.uint8))
-        self._unit_steps = self._uniform and not self._has_diagonal_moves
-        self._geo = np.array([self.origin[0], self.origin[1], size])
-        self._pool: list[_Scratch] = []
-        self._jps_pool: list[_Scratch] = []
-        self._lazy: dict[str, Any] = {}
-
+        self.arrays: GridArrays = GridArrays(self, mult, blocked, bits)
     # -- constructors -------------------------------------------------------------------------
     @classmethod
     def from_strings(
@@ -495,18 +644,125 @@ class GridMap:
     @property
     def uniform_cost(self) -> bool:
         """Whether every passable cell has the same multiplier (needed by Jump Point Search)."""
-        return self._uniform
+        return self.arrays.uniform
 
     @property
     def min_multiplier(self) -> float:
         """Smallest multiplier of a passable cell (scales the A* heuristic); 1 on an all-wall map."""
-        return self._min_mult
+        return self.arrays.min_multiplier
 
     def __repr__(self) -> str:
         return (
             f"GridMap({self.height}x{self.width}, cell_size={self.cell_size:g}, "
             f"connectivity={self.connectivity}, diagonal={self.diagonal!r}, wrap={self.wrap!r})"
         )
+
+    # -- searching, preprocessing and local changes ---------------------------------------------
+    def find_path(
+        self, start: Any, goal: Any, *, max_expansions: int | None = None, allow_partial: bool = False
+    ) -> Path:
+        """Least-cost path from ``start`` to ``goal`` by the fastest exact search for this map.
+
+        See :func:`navmesh.grid.search.find_path`: JPS+ over the cached jump table where Jump
+        Point Search applies (the table is built on the first call), octile A* elsewhere.
+        ``start`` and ``goal`` are cell ids, (col, row) pairs or world positions.
+
+        Examples
+        --------
+        >>> grid = GridMap.from_strings(["....", ".@..", "...."])
+        >>> round(grid.find_path((0, 2), (3, 0)).cost, 4)
+        4.4142
+        """
+        from navmesh.grid.search import find_path
+
+        return find_path(self, start, goal, max_expansions=max_expansions, allow_partial=allow_partial)
+
+    def preprocess(self) -> JumpTable:
+        """Build (once) and return the map's JPS+ jump table; later calls return the cached one.
+
+        Its ``build_seconds`` and ``nbytes`` report the cost. :meth:`find_path` builds it on its
+        first call anyway; call this at load time to keep that cost out of the first query.
+
+        Raises
+        ------
+        InvalidOptionError
+            The map does not meet Jump Point Search's requirements (see
+            :func:`navmesh.grid.search.jump_point_search`); plain A* needs no preprocessing.
+        """
+        a = self.arrays
+        if a.jps_problem:
+            raise InvalidOptionError(f"preprocess needs {a.jps_problem}")
+        if a.jump_table is None:
+            a.jump_table = JumpTable.build(a.padded_free, self.width + 2)
+        return a.jump_table
+
+    @property
+    def preprocessed(self) -> JumpTable | None:
+        """The JPS+ jump table if it has been built, else None."""
+        return self.arrays.jump_table
+
+    @property
+    def first_step_cache(self) -> TargetFieldCache:
+        """The map's bounded cache of first-step fields (see :mod:`navmesh.grid.targets`)."""
+        return self.arrays.target_fields
+
+    def with_cells(self, cells: ArrayLike, multipliers: ArrayLike) -> GridMap:
+        """A new map with the multipliers of some cells replaced (a door closing: ``inf``).
+
+        Parameters
+        ----------
+        cells : int array of shape (k,) or (k, 2)
+            Flat cell ids, or (col, row) pairs.
+        multipliers : float or float array of shape (k,)
+            New multipliers, as in the constructor (``0`` or ``inf`` = blocked, else > 0).
+
+        Returns
+        -------
+        GridMap
+            The changed map, with the same size, options and regions. When this map has a jump
+            table and the new map still meets Jump Point Search's requirements, the new map gets
+            a locally updated copy of it (equal to a table built from scratch); otherwise the new
+            map has none and :meth:`find_path` builds one or uses A*, never a stale table.
+
+        Raises
+        ------
+        NodeNotFoundError
+            A cell is out of range.
+        InvalidCostError
+            A multiplier is negative, NaN or too large.
+
+        Examples
+        --------
+        >>> grid = GridMap.from_strings(["...", "...", "..."])
+        >>> closed = grid.with_cells([(1, 0), (1, 1)], float("inf"))
+        >>> closed.blocked.astype(int).tolist()
+        [[0, 1, 0], [0, 1, 0], [0, 0, 0]]
+        """
+        arr = np.asarray(cells)
+        if arr.ndim == 2 and arr.shape[1] == 2 and np.issubdtype(arr.dtype, np.integer):
+            ids = np.asarray(self.cell_id(arr[:, 0], arr[:, 1]), dtype=np.int64).reshape(-1)
+        else:
+            ids = self._check_ids("cells", arr).reshape(-1)
+        costs = self.costs.copy().reshape(-1)
+        try:
+            costs[ids] = np.asarray(multipliers, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise InvalidCostError(
+                f"multipliers={describe(multipliers)} must be a number or one number per cell"
+            ) from None
+        new = GridMap(
+            costs.reshape(self.shape), cell_size=self.cell_size, origin=self.origin,
+            connectivity=self.connectivity, diagonal=self.diagonal, wrap=self.wrap,  # type: ignore[arg-type]
+            regions=self.regions,
+        )
+        old_table = self.arrays.jump_table
+        if old_table is not None and not new.arrays.jps_problem and ids.size:
+            rows, cols = np.divmod(ids, self.width)
+            new.arrays.jump_table = old_table.updated(
+                new.arrays.padded_free, self.width + 2,
+                (int(rows.min()), int(rows.max()) + 1), (int(cols.min()), int(cols.max()) + 1),
+            )
+        return new
 
     # -- cells and world coordinates ----------------------------------------------------------
     def cell_id(self, col: ArrayLike, row: ArrayLike) -> Any:
@@ -579,14 +835,14 @@ class GridMap:
     def is_passable(self, cells: ArrayLike) -> Any:
         """Whether each cell is passable: a bool for one id, a bool array for several."""
         ids = self._check_ids("cells", cells)
-        out = ~self._blocked_flat[ids]
+        out = ~self.arrays.blocked[ids]
         return bool(out) if out.ndim == 0 else out
 
     def neighbors(self, cell: int) -> NDArray[np.int32]:
         """Cells one allowed step away from ``cell``, in direction order (see :attr:`moves`)."""
         u = int(self._check_ids("cell", cell))
         r, c = divmod(u, self.width)
-        bits = int(self._moves_flat[u])
+        bits = int(self.arrays.moves[u])
         out = [
             ((r + int(DROW[d])) % self.height) * self.width + (c + int(DCOL[d])) % self.width
             for d in range(8)
@@ -625,7 +881,7 @@ class GridMap:
         rows, cols = np.divmod(np.arange(self.n_cells, dtype=np.int64), w)
         src_parts, dst_parts, len_parts, tag_parts = [], [], [], []
         for d in range(8):
-            src = np.flatnonzero(self._moves_flat & (1 << d))
+            src = np.flatnonzero(self.arrays.moves & (1 << d))
             if src.size == 0:
                 continue
             r2 = rows[src] + int(DROW[d])
@@ -634,7 +890,7 @@ class GridMap:
             dst = (r2 % h) * w + (c2 % w)
             src_parts.append(src)
             dst_parts.append(dst)
-            len_parts.append(STEP_LEN[d] * (self._half_cost[src] + self._half_cost[dst]))
+            len_parts.append(STEP_LEN[d] * (self.arrays.half_cost[src] + self.arrays.half_cost[dst]))
             tag_parts.append(crossed.astype(np.int32))
         if src_parts:
             src = np.concatenate(src_parts)
@@ -650,56 +906,6 @@ class GridMap:
         np.cumsum(np.bincount(src, minlength=self.n_cells), out=indptr[1:])
         points = self._centers(np.arange(self.n_cells, dtype=np.int64))
         return NavGraph(points, indptr, dst[order], lens[order], tags[order], ("", "wrap"))
-
-    # -- search support (used by navmesh.grid.search and navmesh.grid.flowfield) --------------------
-    def _borrow(self, pool: list[_Scratch], n: int) -> _Scratch:
-        try:
-            return pool.pop()
-        except IndexError:
-            return _Scratch(n)
-
-    def _jps_arrays(self) -> tuple[NDArray[np.uint8], int, int]:
-        """Passable flags padded with a blocked border, flattened, for Jump Point Search."""
-        if "jps" not in self._lazy:
-            free = np.zeros((self.height + 2, self.width + 2), dtype=np.uint8)
-            free[1:-1, 1:-1] = ~self.blocked
-            self._lazy["jps"] = (free.reshape(-1), self.height + 2, self.width + 2)
-        return self._lazy["jps"]
-
-    def _lattice(self) -> NDArray[np.uint8] | None:
-        """Junction flags (odd row and odd column) when the map is a lattice maze, else None.
-
-        A lattice maze has walls on every cell with even row and even column and on the whole
-        border, free cells on every odd/odd cell, steps of cost 1 along rows and columns only, no
-        wrap-around, and every open corridor cell joined to the junctions at both its ends.
-        """
-        if "lattice" not in self._lazy:
-            self._lazy["lattice"] = self._find_lattice()
-        return self._lazy["lattice"]
-
-    def _find_lattice(self) -> NDArray[np.uint8] | None:
-        h, w = self.height, self.width
-        free = ~self.blocked
-        if h % 2 == 0 or w % 2 == 0 or h < 3 or w < 3 or self.wrap != "none":
-            return None
-        if not self._uniform or self._has_diagonal_moves:
-            return None
-        if free[0::2, 0::2].any() or not free[1::2, 1::2].all():
-            return None
-        if free[0].any() or free[-1].any() or free[:, 0].any() or free[:, -1].any():
-            return None
-        m = self.moves
-        horiz = free[1::2, 2:-1:2]
-        hbits = m[1::2, 2:-1:2]
-        if np.any(horiz & ((hbits & 0b1010) != 0b1010)):
-            return None
-        vert = free[2:-1:2, 1::2]
-        vbits = m[2:-1:2, 1::2]
-        if np.any(vert & ((vbits & 0b0101) != 0b0101)):
-            return None
-        junction = np.zeros((h, w), dtype=np.uint8)
-        junction[1::2, 1::2] = 1
-        return junction.reshape(-1)
 
 
 def _read_tiled(source: Any, walls_layer: str, cost_property: str) -> tuple[NDArray[np.float64], float]:

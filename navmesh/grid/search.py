@@ -1,7 +1,9 @@
 """Searches on a :class:`~navmesh.grid.GridMap`: octile A*, Dijkstra, Jump Point Search, maze BFS.
 
 The grid is searched in place by numba kernels (:mod:`navmesh._kernels.grid`); no graph is built.
-Start and goal are flat cell ids (``grid.cell_id(col, row)``, ``grid.cell_at(point)``). Results
+Start and goal are flat cell ids, (col, row) pairs of integers or (x, y) world positions (see
+:mod:`navmesh.grid.endpoints`). :func:`find_path` (also :meth:`GridMap.find_path`) picks the
+fastest exact search for the map; the individual searches stay available. Results
 are the same :class:`~navmesh.path.Path` the graph searches return: ``nodes`` are cell ids,
 ``points`` the cell centres in world coordinates, ``cost`` the total step cost (see
 :mod:`navmesh.grid`: length in world units times the mean multiplier of the two cells). On maps
@@ -22,33 +24,20 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from navmesh._checks import as_array, check_positive_int
+from navmesh._checks import check_positive_int
 from navmesh._kernels import grid as K
+from navmesh._kernels import targets as K_T
 from navmesh.errors import (
     InvalidOptionError,
     NodeNotFoundError,
     NoPathError,
     SearchBudgetError,
-    describe,
 )
+from navmesh.grid.endpoints import cell_of, cells_of
 from navmesh.grid.map import GridMap
 from navmesh.path import Path
 
-__all__ = ["grid_astar", "grid_dijkstra", "jump_point_search", "first_step", "first_steps"]
-
-
-def _cell(grid: GridMap, name: str, cell: Any) -> int:
-    """Validate one cell id: an integer in range on a passable cell."""
-    if type(cell) is not int:
-        if isinstance(cell, (bool, np.bool_)) or not isinstance(cell, (int, np.integer)):
-            raise NodeNotFoundError(f"{name}={describe(cell)} is not a cell id; expected an integer")
-        cell = int(cell)
-    if not 0 <= cell < grid.n_cells:
-        raise NodeNotFoundError(f"{name}={cell} is out of range; cell ids run 0..{grid.n_cells - 1}")
-    if grid._blocked_bytes[cell]:
-        col_row = (cell % grid.width, cell // grid.width)
-        raise NodeNotFoundError(f"{name}={cell} (col, row)={col_row} is a blocked cell")
-    return cell
+__all__ = ["find_path", "first_step", "first_steps", "grid_astar", "grid_dijkstra", "jps_plus", "jump_point_search"]
 
 
 def _where(grid: GridMap, cell: int) -> str:
@@ -82,20 +71,18 @@ def _finish(
 def _best_first(
     grid: GridMap, kind: str, start: Any, goal: Any, hscale: float, max_expansions: Any, allow_partial: bool
 ) -> Path:
-    s = _cell(grid, "start", start)
-    t = _cell(grid, "goal", goal)
+    s = cell_of(grid, "start", start)
+    t = cell_of(grid, "goal", goal)
     budget = -1 if max_expansions is None else check_positive_int("max_expansions", max_expansions)
-    pool = grid._pool
-    ws = grid._borrow(pool, grid.n_cells)
+    a = grid.arrays
+    ws = a.borrow(a.n_cells)
     try:
         status, nodes, points, cost, expansions = K.astar_path(
-            grid._moves_flat, grid._half_cost, grid.height, grid.width, grid._wrap_r, grid._wrap_c,
-            grid._uniform, s, t, hscale, budget, ws.stamp, ws.gen, ws.g, ws.parent, ws.heap_keys,
-            ws.heap_nodes, grid._geo,
+            a.moves, a.half_cost, a.height, a.width, a.wrap_r, a.wrap_c, a.uniform, s, t, hscale, budget,
+            ws.stamp, ws.gen, ws.g, ws.parent, ws.heap_keys, ws.heap_nodes, a.geo,
         )
     finally:
-        ws.advance()
-        pool.append(ws)
+        a.give_back(ws)
     return _finish(grid, kind, s, t, status, nodes, points, cost, expansions, allow_partial)
 
 
@@ -118,8 +105,9 @@ def grid_astar(
     ----------
     grid : GridMap
         The map.
-    start, goal : int
-        Flat cell ids (``row * width + col``) of passable cells.
+    start, goal : int, (col, row) or (x, y)
+        Passable cells: flat ids (``row * width + col``), (col, row) integer pairs or world
+        positions (see :mod:`navmesh.grid.endpoints`).
     max_expansions : int, optional
         Stop after expanding this many cells (>= 1). Default: no limit.
     allow_partial : bool
@@ -136,7 +124,7 @@ def grid_astar(
     Raises
     ------
     NodeNotFoundError
-        ``start`` or ``goal`` is not a cell id, or is a blocked cell.
+        ``start`` or ``goal`` is not a cell, lies outside the grid, or is a blocked cell.
     NoPathError
         The goal is unreachable (and ``allow_partial`` is False).
     SearchBudgetError
@@ -155,8 +143,7 @@ def grid_astar(
     >>> path.points[0].tolist()                     # centre of (col 0, row 2), y up
     [0.5, 0.5]
     """
-    hscale = grid.cell_size * grid.min_multiplier
-    return _best_first(grid, "grid_astar", start, goal, hscale, max_expansions, allow_partial)
+    return _best_first(grid, "grid_astar", start, goal, grid.arrays.hscale, max_expansions, allow_partial)
 
 
 def grid_dijkstra(
@@ -231,49 +218,97 @@ def jump_point_search(
     >>> round(path.cost, 4), len(path.nodes)
     (7.8284, 8)
     """
-    if "jps_ok" not in grid._lazy:
-        grid._lazy["jps_ok"] = _jps_problem(grid)
-    problem = grid._lazy["jps_ok"]
-    if problem:
-        raise InvalidOptionError(f"jump_point_search needs {problem}; use grid_astar on this map")
-    s = _cell(grid, "start", start)
-    t = _cell(grid, "goal", goal)
+    return _jump_search(grid, "jump_point_search", start, goal, None, max_expansions, allow_partial)
+
+
+def jps_plus(
+    grid: GridMap,
+    start: Any,
+    goal: Any,
+    *,
+    max_expansions: int | None = None,
+    allow_partial: bool = False,
+) -> Path:
+    """Jump Point Search over the map's precomputed jump table (JPS+): same paths, no scanning.
+
+    Builds the table on first use (:meth:`GridMap.preprocess`, cached on the map) and then
+    returns exactly what :func:`jump_point_search` returns, in far less time on maps with long
+    runs of open cells. Same parameters, requirements, result and errors as
+    :func:`jump_point_search`.
+
+    Examples
+    --------
+    >>> from navmesh.grid.map import GridMap
+    >>> grid = GridMap.from_strings(["........", "...@@...", "........"])
+    >>> path = jps_plus(grid, (0, 1), (7, 1))          # (col, row) cells
+    >>> path.nodes.tolist() == jump_point_search(grid, (0, 1), (7, 1)).nodes.tolist()
+    True
+    """
+    return _jump_search(grid, "jps_plus", start, goal, True, max_expansions, allow_partial)
+
+
+def _jump_search(
+    grid: GridMap, kind: str, start: Any, goal: Any, table: bool | None, max_expansions: Any, allow_partial: bool
+) -> Path:
+    a = grid.arrays
+    if a.jps_problem:
+        raise InvalidOptionError(f"{kind} needs {a.jps_problem}; use grid_astar on this map")
+    s = cell_of(grid, "start", start)
+    t = cell_of(grid, "goal", goal)
     budget = -1 if max_expansions is None else check_positive_int("max_expansions", max_expansions)
-    free, ph, pw = grid._jps_arrays()
-    w = grid.width
+    jumps = grid.preprocess().table if table else _NO_TABLE
+    free = a.padded_free
+    w = a.width
+    pw = w + 2
     ps = (s // w + 1) * pw + s % w + 1
     pt = (t // w + 1) * pw + t % w + 1
-    pool = grid._jps_pool
-    ws = grid._borrow(pool, ph * pw)
+    ws = a.borrow(len(free))
     try:
         status, nodes, points, cost, expansions = K.jps_path(
-            free, ph, pw, w, ps, pt, grid.cell_size * grid.min_multiplier, budget,
-            ws.stamp, ws.gen, ws.g, ws.parent, ws.heap_keys, ws.heap_nodes, grid._geo,
+            free, jumps, a.height + 2, pw, w, ps, pt, a.hscale, budget,
+            ws.stamp, ws.gen, ws.g, ws.parent, ws.heap_keys, ws.heap_nodes, a.geo,
         )
     finally:
-        ws.advance()
-        pool.append(ws)
-    return _finish(grid, "jump_point_search", s, t, status, nodes, points, cost, expansions, allow_partial)
+        a.give_back(ws)
+    return _finish(grid, kind, s, t, status, nodes, points, cost, expansions, allow_partial)
 
 
-def _jps_problem(grid: GridMap) -> str:
-    """Why JPS cannot run on ``grid`` ("" when it can)."""
-    if grid.connectivity != 8 or grid.diagonal != "no_corner_cutting":
-        return (
-            f"connectivity=8 and diagonal='no_corner_cutting' (the map has connectivity={grid.connectivity}, "
-            f"diagonal={grid.diagonal!r})"
-        )
-    if grid.wrap != "none":
-        return f"wrap='none' (the map has wrap={grid.wrap!r})"
-    if not grid.uniform_cost:
-        return "one cost multiplier for every passable cell (the map has several)"
-    if np.unique(grid.regions[~grid.blocked]).size > 1:
-        return "a single region (the map has several, e.g. water)"
-    return ""
+_NO_TABLE = np.zeros((0, 8), dtype=np.int32)
+
+
+def find_path(
+    grid: GridMap,
+    start: Any,
+    goal: Any,
+    *,
+    max_expansions: int | None = None,
+    allow_partial: bool = False,
+) -> Path:
+    """Least-cost path between two cells by the fastest exact search for the map.
+
+    On maps that meet Jump Point Search's requirements (8-connected, no corner cutting, one
+    multiplier, one region, no wrap-around) this is :func:`jps_plus` (the jump table is built on
+    the first call and cached on the map); on every other map :func:`grid_astar`. Either way the
+    cost is optimal. Same parameters, result and errors as :func:`grid_astar`; ``expansions``
+    counts what the chosen search expands (jump points or cells).
+
+    Examples
+    --------
+    >>> from navmesh.grid.map import GridMap
+    >>> grid = GridMap.from_strings(["....", ".@..", "...."], cell_size=2.0)
+    >>> path = find_path(grid, (0, 2), (3, 0))
+    >>> round(path.cost, 4), path.nodes.tolist()[0], path.nodes.tolist()[-1]
+    (8.8284, 8, 3)
+    >>> find_path(grid, (0.5, 0.5), (7.5, 5.5)).cost == path.cost    # world positions
+    True
+    """
+    if grid.arrays.jps_problem:
+        return _best_first(grid, "find_path", start, goal, grid.arrays.hscale, max_expansions, allow_partial)
+    return _jump_search(grid, "find_path", start, goal, True, max_expansions, allow_partial)
 
 
 def _lattice_or_raise(grid: GridMap) -> NDArray[np.uint8]:
-    junction = grid._lattice()
+    junction = grid.arrays.lattice
     if junction is None:
         raise InvalidOptionError(
             "two_step=True needs a lattice maze: odd height and width, walls on the border and on every "
@@ -283,27 +318,28 @@ def _lattice_or_raise(grid: GridMap) -> NDArray[np.uint8]:
     return junction
 
 
-def first_step(grid: GridMap, start: int, goal: int, *, two_step: bool = False) -> int:
+def first_step(grid: GridMap, start: Any, goal: Any, *, two_step: bool = False) -> int:
     """The next cell to step to from ``start`` on a least-cost path to ``goal``.
 
     This is the chaser's search of a maze game: re-run it every time the target moves and take
-    one step. Only the first step is computed, nothing is traced back. On maps where every step
-    costs the same (one multiplier, no diagonal steps, as in a classic 4-connected maze) it is a
-    breadth-first search from ``start``, trying directions in the order up, right, down, left,
-    so among equally short paths the first found in that order wins. On other maps it runs
-    :func:`grid_astar` and returns the path's second cell.
+    one step. On maps where every step costs the same (one multiplier, no diagonal steps, as in a
+    classic 4-connected maze) the answer is that of a breadth-first search from ``start`` trying
+    directions in the order up, right, down, left, so among equally short paths the first found
+    in that order wins. Many chasers sharing a target share the work: the map's
+    :attr:`GridMap.first_step_cache` keeps one backward search per target (built the second time
+    a target is asked for, bounded in memory) and answers every later query by a lookup, with
+    identical answers. On other maps it runs :func:`grid_astar` and returns the path's second cell.
 
     Parameters
     ----------
     grid : GridMap
         The map.
-    start, goal : int
-        Flat cell ids of passable cells.
+    start, goal : int, (col, row) or (x, y)
+        Passable cells (see :mod:`navmesh.grid.endpoints`).
     two_step : bool
-        The speed-up for lattice mazes (walls on all even/even cells, as in the FatCat game):
-        search only the junction cells (odd row, odd column), two cells per hop, while still
-        checking the cell in between for the goal. Gives the same answers as the plain search;
-        when ``start`` is not a junction the plain search runs.
+        The speed-up for lattice mazes (walls on all even/even cells, as in the FatCat game) when
+        the forward search runs: search only the junction cells (odd row, odd column), two cells
+        per hop, while still checking the cell in between for the goal. Same answers.
 
     Returns
     -------
@@ -313,7 +349,7 @@ def first_step(grid: GridMap, start: int, goal: int, *, two_step: bool = False) 
     Raises
     ------
     NodeNotFoundError
-        ``start`` or ``goal`` is not a cell id, or is a blocked cell.
+        ``start`` or ``goal`` is not a cell, lies outside the grid, or is a blocked cell.
     NoPathError
         The goal is unreachable.
     InvalidOptionError
@@ -328,33 +364,31 @@ def first_step(grid: GridMap, start: int, goal: int, *, two_step: bool = False) 
     ... @.@@@.@
     ... @.....@
     ... @@@@@@@''', connectivity=4)
-    >>> cat, mouse = maze.cell_id(1, 1), maze.cell_id(5, 3)
-    >>> step = first_step(maze, cat, mouse)
-    >>> maze.col_row(step).tolist()       # right first: ties go to up, right, down, left
+    >>> step = first_step(maze, (1, 1), (5, 3))      # cat at (col 1, row 1), mouse at (5, 3)
+    >>> maze.col_row(step).tolist()                   # right first: ties go to up, right, down, left
     [2, 1]
-    >>> first_step(maze, cat, mouse, two_step=True) == step
+    >>> first_step(maze, (1, 1), (5, 3), two_step=True) == step
     True
     """
-    s = _cell(grid, "start", start)
-    t = _cell(grid, "goal", goal)
+    s = cell_of(grid, "start", start)
+    t = cell_of(grid, "goal", goal)
+    a = grid.arrays
+    if two_step and a.lattice is None:
+        _lattice_or_raise(grid)
     if s == t:
         return s
-    if grid._unit_steps:
-        if two_step:
-            junction = _lattice_or_raise(grid)
-            nxt = (
-                K.first_step_hop(grid._moves_flat, grid.width, s, t)
-                if junction[s]
-                else K.first_step_bfs(grid._moves_flat, grid.width, s, t)
-            )
-        elif grid._wrap_r or grid._wrap_c:
-            nxt = K.first_step_bfs_wrap(grid._moves_flat, grid.height, grid.width, s, t)
+    if a.unit_steps:
+        field = a.target_fields.field(t)
+        if field is not None:
+            nxt = int(field[s])
+        elif two_step and a.lattice[s]:
+            nxt = K.first_step_hop(a.moves, a.width, s, t)
+        elif a.wrap_r or a.wrap_c:
+            nxt = K.first_step_bfs_wrap(a.moves, a.height, a.width, s, t)
         else:
-            nxt = K.first_step_bfs(grid._moves_flat, grid.width, s, t)
+            nxt = K.first_step_bfs(a.moves, a.width, s, t)
     else:
-        if two_step:
-            _lattice_or_raise(grid)
-        path = _best_first(grid, "first_step", s, t, grid.cell_size * grid.min_multiplier, None, False)
+        path = _best_first(grid, "first_step", s, t, a.hscale, None, False)
         nxt = int(path.nodes[1])
     if nxt < 0:
         raise NoPathError(f"first_step: {_where(grid, t)} cannot be reached from {_where(grid, s)}")
@@ -364,14 +398,19 @@ def first_step(grid: GridMap, start: int, goal: int, *, two_step: bool = False) 
 def first_steps(grid: GridMap, starts: ArrayLike, goals: ArrayLike, *, two_step: bool = False) -> NDArray[np.int32]:
     """:func:`first_step` for many (start, goal) pairs in one call, spread over the CPU cores.
 
+    On maps where every step costs the same, the pairs are grouped by goal: a goal with a cached
+    field (see :attr:`GridMap.first_step_cache`) is a lookup per pair, a goal asked by several
+    pairs gets one backward search shared by them all, a goal asked once the forward search.
+    Answers are identical to :func:`first_step` pair by pair.
+
     Parameters
     ----------
     grid : GridMap
         The map.
-    starts, goals : int arrays of shape (k,)
-        Flat cell ids of passable cells; pair ``i`` is ``(starts[i], goals[i])``.
+    starts, goals : int array of shape (k,), int array (k, 2) of (col, row), or float array (k, 2)
+        Passable cells (see :mod:`navmesh.grid.endpoints`); pair ``i`` is ``(starts[i], goals[i])``.
     two_step : bool
-        As for :func:`first_step`.
+        Validated as for :func:`first_step` (the answers do not depend on it).
 
     Returns
     -------
@@ -383,7 +422,7 @@ def first_steps(grid: GridMap, starts: ArrayLike, goals: ArrayLike, *, two_step:
     Raises
     ------
     NodeNotFoundError
-        An id is out of range or a blocked cell; ``starts`` and ``goals`` differ in length.
+        A cell is out of range or blocked; ``starts`` and ``goals`` differ in length.
     InvalidOptionError
         ``two_step=True`` on a map that is not a lattice maze.
 
@@ -394,38 +433,31 @@ def first_steps(grid: GridMap, starts: ArrayLike, goals: ArrayLike, *, two_step:
     >>> first_steps(grid, [0, 0, 11], [3, 0, 8]).tolist()    # pairs (0, 3), (0, 0), (11, 8)
     [1, 0, 10]
     """
-    s = _cells(grid, "starts", starts)
-    t = _cells(grid, "goals", goals)
+    s = cells_of(grid, "starts", starts)
+    t = cells_of(grid, "goals", goals)
     if s.shape != t.shape:
         raise NodeNotFoundError(f"starts has {len(s)} cells and goals {len(t)}; expected one goal per start")
-    if len(s) == 0:
-        return np.zeros(0, dtype=np.int32)
-    if grid._unit_steps:
-        junction = _lattice_or_raise(grid) if two_step else np.zeros(0, dtype=np.uint8)
-        return K.first_steps_bfs(
-            grid._moves_flat, grid.height, grid.width, grid._wrap_r or grid._wrap_c, s, t, junction
-        )
     if two_step:
         _lattice_or_raise(grid)
-    return K.first_steps_astar(
-        grid._moves_flat, grid._half_cost, grid.height, grid.width, grid._wrap_r, grid._wrap_c,
-        grid._uniform, s, t, grid.cell_size * grid.min_multiplier,
-    )
+    if len(s) == 0:
+        return np.zeros(0, dtype=np.int32)
+    a = grid.arrays
+    if not a.unit_steps:
+        return K.first_steps_astar(
+            a.moves, a.half_cost, a.height, a.width, a.wrap_r, a.wrap_c, a.uniform, s, t, a.hscale
+        )
+    out = np.empty(len(s), dtype=np.int32)
+    order, bounds, group_goals = K_T.group_by_goal(t, a.n_cells)
+    group_field = np.full(len(group_goals), -1, dtype=np.int64)
+    cache = a.target_fields
+    fields = [cache.build(g) for g in group_goals.tolist() if g in cache] if len(cache) else []
+    if fields:
+        group_field[[k for k, g in enumerate(group_goals.tolist()) if g in cache]] = np.arange(len(fields))
+    table = np.stack(fields) if fields else np.zeros((0, 0), dtype=np.int32)
+    # Threads pay off once the backward searches outweigh starting them.
+    kernel = K_T.first_steps_grouped_parallel if len(group_goals) * a.n_cells > _PARALLEL_WORK else K_T.first_steps_grouped
+    kernel(a.moves, a.height, a.width, a.wrap_r or a.wrap_c, s, order, bounds, group_goals, group_field, table, out)
+    return out
 
 
-def _cells(grid: GridMap, name: str, cells: ArrayLike) -> NDArray[np.int64]:
-    arr = as_array(name, cells, NodeNotFoundError)
-    if arr.ndim != 1 or not (np.issubdtype(arr.dtype, np.integer) or arr.size == 0):
-        raise NodeNotFoundError(f"{name}={describe(cells)} must be a 1-D array of cell ids")
-    arr = arr.astype(np.int64)
-    if arr.size:
-        bad = (arr < 0) | (arr >= grid.n_cells)
-        if bad.any():
-            raise NodeNotFoundError(
-                f"{name} holds {int(arr[bad][0])}, out of range; cell ids run 0..{grid.n_cells - 1}"
-            )
-        walls = grid._blocked_flat[arr]
-        if walls.any():
-            i = int(np.flatnonzero(walls)[0])
-            raise NodeNotFoundError(f"{name}[{i}]={int(arr[i])} is a blocked cell")
-    return arr
+_PARALLEL_WORK = 4_000_000

@@ -1,4 +1,5 @@
-"""The Moving AI benchmark: every scenario's optimal length, by grid A*, JPS and (sampled) Dijkstra.
+"""The Moving AI benchmark: every scenario's optimal length, by grid A*, JPS, the preprocessed
+search (JPS+ through ``GridMap.find_path``) and (sampled) Dijkstra.
 
 Published lengths come from the Moving AI Lab (see tests/data/movingai/README.md). The small maps
 ship with the project; the 194x194 to 512x512 maps are read from ``../shared/data/movingai`` and
@@ -14,12 +15,21 @@ import numpy as np
 import pytest
 
 from navmesh.grid import GridMap
-from navmesh.grid.search import grid_astar, grid_dijkstra, jump_point_search
+from navmesh.grid.search import (
+    find_path,
+    grid_astar,
+    grid_dijkstra,
+    jps_plus,
+    jump_point_search,
+)
 from navmesh.io.movingai import read_scenarios
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SHIPPED = ROOT / "tests" / "data" / "movingai"
-SHARED = ROOT.parent / "shared" / "data" / "movingai"
+SHARED = next(
+    (p for p in (ROOT.parent / "shared" / "data" / "movingai", pathlib.Path("/work/shared/data/movingai")) if p.exists()),
+    ROOT.parent / "shared" / "data" / "movingai",
+)
 
 SMALL = [
     "arena.map.scen",
@@ -60,7 +70,11 @@ def shared(name: str) -> pathlib.Path:
     return SHARED
 
 
-@pytest.mark.parametrize("search", [grid_astar, jump_point_search], ids=["astar", "jps"])
+SEARCHES = [grid_astar, jump_point_search, jps_plus, find_path]
+SEARCH_IDS = ["astar", "jps", "jps_plus", "find_path"]
+
+
+@pytest.mark.parametrize("search", SEARCHES, ids=SEARCH_IDS)
 @pytest.mark.parametrize("scen_name", SMALL)
 def test_shipped_maps(scen_name, search):
     assert run_suite(SHIPPED, scen_name, search) == len(read_scenarios(SHIPPED / scen_name))
@@ -71,7 +85,7 @@ def test_shipped_maps_dijkstra_sample(scen_name):
     run_suite(SHIPPED, scen_name, grid_dijkstra, every=7)
 
 
-@pytest.mark.parametrize("search", [grid_astar, jump_point_search], ids=["astar", "jps"])
+@pytest.mark.parametrize("search", SEARCHES, ids=SEARCH_IDS)
 @pytest.mark.parametrize("scen_name", LARGE)
 def test_large_maps(scen_name, search):
     run_suite(shared(scen_name), scen_name, search)
@@ -82,7 +96,7 @@ def test_large_maps_dijkstra_sample(scen_name):
     run_suite(shared(scen_name), scen_name, grid_dijkstra, every=50)
 
 
-@pytest.mark.parametrize("search", [grid_astar, jump_point_search], ids=["astar", "jps"])
+@pytest.mark.parametrize("search", SEARCHES, ids=SEARCH_IDS)
 def test_maze512_sample(search):
     run_suite(shared(MAZE), MAZE, search, every=25)
 
@@ -95,3 +109,15 @@ def test_maze512_dijkstra_sample():
 @pytest.mark.parametrize("search", [grid_astar, jump_point_search], ids=["astar", "jps"])
 def test_maze512_full(search):
     assert run_suite(shared(MAZE), MAZE, search) == 12120
+
+
+@pytest.mark.parametrize("scen_name", SMALL)
+def test_shared_copies_of_small_maps_preprocessed(scen_name):
+    """The shared data folder's own copies of the small maps, every line, preprocessed search."""
+    assert run_suite(shared(scen_name), scen_name, find_path) == len(read_scenarios(SHARED / scen_name))
+
+
+@pytest.mark.slow
+def test_maze512_every_line_preprocessed():
+    """Every one of maze512's 12,120 lines by the preprocessed search (about two minutes)."""
+    assert run_suite(shared(MAZE), MAZE, find_path) == 12120

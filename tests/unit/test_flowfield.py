@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-import scipy.sparse.csgraph as csgraph
+from scipy.sparse import csgraph
 
-from navmesh.errors import InvalidGeometryError, InvalidOptionError, NodeNotFoundError, NoPathError
-from navmesh.grid.flowfield import FlowField
+from navmesh.errors import (
+    InvalidGeometryError,
+    InvalidOptionError,
+    NodeNotFoundError,
+    NoPathError,
+)
 from navmesh.grid import GridMap
+from navmesh.grid.flowfield import FlowField
 
 SQRT2 = 2**0.5
 
@@ -200,3 +205,49 @@ def test_bad_input():
     with pytest.raises(ValueError):
         field.distance[0, 0] = 5.0
     assert "FlowField(1 goals" in repr(field)
+
+
+def _assert_every_reached_cell_leads_to_a_goal(field: FlowField) -> None:
+    grid = field.grid
+    goals = set(field.goals.tolist())
+    for u in np.flatnonzero(np.isfinite(field.distance.reshape(-1))).tolist():
+        path = field.path_from(u)
+        assert int(path.nodes[-1]) in goals, f"path from {u} stops at {int(path.nodes[-1])}"
+        assert len(path.nodes) <= grid.n_cells
+        step = field.next_cell(u)
+        assert step >= 0
+        assert (step == u) == (u in goals)
+        if u not in goals:
+            assert step in grid.neighbors(u).tolist()
+
+
+@pytest.mark.parametrize(
+    "row",
+    [
+        [1.0, 1e17, 1.0, 1.0, 1.0, 1.0],          # 1e17 + 1 == 1e17: costs tie after the big cell
+        [1e17, 1.0, 1.0, 1.0, 1.0, 1.0],
+        [5e-324] * 6,                             # subnormal: every step rounds to cost 0
+        [1e-310, 5e-324, 1e-320, 5e-324, 1e-315, 1.0],
+    ],
+)
+def test_ties_after_rounding_still_lead_to_the_goal(row):
+    for cells in (np.array([row]), np.array([row, row[::-1], row])):
+        grid = GridMap(cells)
+        field = FlowField(grid, 0)
+        assert np.isfinite(field.distance).all()
+        _assert_every_reached_cell_leads_to_a_goal(field)
+        far = grid.n_cells - 1
+        assert field.path_from(far).nodes[-1] == 0
+        assert field.next_cell(far) != -1
+
+
+def test_random_huge_and_tiny_multipliers_lead_to_a_goal():
+    rng = np.random.default_rng(15)
+    for _ in range(20):
+        cells = rng.choice([1.0, 1e17, 1e16, 5e-324, 1e-300, np.inf], size=(7, 9), p=[0.4, 0.15, 0.1, 0.15, 0.1, 0.1])
+        grid = GridMap(cells, connectivity=int(rng.choice([4, 8])))
+        free = np.flatnonzero(~grid.blocked.reshape(-1))
+        if free.size == 0:
+            continue
+        field = FlowField(grid, rng.choice(free, size=min(2, free.size), replace=False))
+        _assert_every_reached_cell_leads_to_a_goal(field)

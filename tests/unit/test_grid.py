@@ -369,3 +369,32 @@ def test_threads_share_one_grid():
     assert all(r == expected for r in results)
     before = grid.moves.copy()
     assert (grid.moves == before).all()
+
+
+def test_no_module_reads_gridmap_private_attributes():
+    """Searches, flow fields and preprocessing take everything from ``grid.arrays``."""
+    import pathlib
+    import re
+
+    root = pathlib.Path(__file__).resolve().parents[2] / "navmesh"
+    pattern = re.compile(r"\b(grid|self\.grid|g)\._[a-z]")
+    offenders = [
+        f"{path.relative_to(root)}:{i}"
+        for path in root.rglob("*.py")
+        if path.name != "map.py"
+        for i, line in enumerate(path.read_text().splitlines(), 1)
+        if pattern.search(line)
+    ]
+    assert offenders == []
+
+
+def test_array_bundle_describes_the_map():
+    grid = GridMap.from_strings(["..@", "...", "@.."], cell_size=2.0)
+    a = grid.arrays
+    assert (a.height, a.width, a.n_cells) == (3, 3, 9)
+    assert a.blocked.tolist() == grid.blocked.reshape(-1).tolist()
+    assert a.moves.tolist() == grid.moves.reshape(-1).tolist()
+    assert a.half_cost.tolist() == [1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0]
+    assert a.uniform and not a.unit_steps and a.hscale == 2.0 and a.jps_problem == ""
+    assert GridMap.from_strings(["..", ".."], connectivity=4).arrays.unit_steps
+    assert "wrap" in GridMap.from_strings(["..", ".."], wrap="x").arrays.jps_problem

@@ -167,7 +167,7 @@ def test_errors_name_the_argument():
         grid_astar(grid, 0, 2)
     with pytest.raises(NodeNotFoundError, match="start=6 is out of range"):
         grid_dijkstra(grid, 6, 0)
-    with pytest.raises(NodeNotFoundError, match="start=1.0 is not a cell id"):
+    with pytest.raises(NodeNotFoundError, match="start=1.0 is not a cell"):
         jump_point_search(grid, 1.0, 0)
     with pytest.raises(NodeNotFoundError, match="start=True"):
         grid_astar(grid, True, 0)
