@@ -1,6 +1,6 @@
 """``python -m demo_game``: start the navmesh RTS demo."""
 
-from demo_game.app import main
+from .app import main
 
 if __name__ == "__main__":
     raise SystemExit(main())

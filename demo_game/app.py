@@ -12,7 +12,8 @@ from typing import Any
 import arcade
 
 import navmesh
-from demo_game.views import MODES, make_view
+
+from .views import MODES, make_view
 
 TITLE = "navmesh demo"
 FIXED_DT = 1 / 60  # seconds per simulated frame in unattended runs

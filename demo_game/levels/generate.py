@@ -17,7 +17,8 @@ import numpy as np
 import shapely
 
 import navmesh
-from demo_game.levels import VALLEY
+
+from . import VALLEY
 
 WIDTH, HEIGHT = 3200.0, 2000.0
 

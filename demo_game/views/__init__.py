@@ -12,13 +12,13 @@ MODES: tuple[str, ...] = ("rts", "visualiser", "maze", "flow")
 def make_view(mode: str, window: arcade.Window | None = None, **options: Any) -> arcade.View:
     """The view of ``mode`` (one of :data:`MODES`); ``options`` go to its constructor."""
     if mode == "rts":
-        from demo_game.views.rts import RtsView as cls
+        from .rts import RtsView as cls
     elif mode == "visualiser":
-        from demo_game.views.visualiser import VisualiserView as cls
+        from .visualiser import VisualiserView as cls
     elif mode == "maze":
-        from demo_game.views.maze import MazeView as cls
+        from .maze import MazeView as cls
     elif mode == "flow":
-        from demo_game.views.flow import FlowView as cls
+        from .flow import FlowView as cls
     else:
         raise ValueError(f"mode={mode!r} is not valid; expected one of {', '.join(MODES)}")
     return cls(window, **options)

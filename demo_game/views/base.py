@@ -11,7 +11,8 @@ import numpy as np
 import shapely
 
 import navmesh
-from demo_game.levels import VALLEY
+
+from ..levels import VALLEY
 
 BACKGROUND = (38, 52, 40)
 PANEL = (12, 16, 22, 225)

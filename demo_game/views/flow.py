@@ -15,8 +15,9 @@ from scipy.spatial import cKDTree
 
 import navmesh
 import navmesh.arcade_draw as nd
-from demo_game.units import INFANTRY, TEAM_COLORS
-from demo_game.views.base import (
+
+from ..units import INFANTRY, TEAM_COLORS
+from .base import (
     ACCENT,
     FONT,
     TEXT,
@@ -25,7 +26,7 @@ from demo_game.views.base import (
     load_valley,
     panel,
 )
-from demo_game.views.rts import TERRAIN_COLORS
+from .rts import TERRAIN_COLORS
 
 CELL = 40.0
 SPEED = 110.0  # world units per second on plain ground

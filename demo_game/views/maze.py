@@ -8,7 +8,8 @@ from PIL import Image, ImageDraw
 
 import navmesh
 import navmesh.arcade_draw as nd
-from demo_game.views.base import ACCENT, FONT, TEXT, DemoView, panel
+
+from .base import ACCENT, FONT, TEXT, DemoView, panel
 
 CELL = 32.0
 COLS, ROWS = 31, 21

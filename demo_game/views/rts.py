@@ -9,8 +9,9 @@ from arcade.types import LBWH, LRBT
 
 import navmesh
 import navmesh.arcade_draw as nd
-from demo_game.levels.generate import BRIDGE_GATE
-from demo_game.units import (
+
+from ..levels.generate import BRIDGE_GATE
+from ..units import (
     INFANTRY,
     MOTION_MODES,
     SCOUT,
@@ -23,7 +24,7 @@ from demo_game.units import (
     ring_image,
     unit_image,
 )
-from demo_game.views.base import (
+from .base import (
     ACCENT,
     DIM_TEXT,
     FONT,

@@ -17,8 +17,9 @@ import numpy as np
 
 import navmesh
 import navmesh.arcade_draw as nd
-from demo_game.units import INFANTRY
-from demo_game.views.base import (
+
+from ..units import INFANTRY
+from .base import (
     ACCENT,
     DIM_TEXT,
     FONT,
@@ -27,7 +28,7 @@ from demo_game.views.base import (
     load_valley,
     panel,
 )
-from demo_game.views.rts import TERRAIN_COLORS
+from .rts import TERRAIN_COLORS
 
 ALGORITHMS: tuple[str, ...] = ("bfs", "dfs", "dijkstra", "astar", "bellman_ford")
 LABELS = {"bfs": "BFS", "dfs": "DFS", "dijkstra": "Dijkstra", "astar": "A*", "bellman_ford": "Bellman-Ford"}

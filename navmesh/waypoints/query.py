@@ -324,9 +324,10 @@ class NavQuery:
         """
         opts = self._options(refine, heuristic_weight, max_expansions, allow_partial, lookback)
         rules = self._rules_for(danger)
-        single = np.ndim(starts) == 1
-        s = self._positions("start" if single else "starts", starts)
-        g = self._positions("goal" if np.ndim(goals) == 1 else "goals", goals)
+        starts = as_float_array("starts", starts, InvalidGeometryError)
+        goals = as_float_array("goals", goals, InvalidGeometryError)
+        s = self._positions("start" if starts.ndim == 1 else "starts", starts)
+        g = self._positions("goal" if goals.ndim == 1 else "goals", goals)
         if len(g) == 1 and len(s) != 1:
             g = np.repeat(g, len(s), axis=0)
         if len(g) != len(s):
@@ -345,7 +346,7 @@ class NavQuery:
         )
         return [
             self._path(ends, i, orders[offsets[i]:offsets[i + 1]], cums[offsets[i]:offsets[i + 1]], int(status[i]),
-                       bool(partial[i]), int(expansions[i]), opts.budget, None if single else i)
+                       bool(partial[i]), int(expansions[i]), opts.budget, None if starts.ndim == 1 else i)
             for i in range(len(s))
         ]
 
@@ -436,8 +437,9 @@ class NavQuery:
         NodeNotFoundError
             The level has no walkable region at all for this agent radius.
         """
-        single = np.ndim(points) == 1
-        pts = self._positions("points", points)
+        rows = as_float_array("points", points, InvalidGeometryError)
+        single = rows.ndim == 1
+        pts = self._positions("points", rows)
         if len(pts):
             bad = np.flatnonzero(~self.navmap.line_of_sight.walkable(pts[:, :2]))
             pts[bad, :2] = self._moved_inside(pts[bad, :2])
