@@ -53,7 +53,7 @@ from __future__ import annotations
 import dataclasses
 import warnings
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import scipy.sparse
@@ -77,7 +77,15 @@ from navmesh.terrain import (
 )
 from navmesh.waypoints.linking import query_candidates, visible_pairs, wall_grid_for
 from navmesh.waypoints.navmap import NavMap
-from navmesh.waypoints.options import BuildOptions, Linking
+from navmesh.waypoints.options import (
+    ARC_LINK,
+    ARC_OFFMESH,
+    ARC_WALK,
+    BlockedPolicy,
+    BuildOptions,
+    Linking,
+    Visibility,
+)
 from navmesh.waypoints.placement import (
     corner_points,
     fill_waypoints,
@@ -86,18 +94,6 @@ from navmesh.waypoints.placement import (
 
 __all__ = ["build_waypoint_graph"]
 
-Visibility = Literal["shapely", "kernel"]
-VISIBILITY: tuple[str, ...] = ("shapely", "kernel")
-BlockedPolicy = Literal["error", "warn", "drop"]
-BLOCKED_POLICIES: tuple[str, ...] = ("error", "warn", "drop")
-JOINS: tuple[str, ...] = ("mitre", "round")
-DEFAULT_WIDENING = 4  # max_candidates defaults to this many times k
-
-ARC_WALK = 0  # automatic link found by line of sight
-ARC_LINK = 1  # manual forced / one-way link
-ARC_OFFMESH = 2  # off-mesh link (teleport, ladder, ...)
-
-_LOS_CHUNK = 200_000  # segments per bulk shapely call: bounds the temporary geometry arrays
 CONE_CANDIDATES = 300  # max_candidates default with linking="cones"
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import shapely
@@ -29,7 +29,7 @@ from navmesh.terrain import (
     add_danger,
 )
 from navmesh.waypoints.linking import query_candidates, visible_pairs, wall_grid_for
-from navmesh.waypoints.options import BuildOptions
+from navmesh.waypoints.options import ARC_OFFMESH, BuildOptions
 from navmesh.waypoints.placement import free_space
 
 if TYPE_CHECKING:
@@ -37,18 +37,6 @@ if TYPE_CHECKING:
 
 __all__ = ["NavMap"]
 
-Visibility = Literal["shapely", "kernel"]
-VISIBILITY: tuple[str, ...] = ("shapely", "kernel")
-BlockedPolicy = Literal["error", "warn", "drop"]
-BLOCKED_POLICIES: tuple[str, ...] = ("error", "warn", "drop")
-JOINS: tuple[str, ...] = ("mitre", "round")
-DEFAULT_WIDENING = 4  # max_candidates defaults to this many times k
-
-ARC_WALK = 0  # automatic link found by line of sight
-ARC_LINK = 1  # manual forced / one-way link
-ARC_OFFMESH = 2  # off-mesh link (teleport, ladder, ...)
-
-_LOS_CHUNK = 200_000  # segments per bulk shapely call: bounds the temporary geometry arrays
 
 
 

@@ -28,7 +28,6 @@ ARC_WALK = 0  # automatic link found by line of sight
 ARC_LINK = 1  # manual forced / one-way link
 ARC_OFFMESH = 2  # off-mesh link (teleport, ladder, ...)
 
-_LOS_CHUNK = 200_000  # segments per bulk shapely call: bounds the temporary geometry arrays
 #: Most entries of the (waypoints x candidates) table a build may allocate (8 bytes each: 1 GiB).
 MAX_TABLE_ENTRIES = 2**27
 

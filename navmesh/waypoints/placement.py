@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from typing import Literal
 
 import numpy as np
 import shapely
@@ -17,24 +16,13 @@ from navmesh.errors import (
 )
 from navmesh.geometry import Join, LineOfSight, orient, ring_edges
 from navmesh.level import Level
+from navmesh.waypoints.options import JOINS
 
 __all__ = ["corner_waypoints", "fill_waypoints", "walkable_region"]
 
 #: Most lattice points :func:`fill_waypoints` makes before keeping those in the walkable region.
 MAX_FILL_POINTS = 50_000_000
 
-Visibility = Literal["shapely", "kernel"]
-VISIBILITY: tuple[str, ...] = ("shapely", "kernel")
-BlockedPolicy = Literal["error", "warn", "drop"]
-BLOCKED_POLICIES: tuple[str, ...] = ("error", "warn", "drop")
-JOINS: tuple[str, ...] = ("mitre", "round")
-DEFAULT_WIDENING = 4  # max_candidates defaults to this many times k
-
-ARC_WALK = 0  # automatic link found by line of sight
-ARC_LINK = 1  # manual forced / one-way link
-ARC_OFFMESH = 2  # off-mesh link (teleport, ladder, ...)
-
-_LOS_CHUNK = 200_000  # segments per bulk shapely call: bounds the temporary geometry arrays
 
 
 

@@ -49,7 +49,13 @@ import numpy as np
 import shapely
 from numpy.typing import ArrayLike, NDArray
 
-from navmesh._checks import MAX_COORDINATE, as_float_array, check_nonneg_float, check_option, check_positive_int
+from navmesh._checks import (
+    MAX_COORDINATE,
+    as_float_array,
+    check_nonneg_float,
+    check_option,
+    check_positive_int,
+)
 from navmesh._kernels import anyangle as AK
 from navmesh._kernels import los as LK
 from navmesh._kernels.status import BUDGET, FOUND
