@@ -4,7 +4,7 @@ places a unit can get stuck in (sinks), never get to (sources), or not reach at 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import NDArray
@@ -62,6 +62,12 @@ class ConnectivityReport:
         Nodes with arcs out but none in: a unit can leave but never return.
     unreachable : int32 array
         Nodes that ``origin`` cannot reach (empty when no origin was given).
+    one_way_traps : int32 array
+        Nodes from which some node of their island cannot be reached back (their strongly
+        connected component is smaller than their island).
+    blocked : int32 array
+        Waypoint graphs only (:func:`navmesh.diagnose`): waypoints outside the walkable area for
+        the agent radius (inside inflated obstacles). Empty for a plain graph.
     """
 
     components: NDArray[np.int32]
@@ -71,12 +77,15 @@ class ConnectivityReport:
     sinks: NDArray[np.int32]
     sources: NDArray[np.int32]
     unreachable: NDArray[np.int32]
+    one_way_traps: NDArray[np.int32]
+    blocked: NDArray[np.int32] = field(default_factory=lambda: np.zeros(0, np.int32))
 
     @property
-    def one_way_traps(self) -> bool:
-        """True when some node can be entered but not left to where it came from (more strong
-        components than weak ones)."""
-        return len(np.unique(self.strong_components)) > self.n_islands
+    def ok(self) -> bool:
+        """True when the graph is one island with no isolated, unreachable, trapped or blocked node
+        and no sink or source."""
+        problems = (self.isolated, self.unreachable, self.sinks, self.sources, self.one_way_traps, self.blocked)
+        return self.n_islands <= 1 and not any(len(p) for p in problems)
 
 
 def connectivity_report(graph: NavGraph, origin: int | None = None) -> ConnectivityReport:
@@ -98,9 +107,17 @@ def connectivity_report(graph: NavGraph, origin: int | None = None) -> Connectiv
     else:
         tree = bfs_tree(graph, check_node("origin", origin, graph.n_nodes))
         unreachable = np.flatnonzero(~np.isfinite(tree.cost)).astype(np.int32)
+    strong = strongly_connected_components(graph)
+    if len(weak):
+        weak_size = np.bincount(weak)
+        strong_size = np.bincount(strong)
+        traps = np.flatnonzero(strong_size[strong] < weak_size[weak]).astype(np.int32)
+    else:
+        traps = np.zeros(0, np.int32)
     return ConnectivityReport(
         components=weak,
-        strong_components=strongly_connected_components(graph),
+        strong_components=strong,
+        one_way_traps=traps,
         n_islands=int(weak.max()) + 1 if len(weak) else 0,
         isolated=np.flatnonzero((out_deg == 0) & (in_deg == 0)).astype(np.int32),
         sinks=np.flatnonzero((out_deg == 0) & (in_deg > 0)).astype(np.int32),

@@ -1,13 +1,11 @@
-"""`diagnose`: what is wrong with a waypoint graph (islands, sinks, blocked waypoints)."""
+"""`diagnose`: what is wrong with a waypoint graph (islands, sinks, traps, blocked waypoints), as
+one :class:`~navmesh.connectivity.ConnectivityReport`."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import dataclasses
 
-import numpy as np
-from numpy.typing import NDArray
-
-from navmesh.connectivity import connectivity_report
+from navmesh.connectivity import ConnectivityReport, connectivity_report
 from navmesh.errors import (
     InvalidOptionError,
     describe,
@@ -15,51 +13,7 @@ from navmesh.errors import (
 from navmesh.waypoints.navmap import NavMap
 
 
-# -- diagnostics -------------------------------------------------------------------------------
-@dataclass(frozen=True, eq=False)
-class Diagnostics:
-    """What may be wrong with a waypoint graph, for designers.
-
-    Attributes
-    ----------
-    n_islands : int
-        Weakly connected components (ignoring arc direction).
-    components : int32 array (n,)
-        Island label per node.
-    isolated : int32 array
-        Nodes without any arc.
-    unreachable : int32 array
-        Nodes that ``origin`` cannot reach (empty without an origin).
-    sinks : int32 array
-        Nodes with arcs in but none out (one-way links leading into a dead end).
-    sources : int32 array
-        Nodes with arcs out but none in.
-    one_way_traps : int32 array
-        Nodes from which some node of their island cannot be reached back (their strongly
-        connected component is smaller than their island).
-    blocked : int32 array
-        Waypoints outside the walkable area for the agent radius (inside inflated obstacles).
-    """
-
-    n_islands: int
-    components: NDArray[np.int32]
-    isolated: NDArray[np.int32]
-    unreachable: NDArray[np.int32]
-    sinks: NDArray[np.int32]
-    sources: NDArray[np.int32]
-    one_way_traps: NDArray[np.int32]
-    blocked: NDArray[np.int32]
-
-    @property
-    def ok(self) -> bool:
-        """True when the graph is one island with no isolated, trapped or blocked waypoint."""
-        return (
-            self.n_islands <= 1 and not len(self.isolated) and not len(self.unreachable) and not len(self.sinks)
-            and not len(self.sources) and not len(self.one_way_traps) and not len(self.blocked)
-        )
-
-
-def diagnose(nav: NavMap, *, origin: int | None = None) -> Diagnostics:
+def diagnose(nav: NavMap, *, origin: int | None = None) -> ConnectivityReport:
     """Islands, isolated and unreachable waypoints, one-way sinks and sources, blocked waypoints.
 
     Parameters
@@ -70,7 +24,8 @@ def diagnose(nav: NavMap, *, origin: int | None = None) -> Diagnostics:
 
     Returns
     -------
-    Diagnostics
+    ConnectivityReport
+        :func:`~navmesh.connectivity.connectivity_report` of the graph, with ``blocked`` filled in.
 
     Examples
     --------
@@ -85,18 +40,4 @@ def diagnose(nav: NavMap, *, origin: int | None = None) -> Diagnostics:
     if not isinstance(nav, NavMap):
         raise InvalidOptionError(f"nav={describe(nav)} is not a NavMap")
     report = connectivity_report(nav.graph, origin)
-    weak = report.components
-    strong = report.strong_components
-    weak_size = np.bincount(weak, minlength=max(int(weak.max()) + 1, 1)) if len(weak) else np.zeros(0, int)
-    strong_size = np.bincount(strong, minlength=max(int(strong.max()) + 1, 1)) if len(strong) else np.zeros(0, int)
-    traps = np.flatnonzero(strong_size[strong] < weak_size[weak]).astype(np.int32) if len(weak) else np.zeros(0, np.int32)
-    return Diagnostics(
-        n_islands=report.n_islands,
-        components=weak,
-        isolated=report.isolated,
-        unreachable=report.unreachable,
-        sinks=report.sinks,
-        sources=report.sources,
-        one_way_traps=traps,
-        blocked=nav.blocked_waypoints,
-    )
+    return dataclasses.replace(report, blocked=nav.blocked_waypoints)
