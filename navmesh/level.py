@@ -345,17 +345,17 @@ waypoints must lie in the walkable area, ...
         """Adopt ``other``'s derived data that depends only on parts equal in both levels.
 
         Levels are immutable, so a line-of-sight tester (bounds and obstacles) or a terrain
-        layer (terrain regions) built for one serves the other. The geometry cache is one dict
-        shared by both levels, so a radius built later for either serves both.
+        layer (terrain regions) built for one serves the other. Each cache is one dict shared by
+        both levels, so what is built later for either serves both.
         """
         same = lambda p, q: len(p) == len(q) and all(  # noqa: E731
             x is y or bool(shapely.equals_exact(x, y, 0.0)) for x, y in zip(p, q)
         )
         if same((self.bounds, *self.obstacles), (other.bounds, *other.obstacles)):
             self._cache["geometry"] = other._cache.setdefault("geometry", {})
-        if "terrain" in other._cache and same([r.polygon for r in self.terrain], [r.polygon for r in other.terrain]) \
-                and [r.tag for r in self.terrain] == [r.tag for r in other.terrain]:
-            self._cache["terrain"] = other._cache["terrain"]
+        if [r.tag for r in self.terrain] == [r.tag for r in other.terrain] \
+                and same([r.polygon for r in self.terrain], [r.polygon for r in other.terrain]):
+            self._cache["terrain"] = other._cache.setdefault("terrain", {})
 
     @staticmethod
     def _as_link(i: int, lk: Any) -> Link:
@@ -537,9 +537,10 @@ waypoints must lie in the walkable area, ...
 
     def terrain_layer(self) -> TerrainLayer:
         """The terrain regions prepared for bulk length queries (built once, cached)."""
-        if "terrain" not in self._cache:
-            self._cache["terrain"] = TerrainLayer(self.terrain)
-        return self._cache["terrain"]
+        cache = self._cache.setdefault("terrain", {})
+        if "layer" not in cache:
+            cache["layer"] = TerrainLayer(self.terrain)
+        return cache["layer"]
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Level):

@@ -372,7 +372,8 @@ def _changed_run_map(old: NDArray[np.float64], new: NDArray[np.float64]) -> NDAr
     to_new[n_old - tail:] = np.arange(n_new - tail, n_new)
     # an old changed row can only reappear among the new changed rows (old rows are unique)
     match = (mid_old[:, None, :] == mid_new[None, :, :]).all(axis=2)
-    to_new[head:n_old - tail] = np.where(match.any(axis=1), head + np.argmax(match, axis=1), -1)
+    found = match.any(axis=1)
+    to_new[head:n_old - tail] = np.where(found, head + (np.argmax(match, axis=1) if len(mid_new) else 0), -1)
     return to_new
 
 
