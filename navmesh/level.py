@@ -375,13 +375,19 @@ waypoints must lie in the walkable area, ...
         raise InvalidOptionError(f"offmesh_links[{i}]={describe(lk)} is not an OffMeshLink")
 
     def _placement(self, pts: NDArray[np.float64], previous: "Level | None") -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
-        """(outside the bounds, inside an obstacle) for each waypoint. Rows a ``previous`` level
-        with the same geometry checked at the same coordinates (an equal head and tail of the
-        array: one waypoint moved, added or removed) keep its answers; the rest are tested."""
+        """(outside the bounds, inside an obstacle) for each waypoint.
+
+        A ``previous`` level with the same bounds lends its answers for rows it checked at the
+        same coordinates (an equal head and tail of the array: waypoints moved, added or removed
+        in one run), except, when obstacles changed, for rows in the bounding box of an obstacle
+        in one level and not the other (only there can "inside an obstacle" change).
+        """
         los = self.line_of_sight()
         old = None if previous is None else previous._cache.get("placement")
-        if old is None or self._cache.get("geometry") is not previous._cache.get("geometry") \
-                or old[0].shape[1:] != pts.shape[1:]:
+        same_bounds = old is not None and (
+            self.bounds is previous.bounds or bool(shapely.equals_exact(self.bounds, previous.bounds, 0.0))
+        )
+        if not same_bounds or old[0].shape[1:] != pts.shape[1:]:
             outside, inside = los.outside_bounds(pts), los.inside_obstacle(pts)
         else:
             old_pts, old_out, old_in = old
@@ -396,11 +402,26 @@ waypoints must lie in the walkable area, ...
             for mine, theirs in ((outside, old_out), (inside, old_in)):
                 mine[:head] = theirs[:head]
                 mine[len(pts) - tail:] = theirs[len(old_pts) - tail:]
-            todo = slice(head, len(pts) - tail)
+            todo = np.zeros(len(pts), dtype=bool)
+            todo[head:len(pts) - tail] = True
             outside[todo] = los.outside_bounds(pts[todo])
+            if self._cache.get("geometry") is not previous._cache.get("geometry"):
+                for poly in self._changed_obstacles(previous):
+                    x0, y0, x1, y1 = poly.bounds
+                    todo |= (pts[:, 0] >= x0) & (pts[:, 0] <= x1) & (pts[:, 1] >= y0) & (pts[:, 1] <= y1)
             inside[todo] = los.inside_obstacle(pts[todo])
         self._cache["placement"] = (np.array(pts, dtype=np.float64), outside, inside)
         return outside, inside
+
+    def _changed_obstacles(self, other: "Level") -> list[shapely.Polygon]:
+        """Obstacles of either level not matched by an equal one at the same index in the other
+        (a superset of those in only one level)."""
+        mine, theirs = self.obstacles, other.obstacles
+        out = [*mine[len(theirs):], *theirs[len(mine):]]
+        for p, q in zip(mine, theirs):
+            if p is not q and not shapely.equals_exact(p, q, 0.0):
+                out += [p, q]
+        return out
 
     def _bad_waypoints(self, pts: NDArray[np.float64], previous: "Level | None" = None) -> dict[int, str]:
         """Index -> reason for every waypoint that breaks a placement rule."""

@@ -596,3 +596,18 @@ def test_a_waypoint_moved_onto_a_bad_spot_is_refused_with_a_shared_line_of_sight
         kept.replace(waypoints=[[1, 1], list(where), [18, 3], [2, 18]], on_bad_waypoint="warn")
     dropped = kept.replace(waypoints=[[1, 1], [10, 10], [2, 18]])  # removing rows: the rest keep their answers
     assert dropped.n_waypoints == 3
+
+
+def test_moving_an_obstacle_rechecks_the_waypoints_it_covers_or_leaves():
+    level = _editor_level()  # waypoint 1 at (10, 10), between the squares
+    onto = [level.obstacles[0], shapely.affinity.translate(level.obstacles[1], -3.0, -3.0)]  # (9..13)^2
+    with pytest.raises(InvalidGeometryError, match=re.escape("waypoints[1]=[10.0, 10.0] is inside obstacles[1]")):
+        level.replace(obstacles=onto)
+    with pytest.warns(NavmeshWarning, match=re.escape("waypoints[1]=[10.0, 10.0] is inside obstacles[1]")):
+        covered = level.replace(obstacles=onto, on_bad_waypoint="warn")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", NavmeshWarning)  # moved away again: nothing is reported
+        back = covered.replace(obstacles=level.obstacles, on_bad_waypoint="warn")
+        added = back.replace(obstacles=[*back.obstacles, [(17, 17), (19, 17), (19, 19), (17, 19)]])
+    with pytest.raises(InvalidGeometryError, match=re.escape("waypoints[0]=[1.0, 1.0] is inside obstacles[2]")):
+        added.replace(obstacles=[*back.obstacles, [(0.5, 0.5), (1.5, 0.5), (1.5, 1.5), (0.5, 1.5)]])
