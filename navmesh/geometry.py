@@ -6,27 +6,51 @@ grows obstacles by an agent radius (and shrinks the walkable area by it), and an
 
 Line-of-sight rule
 ------------------
-A segment is *blocked* when it passes through the interior of an obstacle or leaves the
-walkable area (the bounds). Running along an obstacle edge or the bounds edge, and touching
-a corner, is allowed: these are the rules of published any-angle answers.
+This is the one rule; :class:`LineOfSight` (vectorised numpy over shapely STRtree candidates)
+and the numba kernels of :mod:`navmesh._kernels.los` both implement it, exactly.
 
-Obstacles that overlap or share an edge are merged first (``shapely.unary_union``), so a
-segment running along the shared edge of two adjacent wall blocks is inside the wall.
-Obstacles that touch only at a point (two squares meeting corner to corner, a checkerboard)
-leave a gap of zero width: a segment passing *through* such a pinch point is blocked, while
-a segment ending at it is allowed. The same holds where an obstacle touches the bounds edge at
-a point, and a segment may not run along an edge that an obstacle shares with the bounds
-outline (a wall built against the map edge). Pinch points are the points where two boundary
-rings of the free space meet.
+*Blocked sets.* With ``agent_radius = 0`` the obstacles are merged (``shapely.unary_union``:
+obstacles that overlap or share an edge become one, so a wall built from adjacent blocks has no
+seam) and, together with everything outside the bounds, form **one** blocked set. With
+``agent_radius = r > 0`` every merged obstacle is inflated by r and the bounds are eroded by r,
+and each inflated obstacle and the outside of the eroded bounds is a blocked set **of its own**
+(inflated obstacles are not merged again).
 
-For an agent of radius r the merged obstacles are inflated (and the bounds eroded) by r and the
-agent's centre follows the rule above; inflated obstacles are not merged again, so two walls
-exactly 2r apart leave a corridor the agent fits through, touching both.
+*Walkable points.* A point is walkable when it lies in no blocked set's interior: obstacle
+boundaries and the bounds outline are walkable.
+
+*Visible segments.* A segment from ``a`` to ``b`` is visible when both ends are walkable and, at
+every point ``p`` strictly between them, the segment has, for each blocked set, a side that is
+locally free of it: an open half-disc around ``p`` on one side of the segment, however small,
+meets none of the set's interior. So running along an obstacle edge (slanted or not) or the
+bounds outline and grazing a corner are allowed; entering an obstacle or leaving the bounds is
+not. With r = 0 (one blocked set) a segment may not pass through a zero-width gap: a *pinch
+point*, where obstacles touch at a point, a hole touches its polygon's outer ring, or an obstacle
+touches the bounds outline at a point, nor run along a *seam*, an obstacle edge lying on the
+bounds outline. With r > 0 an agent passes between two inflated obstacles that touch (a corridor
+exactly ``2 r`` wide), its disc touching both walls: each of them is free on one side.
+
+*Ends at a pinch point.* Near a pinch point the free space is two or more *free wedges*. A
+segment may end at a pinch point only inside one free wedge, and only inside its *wide* wedge
+(the one wider than 180 degrees) when it has one: that is the only wedge in which a shortest path
+can turn at the point, and pinning the point to it means that a path made of visible segments
+never turns at a pinch point from one wedge into another. (A pinch point without a wide wedge,
+such as two tile corners touching diagonally, may be reached from any of its wedges: no corner
+waypoint is placed there, but a waypoint a designer puts exactly on it joins its wedges.)
+
+*Exactness.* Every decision is the sign of an exact orientation test on the float input
+coordinates (Shewchuk's floating-point filter, then exact arithmetic when the filter cannot
+decide) or a comparison of coordinates: no tolerance. A segment whose float end points miss a
+pinch point or a wall corner by 1e-17 is judged as the exact segment between those floats.
+Coordinates are assumed well inside +-1e150 (no overflow in products). Inflation and erosion
+are shapely buffers (see :func:`inflate`); the rule is exact for the polygons they return.
 """
 
 from __future__ import annotations
 
 import math
+from fractions import Fraction
+from functools import cmp_to_key
 from typing import Any, Iterable, Literal, Sequence
 
 import numpy as np
@@ -35,6 +59,7 @@ import shapely
 from numpy.typing import ArrayLike, NDArray
 
 from navmesh._checks import check_option
+from navmesh._kernels.los import GAP_PINCH, GAP_SEAM, GAP_WEDGE
 from navmesh.errors import InvalidGeometryError, InvalidOptionError, describe
 
 __all__ = [
@@ -47,6 +72,8 @@ __all__ = [
     "erode",
     "segment_lengths_inside",
     "LineOfSight",
+    "orient",
+    "ring_edges",
     "cell_rectangles",
     "Join",
 ]
@@ -496,6 +523,45 @@ def segment_lengths_inside(
     return scipy.sparse.csr_array((lengths[keep], (seg[keep], poly[keep])), shape=(m, p))
 
 
+def orient(a: ArrayLike, b: ArrayLike, c: ArrayLike) -> NDArray[np.int8]:
+    """Exact sign of the turn ``a -> b -> c`` for arrays of points, vectorised.
+
+    Parameters
+    ----------
+    a, b, c : float arrays of shape (n, 2)
+        Points in world units (finite, well inside +-1e150).
+
+    Returns
+    -------
+    int8 array of shape (n,)
+        1 where ``c`` lies left of the directed line ``a -> b`` (counter-clockwise turn), -1 right,
+        0 exactly on it. Decided in floating point when Shewchuk's error bound allows, otherwise
+        with exact rational arithmetic (``fractions.Fraction``) on the float inputs.
+
+    Examples
+    --------
+    >>> orient([[0.2, 1.8]], [[1.8, 0.2]], [[1.0, 1.0]]).tolist()   # the floats miss (1, 1)
+    [-1]
+    >>> orient([[0, 0]], [[2, 2]], [[1, 1]]).tolist()
+    [0]
+    """
+    pa, pb, pc = (np.asarray(v, dtype=np.float64).reshape(-1, 2) for v in (a, b, c))
+    detl = (pa[:, 0] - pc[:, 0]) * (pb[:, 1] - pc[:, 1])
+    detr = (pa[:, 1] - pc[:, 1]) * (pb[:, 0] - pc[:, 0])
+    det = detl - detr
+    out = np.sign(det).astype(np.int8)
+    unsure = np.abs(det) <= _ERR_BOUND * (np.abs(detl) + np.abs(detr))
+    unsure &= (detl != 0) | (detr != 0)  # a zero factor makes both products exactly zero
+    for i in np.flatnonzero(unsure):
+        ax, ay, bx, by, cx, cy = (Fraction(float(v)) for v in (*pa[i], *pb[i], *pc[i]))
+        exact = (ax - cx) * (by - cy) - (ay - cy) * (bx - cx)
+        out[i] = (exact > 0) - (exact < 0)
+    return out
+
+
+_ERR_BOUND = 3.3306690738754716e-16  # Shewchuk's ccwerrboundA, (3 + 16 eps) eps with eps = 2^-53
+
+
 def _merge(geoms: list[shapely.Geometry]) -> shapely.Geometry:
     """Union of polygons. Many non-overlapping edge-matched tiles (grid cells) take GEOS's fast
     coverage union, several times quicker than the general overlay; anything else the general one."""
@@ -511,23 +577,172 @@ def _merge(geoms: list[shapely.Geometry]) -> shapely.Geometry:
     return shapely.union_all(arr)
 
 
+def ring_edges(geoms: Sequence[shapely.Geometry], free_inside: bool) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
+    """Directed edges of every ring of the polygons, free side on the left.
+
+    Parameters
+    ----------
+    geoms : sequence of polygonal shapely geometry
+    free_inside : bool
+        True: the polygons are free space (the walkable area), so they lie left of their edges;
+        False: they are obstacles, on the right.
+
+    Returns
+    -------
+    rows : float array of shape (E, 6)
+        ``x0, y0, x1, y1, px, py``: an edge and (px, py), the vertex before (x0, y0) on its ring.
+        Closing and repeated vertices are dropped.
+    polygon : int array of shape (E,)
+        Index into ``geoms`` of the polygon each edge belongs to.
+
+    Examples
+    --------
+    >>> ring_edges([shapely.box(0, 0, 1, 1)], free_inside=False)[0][:2].tolist()
+    [[1.0, 0.0, 0.0, 0.0, 1.0, 1.0], [0.0, 0.0, 0.0, 1.0, 1.0, 0.0]]
+    """
+    arr = np.asarray(list(geoms), dtype=object)
+    if len(arr) == 0:
+        return np.zeros((0, 6)), np.zeros(0, np.int64)
+    parts, owner = shapely.get_parts(arr, return_index=True)
+    keep = (shapely.get_type_id(parts) == 3) & ~shapely.is_empty(parts)
+    parts, owner = parts[keep], owner[keep]
+    if len(parts) == 0:
+        return np.zeros((0, 6)), np.zeros(0, np.int64)
+    # outer rings clockwise put the polygon on the right (obstacles); counter-clockwise on the left
+    rings, ring_part = shapely.get_rings(shapely.orient_polygons(parts, exterior_cw=not free_inside), return_index=True)
+    xy, ring = shapely.get_coordinates(rings, return_index=True)
+    first = np.r_[True, ring[1:] != ring[:-1]]
+    last = np.r_[ring[1:] != ring[:-1], True]
+    keep = ~last  # shapely closes every ring by repeating its first vertex
+    keep[1:] &= np.any(xy[1:] != xy[:-1], axis=1) | first[1:]  # repeated vertices
+    xy, ring = xy[keep], ring[keep]
+    kept_rings, ring = np.unique(ring, return_inverse=True)
+    ring = ring.reshape(-1)
+    sizes = np.bincount(ring)
+    starts = np.r_[0, np.cumsum(sizes)[:-1]]
+    pos = np.arange(len(xy)) - starts[ring]
+    nxt = starts[ring] + (pos + 1) % sizes[ring]
+    prv = starts[ring] + (pos - 1) % sizes[ring]
+    good = sizes[ring] >= 3
+    rows = np.column_stack([xy, xy[nxt], xy[prv]])[good]
+    polygon = owner[ring_part[kept_rings]][ring]
+    return rows, polygon[good].astype(np.int64)
+
+
+def _sort_key(d: tuple[Fraction, Fraction]) -> tuple[int, Any]:
+    return (0 if d[1] > 0 or (d[1] == 0 and d[0] > 0) else 1, d)
+
+
+def _angle_order(u: tuple[Fraction, Fraction], v: tuple[Fraction, Fraction]) -> int:
+    """Exact comparison of two nonzero directions by angle from +x in [0, 360)."""
+    hu, hv = _sort_key(u)[0], _sort_key(v)[0]
+    if hu != hv:
+        return hu - hv
+    c = u[0] * v[1] - u[1] * v[0]
+    return -1 if c > 0 else (1 if c < 0 else 0)
+
+
+def _in_closed_wedge(d: tuple[Fraction, Fraction], q: tuple[Fraction, Fraction], r: tuple[Fraction, Fraction]) -> bool:
+    """Whether direction d lies in the closed wedge swept counter-clockwise from q to r."""
+    c_qr = q[0] * r[1] - q[1] * r[0]
+    c_qd = q[0] * d[1] - q[1] * d[0]
+    c_dr = d[0] * r[1] - d[1] * r[0]
+    if c_qr > 0:
+        return c_qd >= 0 and c_dr >= 0
+    if c_qr < 0:
+        return c_qd >= 0 or c_dr >= 0
+    if q[0] * r[0] + q[1] * r[1] < 0:
+        return c_qd >= 0
+    return True
+
+
+def _free_wedges(corners: list[tuple[int, NDArray[np.float64], NDArray[np.float64], bool]], point: NDArray[np.float64]
+                 ) -> list[tuple[NDArray[np.float64], NDArray[np.float64], bool]]:
+    """The free wedges around ``point`` from the wall corners there, exactly.
+
+    ``corners`` holds (group, q, r, vertex): a corner whose free side is swept counter-clockwise
+    from ray point->q to ray point->r (``vertex``: a ring vertex, not an edge passing through); group -1 is the walkable area (free where all its corners are free),
+    any other group an obstacle (free where any of its corners is free). Returns (q, r, wide)
+    per wedge, counter-clockwise from +x; ``wide``: wider than 180 degrees.
+    """
+    px, py = Fraction(float(point[0])), Fraction(float(point[1]))
+
+    def direction(x: NDArray[np.float64]) -> tuple[Fraction, Fraction]:
+        return (Fraction(float(x[0])) - px, Fraction(float(x[1])) - py)
+
+    rays: list[tuple[tuple[Fraction, Fraction], NDArray[np.float64]]] = []
+    wedge_of = [(g, direction(q), direction(r)) for g, q, r, _ in corners]
+    for _, q, r, _ in corners:
+        rays += [(direction(q), q), (direction(r), r)]
+    rays.sort(key=cmp_to_key(lambda s, t: _angle_order(s[0], t[0])))
+    distinct = [rays[0]]
+    for ray in rays[1:]:
+        if _angle_order(ray[0], distinct[-1][0]) != 0:
+            distinct.append(ray)
+    n = len(distinct)
+    if n < 2:
+        return []
+
+    def free(d: tuple[Fraction, Fraction]) -> bool:
+        groups: dict[int, list[bool]] = {}
+        for g, q, r in wedge_of:
+            groups.setdefault(g, []).append(_in_closed_wedge(d, q, r))
+        return all(all(v) if g < 0 else any(v) for g, v in groups.items())
+
+    sector_free = []
+    for i in range(n):
+        u, w = distinct[i][0], distinct[(i + 1) % n][0]
+        c = u[0] * w[1] - u[1] * w[0]
+        if c > 0:
+            mid = (u[0] + w[0], u[1] + w[1])
+        elif c < 0 or u[0] * w[0] + u[1] * w[1] > 0:
+            mid = (-(u[0] + w[0]), -(u[1] + w[1]))
+        else:
+            mid = (-u[1], u[0])  # a half-turn sector: the left normal of u
+        sector_free.append(free(mid))
+    if all(sector_free) or not any(sector_free):
+        return []
+    begin = next(i for i in range(n) if sector_free[i] and not sector_free[i - 1])
+    wedges = []
+    i = begin
+    for _ in range(n):
+        if sector_free[i] and not sector_free[i - 1]:
+            j = i
+            while sector_free[(j + 1) % n]:
+                j = (j + 1) % n
+            q, r = distinct[i], distinct[(j + 1) % n]
+            c = q[0][0] * r[0][1] - q[0][1] * r[0][0]
+            wedges.append((q[1], r[1], bool(c < 0)))
+        i = (i + 1) % n
+    wedges.sort(key=cmp_to_key(lambda s, t: _angle_order(direction(s[0]), direction(t[0]))))
+    return wedges
+
+
+def _two_corner_wedges(corners: list[tuple[int, NDArray[np.float64], NDArray[np.float64], bool]],
+                       point: NDArray[np.float64]) -> list[tuple[NDArray[np.float64], NDArray[np.float64], bool]]:
+    """The common pinch quickly: two corners of two different obstacles (tile maps' diagonal
+    cells). Their blocked wedges are disjoint, so the free wedges run from each corner's first
+    free ray to the other's last: [q1, r2] and [q2, r1]. Anything else: [] (use :func:`_free_wedges`)."""
+    if len(corners) != 2 or not all(c[3] for c in corners):
+        return []
+    (g1, q1, r1, _), (g2, q2, r2, _) = corners
+    if g1 < 0 or g2 < 0 or g1 == g2:
+        return []
+    p = np.asarray(point, dtype=np.float64)[None]
+    wide = orient(np.repeat(p, 2, axis=0), np.array([q1, q2]), np.array([r2, r1])) < 0
+    out = [(q1, r2, bool(wide[0])), (q2, r1, bool(wide[1]))]
+    return sorted(out, key=lambda w: math.atan2(w[0][1] - point[1], w[0][0] - point[0]) % (2 * math.pi))
+
+
 class LineOfSight:
     """Bulk line-of-sight tests for a disc agent among fixed obstacles inside a walkable area.
 
     Build once per level and agent radius, then test thousands of segments per call. Pass the
-    level's *original* obstacles and bounds: this class merges the obstacles, finds pinch points,
-    then inflates the merged obstacles and erodes the bounds by ``agent_radius``.
-
-    Rule: a segment (the path of the agent's centre) is blocked when it enters the interior of
-    an inflated obstacle, leaves the eroded bounds, or (only with ``agent_radius=0``) passes
-    through a pinch point of the original geometry. Running along boundaries and touching corners
-    is allowed, so a corridor exactly ``2 * agent_radius`` wide is open: the agent's disc touches
-    both walls. Obstacles that overlap or share an edge are merged *before* inflation, so a wall
-    built from adjacent blocks has no seam; obstacles that touch only at a point (checkerboard) or
-    an obstacle touching the bounds edge at a point leave a zero-width gap that a point agent
-    cannot pass through (ending a segment exactly at the pinch point is allowed); nor may a
-    segment run along an edge an obstacle shares with the bounds outline. With
-    ``agent_radius > 0`` such places lie inside the inflated obstacles anyway.
+    level's *original* obstacles and bounds: this class merges the obstacles, inflates the merged
+    obstacles and erodes the bounds by ``agent_radius``, and finds pinch points and seams.
+    The rule is the module's line-of-sight rule (see :mod:`navmesh.geometry`); the numba kernel
+    backend (:func:`navmesh.waypoints.linking.wall_grid_for`) reads this object's ``edges`` and
+    ``gaps`` and gives the same answers.
 
     Parameters
     ----------
@@ -551,18 +766,30 @@ class LineOfSight:
         Their corners are natural waypoint positions.
     walkable_area : shapely geometry or None
         ``bounds`` eroded by ``agent_radius``.
+    edges : float array of shape (E, 7)
+        Every wall edge, free side on its left: rows ``x0, y0, x1, y1, px, py, pinch`` ((px, py)
+        the previous vertex of its ring; ``pinch`` 1 when (x0, y0) is a pinch point).
     pinch_points : float array of shape (k, 2)
-        Points where the free space of the original geometry narrows to zero width (only used
-        with ``agent_radius=0``).
+        Points where the free space has two or more free wedges (only with ``agent_radius=0``).
+    pinch_wedges : tuple of float arrays of shape (w, 4)
+        Per pinch point its free wedges, counter-clockwise from +x: rows ``qx, qy, rx, ry``, the
+        wedge swept counter-clockwise from the ray towards (qx, qy) to the ray towards (rx, ry).
+    pinch_wide : int array of shape (k,)
+        Index of each pinch point's wide wedge (wider than 180 degrees), -1 when it has none.
+    seams : float array of shape (s, 4)
+        Obstacle edges lying on the bounds outline (only with ``agent_radius=0``): ``x0, y0, x1, y1``.
 
     Examples
     --------
     >>> los = LineOfSight([shapely.box(2, -1, 3, 1)], shapely.box(-5, -5, 5, 5))
     >>> los.blocked([[0, 0], [0, 1]], [[4, 0], [4, 1]]).tolist()   # through, along the edge
     [True, False]
+    >>> triangle = LineOfSight([shapely.Polygon([(1.1, 2.3), (7.7, 3.1), (4.4, 9.9)])])
+    >>> triangle.blocked([[1.1, 2.3]], [[7.7, 3.1]]).tolist()     # along a slanted edge
+    [False]
     >>> checkerboard = LineOfSight([shapely.box(0, 0, 1, 1), shapely.box(1, 1, 2, 2)])
-    >>> checkerboard.blocked([[0, 2], [0, 2]], [[2, 0], [1, 1]]).tolist()  # through, to the pinch
-    [True, False]
+    >>> checkerboard.blocked([[0, 2], [0.2, 1.8], [0, 2]], [[2, 0], [1.8, 0.2], [1, 1]]).tolist()
+    [True, True, False]
     >>> walls = [shapely.box(0, 0, 10, 1), shapely.box(0, 3, 10, 4)]   # a corridor 2 wide
     >>> LineOfSight(walls, agent_radius=1.0).blocked([[0, 2]], [[10, 2]]).tolist()
     [False]
@@ -584,7 +811,6 @@ class LineOfSight:
         merged = _merge(geoms)
         self.agent_radius = r
         self.parts: tuple[shapely.Polygon, ...] = tuple(_polygonal_parts(merged))
-        self.pinch_points = self._find_pinches(merged, bounds) if r == 0 else np.zeros((0, 2))
         if r > 0 and self.parts:
             self.inflated: tuple[shapely.Geometry, ...] = tuple(
                 _grow(np.asarray(self.parts, dtype=object), r, join, q).tolist()
@@ -599,20 +825,72 @@ class LineOfSight:
         self._tree = shapely.STRtree(self._obst)
         if self.walkable_area is not None:
             shapely.prepare(self.walkable_area)
-        self._pinch_geoms = (
-            shapely.points(self.pinch_points) if len(self.pinch_points) else np.empty(0, dtype=object)
-        )
-        self._pinch_tree = shapely.STRtree(self._pinch_geoms)
+
+        obst_rows, obst_group = ring_edges(self.inflated, free_inside=False)
+        area_rows, _ = ring_edges([] if self.walkable_area is None else [self.walkable_area], free_inside=True)
+        rows = np.concatenate([obst_rows, area_rows])
+        group = np.concatenate([obst_group, np.full(len(area_rows), -1, np.int64)])
+        self._edge_tree = shapely.STRtree(shapely.linestrings(rows[:, :4].reshape(-1, 2, 2)))
+        splits = self._set_pinches(rows, group, merged, bounds if r == 0 else None, r == 0)
+        if splits:
+            # a pinch point inside a wall edge becomes a vertex of it (a straight corner), so that
+            # the gap table alone judges segments ending or passing there
+            rows = _split_edges(rows, splits)
+            self._edge_tree = shapely.STRtree(shapely.linestrings(rows[:, :4].reshape(-1, 2, 2)))
+        flag = np.zeros(len(rows))
+        if len(self.pinch_points):
+            starts = rows[:, :2]
+            at = _row_lookup(starts, self.pinch_points)
+            flag[at >= 0] = 1.0
+        self.edges: NDArray[np.float64] = np.column_stack([rows, flag])
         # With r == 0, a wall flush against the map edge leaves a zero-width gap: running along
-        # the edge an obstacle shares with the bounds outline is blocked.
-        self._seams = np.empty(0, dtype=object)
-        if r == 0 and bounds is not None and self.parts:
-            shared = shapely.get_parts(shapely.intersection(bounds.boundary, shapely.boundary(merged)))
-            self._seams = shared[shapely.length(shared) > 0]
-        self._seam_tree = shapely.STRtree(self._seams)
+        # an edge the obstacle shares with the bounds outline is blocked.
+        self.seams = self._find_seams(merged, bounds) if r == 0 else np.zeros((0, 4))
+        self.gaps = self._gap_table()
+        self._gap_tree = shapely.STRtree(self._gap_geoms())
+
+    # -- set-up ------------------------------------------------------------------------------
+    def _set_pinches(self, rows: NDArray[np.float64], group: NDArray[np.int64], merged: shapely.Geometry,
+                     bounds: shapely.Geometry | None, look: bool) -> dict[int, list[NDArray[np.float64]]]:
+        """Pinch points and their free wedges (candidates from the free space's rings, then the
+        wedges from every wall corner and edge through each candidate). Returns the pinch points
+        lying inside wall edges, by edge."""
+        cands = self._find_pinches(merged, bounds) if look else np.zeros((0, 2))
+        points, wedges, wide = [], [], []
+        splits: dict[int, list[NDArray[np.float64]]] = {}
+        if len(cands):
+            li, ei = self._edge_tree.query(shapely.points(cands))
+            on = orient(rows[ei, 0:2], rows[ei, 2:4], cands[li]) == 0
+            li, ei = li[on], ei[on]
+            inside = _place(rows[ei, 0:2], rows[ei, 2:4], cands[li]) >= 0
+            by_point: dict[int, list[int]] = {}
+            for i, e in zip(li[inside].tolist(), ei[inside].tolist()):
+                by_point.setdefault(i, []).append(e)
+            for i, p in enumerate(cands):
+                corners = []
+                for e in by_point.get(i, []):
+                    x0, y0, x1, y1, px, py = rows[e]
+                    if x0 == p[0] and y0 == p[1]:
+                        corners.append((int(group[e]), rows[e, 2:4], rows[e, 4:6], True))
+                    elif not (x1 == p[0] and y1 == p[1]):  # the edge passes through p: a straight corner
+                        corners.append((int(group[e]), rows[e, 2:4], rows[e, 0:2], False))
+                found = _two_corner_wedges(corners, p) or (_free_wedges(corners, p) if corners else [])
+                if len(found) >= 2:
+                    for e in by_point.get(i, []):
+                        if not ((rows[e, 0:2] == p).all() or (rows[e, 2:4] == p).all()):
+                            splits.setdefault(e, []).append(p)
+                    points.append(p)
+                    wedges.append(np.array([np.r_[q, r] for q, r, _ in found], dtype=np.float64))
+                    wide.append(next((k for k, (_, _, w) in enumerate(found) if w), -1))
+        self.pinch_points: NDArray[np.float64] = np.array(points, dtype=np.float64).reshape(-1, 2)
+        self.pinch_wedges: tuple[NDArray[np.float64], ...] = tuple(wedges)
+        self.pinch_wide: NDArray[np.int64] = np.array(wide, dtype=np.int64)
+        return splits
 
     @staticmethod
     def _find_pinches(merged: shapely.Geometry, bounds: shapely.Geometry | None) -> NDArray[np.float64]:
+        """Candidate pinch points: where two boundary rings of the free space meet, or one ring
+        repeats a vertex."""
         free = merged if bounds is None else shapely.difference(bounds, merged)
         rings: list[shapely.Geometry] = []
         for poly in _polygonal_parts(free):
@@ -643,6 +921,30 @@ class LineOfSight:
         if not found:
             return np.zeros((0, 2))
         return np.unique(np.concatenate(found), axis=0)
+
+    def _find_seams(self, merged: shapely.Geometry, bounds: shapely.Geometry | None) -> NDArray[np.float64]:
+        """Edges an obstacle shares with the bounds outline, as rows x0, y0, x1, y1."""
+        if bounds is None or not self.parts:
+            return np.zeros((0, 4))
+        shared = shapely.get_parts(shapely.intersection(bounds.boundary, shapely.boundary(merged)))
+        lines = shared[(shapely.get_dimensions(shared) == 1) & (shapely.length(shared) > 0)]
+        out = [np.zeros((0, 4))]
+        for line in shapely.get_parts(shapely.line_merge(lines)) if len(lines) else lines:
+            c = shapely.get_coordinates(line)
+            out.append(np.column_stack([c[:-1], c[1:]]))
+        return np.concatenate(out)
+
+    def _gap_table(self) -> NDArray[np.float64]:
+        """Seams and pinch points (each followed by its wedges) as kernel gap rows."""
+        rows = [np.column_stack([np.full(len(self.seams), GAP_SEAM), self.seams])]
+        for p, w, wide in zip(self.pinch_points, self.pinch_wedges, self.pinch_wide.tolist()):
+            rows.append(np.array([[GAP_PINCH, p[0], p[1], len(w), wide]]))
+            rows.append(np.column_stack([np.full(len(w), GAP_WEDGE), w]))
+        return np.concatenate(rows).reshape(-1, 5)
+
+    def _gap_geoms(self) -> NDArray[np.object_]:
+        seams = shapely.linestrings(self.seams.reshape(-1, 2, 2)) if len(self.seams) else np.empty(0, dtype=object)
+        return np.concatenate([seams, shapely.points(self.pinch_points) if len(self.pinch_points) else seams[:0]])
 
     # -- points -----------------------------------------------------------------------------
     def inside_obstacle(self, points: ArrayLike) -> NDArray[np.bool_]:
@@ -688,18 +990,17 @@ class LineOfSight:
         Returns
         -------
         bool array of shape (m,)
-            True where the segment enters an obstacle's interior, leaves the walkable area,
-            passes through a pinch point, or runs along an obstacle edge on the bounds outline.
-            A zero-length segment is blocked when its point is not walkable.
+            True where the segment is not visible under the module's line-of-sight rule (an end
+            not walkable, entering an obstacle or leaving the walkable area, through a pinch
+            point, along a seam, or ending at a pinch point outside its wide wedge). A
+            zero-length segment is blocked when its point is not walkable.
 
         Notes
         -----
-        Midpoints strictly inside a part or outside the area settle many segments at once; the
-        rest get STRtree candidates and vectorised ``crosses | contains`` on the (segment, part)
-        pairs, so zero-width corridors between touching inflated obstacles stay open; then one
-        covers test against the walkable area, and tree queries for pinch points and bounds seams.
-        No Python loop per segment. (A single free-space polygon test was tried and dropped: GEOS
-        slows down with its hole count, 11x slower on a map with 4,500 obstacles.)
+        One STRtree query gives the (segment, wall edge) candidate pairs; exact orientation
+        tests (:func:`orient`) on all pairs at once find proper crossings, ends inside an edge
+        leaving into its blocked side, and wall corners the segment touches outside their free
+        wedge; a second query tests pinch points and seams. No Python loop per segment.
 
         Raises
         ------
@@ -707,51 +1008,59 @@ class LineOfSight:
             Shapes differ or are not (m, 2), or coordinates are not finite.
         """
         pa, pb = _segment_arrays(a, b)
-        m = len(pa)
-        out = np.zeros(m, dtype=bool)
-        if m == 0:
+        out = ~(self.walkable(pa) & self.walkable(pb))
+        todo = np.flatnonzero(~out & (pa != pb).any(axis=1))
+        if todo.size == 0:
             return out
-        same = (pa == pb).all(axis=1)
-        if same.any():
-            out[same] = ~self.walkable(pa[same])
-        idx = np.flatnonzero(~same)
-        if idx.size == 0:
-            return out
-        sa, sb = pa[idx], pb[idx]
+        sa, sb = pa[todo], pb[todo]
         lines = _lines(sa, sb)
-        hit = self._blocked_by_parts(lines, sa, sb)
-        if len(self._seams):
-            li, si = self._seam_tree.query(lines, predicate="intersects")
-            along = shapely.length(shapely.intersection(lines[li], self._seams[si])) > 0
-            hit[li[along]] = True
-        if len(self._pinch_geoms):
-            li, ki = self._pinch_tree.query(lines, predicate="intersects")
-            if li.size:
-                pin = self.pinch_points[ki]
-                at_end = (pin == sa[li]).all(axis=1) | (pin == sb[li]).all(axis=1)
-                hit[li[~at_end]] = True
-        out[idx] = hit
+        hit = np.zeros(len(todo), dtype=bool)
+        li, ei = self._edge_tree.query(lines)
+        if li.size:
+            hit[li[_edge_blocks(sa[li], sb[li], self.edges[ei])]] = True
+        li, gi = self._gap_tree.query(lines)
+        if li.size:
+            hit[li[self._gap_blocks(sa[li], sb[li], gi)]] = True
+        out[todo] = hit
         return out
 
-    def _blocked_by_parts(
-        self, lines: NDArray[np.object_], sa: NDArray[np.float64], sb: NDArray[np.float64]
-    ) -> NDArray[np.bool_]:
-        """Interior contact with an (inflated) part or leaving the walkable area, pair by pair
-        (vectorised over STRtree candidate pairs)."""
-        hit = np.zeros(len(lines), dtype=bool)
-        # Cheap certain cases first: the midpoint strictly inside a part or outside the area.
-        hit |= ~self.walkable(0.5 * (sa + sb))
-        rest = np.flatnonzero(~hit)
-        if rest.size and len(self._obst):
-            li, oi = self._tree.query(lines[rest])
-            obst, cand = self._obst[oi], lines[rest][li]
-            # Interior contact: the line crosses the polygon, or lies inside it.
-            inner = shapely.crosses(obst, cand) | shapely.contains(obst, cand)
-            hit[rest[li[inner]]] = True
-        if self.walkable_area is not None:
-            rest = np.flatnonzero(~hit)
-            hit[rest] = ~shapely.covers(self.walkable_area, lines[rest])
-        return hit
+    def _gap_blocks(self, a: NDArray[np.float64], b: NDArray[np.float64], gi: NDArray[np.int64]) -> NDArray[np.bool_]:
+        """Per (segment, seam or pinch point) pair: whether that gap blocks the segment."""
+        n_seams = len(self.seams)
+        out = np.zeros(len(a), dtype=bool)
+        seam = gi < n_seams
+        if seam.any():
+            s = self.seams[gi[seam]]
+            on = (orient(a[seam], b[seam], s[:, :2]) == 0) & (orient(a[seam], b[seam], s[:, 2:]) == 0)
+            ax_ = np.where((a[seam, 0] != b[seam, 0])[:, None], np.c_[a[seam, 0], b[seam, 0], s[:, 0], s[:, 2]],
+                           np.c_[a[seam, 1], b[seam, 1], s[:, 1], s[:, 3]])
+            lo = np.maximum(ax_[:, :2].min(axis=1), ax_[:, 2:].min(axis=1))
+            hi = np.minimum(ax_[:, :2].max(axis=1), ax_[:, 2:].max(axis=1))
+            out[seam] = on & (hi > lo)
+        pin = np.flatnonzero(~seam)
+        if pin.size:
+            k = gi[pin] - n_seams
+            p = self.pinch_points[k]
+            pa, pb = a[pin], b[pin]
+            on = orient(pa, pb, p) == 0
+            where = np.where(on, _place(pa, pb, p), -1)
+            sel = np.flatnonzero(where >= 0)
+            if sel.size:
+                counts = np.array([len(self.pinch_wedges[j]) for j in k[sel]], dtype=np.int64)
+                rep = np.repeat(sel, counts)
+                wedge = np.concatenate([self.pinch_wedges[j] for j in k[sel]])
+                index = np.concatenate([np.arange(c) for c in counts])
+                w_at = where[rep]
+                wide = self.pinch_wide[k[rep]]
+                s = np.where(w_at == 0, 1, -1)
+                ok = _in_wedge(pa[rep], pb[rep], p[rep], wedge[:, :2], wedge[:, 2:], s)
+                between = w_at == 1
+                ok &= ~between | _in_wedge(pa[rep], pb[rep], p[rep], wedge[:, :2], wedge[:, 2:], np.ones(len(rep), int))
+                ok &= between | (wide < 0) | (index == wide)
+                fine = np.zeros(len(a), dtype=bool)
+                np.logical_or.at(fine, pin[rep], ok)
+                out[pin[sel]] = ~fine[pin[sel]]
+        return out
 
     def visible(self, a: ArrayLike, b: ArrayLike) -> NDArray[np.bool_]:
         """``~blocked(a, b)``: whether each segment is walkable from end to end."""
@@ -762,6 +1071,83 @@ class LineOfSight:
             f"LineOfSight(parts={len(self.parts)}, agent_radius={self.agent_radius}, "
             f"pinch_points={len(self.pinch_points)})"
         )
+
+
+def _split_edges(rows: NDArray[np.float64], splits: dict[int, list[NDArray[np.float64]]]) -> NDArray[np.float64]:
+    """Wall edge rows with edge ``e`` cut at the points ``splits[e]`` (exactly on it). The next
+    edge keeps its previous vertex: the new one lies on the same ray from its corner."""
+    out = []
+    for e, row in enumerate(rows):
+        if e not in splits:
+            out.append(row[None])
+            continue
+        a, b = row[0:2], row[2:4]
+        axis = 0 if a[0] != b[0] else 1
+        cuts = sorted(splits[e], key=lambda p: abs(p[axis] - a[axis]))
+        chain = [a, *cuts, b]
+        prev = [row[4:6], *chain[:-2]]
+        out.append(np.array([np.r_[chain[i], chain[i + 1], prev[i]] for i in range(len(chain) - 1)]))
+    return np.concatenate(out)
+
+
+def _row_lookup(rows: NDArray[np.float64], table: NDArray[np.float64]) -> NDArray[np.int64]:
+    """Index of each (x, y) row in ``table`` (exact equality), -1 when absent."""
+    both = np.concatenate([table, rows])
+    _, first, inverse = np.unique(both, axis=0, return_index=True, return_inverse=True)
+    owner = first[inverse.reshape(-1)][len(table):]
+    return np.where(owner < len(table), owner, -1)
+
+
+def _place(a: NDArray[np.float64], b: NDArray[np.float64], p: NDArray[np.float64]) -> NDArray[np.int8]:
+    """Where points p on the lines a-b lie: 0 at a, 1 strictly between, 2 at b, -1 outside (exact:
+    collinear points are ordered by a coordinate that differs between a and b)."""
+    axis = np.where(a[:, 0] != b[:, 0], 0, 1)
+    rows = np.arange(len(a))
+    u, ua, ub = p[rows, axis], a[rows, axis], b[rows, axis]
+    out = np.full(len(a), -1, dtype=np.int8)
+    out[(np.minimum(ua, ub) < u) & (u < np.maximum(ua, ub))] = 1
+    out[u == ub] = 2
+    out[u == ua] = 0
+    return out
+
+
+def _in_wedge(a: NDArray[np.float64], b: NDArray[np.float64], v: NDArray[np.float64], q: NDArray[np.float64],
+              r: NDArray[np.float64], s: NDArray[np.int64]) -> NDArray[np.bool_]:
+    """Whether direction ``s * (b - a)`` from v (a point on the line a-b) lies in the closed wedge
+    swept counter-clockwise from ray v->q to ray v->r."""
+    c_qr = orient(v, q, r).astype(np.int64)
+    c_qd = -s * orient(a, b, q)  # cross(q - v, d): v is on the line a-b
+    c_dr = s * orient(a, b, r)
+    x = np.where((q[:, 0] != v[:, 0]) | (r[:, 0] != v[:, 0]), 0, 1)
+    rows = np.arange(len(v))
+    qc, vc, rc = q[rows, x], v[rows, x], r[rows, x]
+    opposite = ((qc < vc) & (vc < rc)) | ((rc < vc) & (vc < qc))
+    return np.where(
+        c_qr > 0, (c_qd >= 0) & (c_dr >= 0),
+        np.where(c_qr < 0, (c_qd >= 0) | (c_dr >= 0), np.where(opposite, c_qd >= 0, True)),
+    )
+
+
+def _edge_blocks(a: NDArray[np.float64], b: NDArray[np.float64], e: NDArray[np.float64]) -> NDArray[np.bool_]:
+    """Per (segment, wall edge) pair: whether that edge or its start corner blocks the segment."""
+    p, q, r = e[:, 0:2], e[:, 2:4], e[:, 4:6]
+    o1 = orient(a, b, p).astype(np.int64)
+    o2 = orient(a, b, q).astype(np.int64)
+    out = np.zeros(len(a), dtype=bool)
+    cross = np.flatnonzero(o1 * o2 < 0)
+    if cross.size:
+        o3 = orient(p[cross], q[cross], a[cross]).astype(np.int64)
+        o4 = orient(p[cross], q[cross], b[cross]).astype(np.int64)
+        out[cross] = (o3 * o4 < 0) | ((o3 == 0) & (o4 < 0)) | ((o4 == 0) & (o3 < 0))
+    corner = np.flatnonzero((o1 == 0) & (e[:, 6] == 0))
+    if corner.size:
+        where = _place(a[corner], b[corner], p[corner])
+        args = (a[corner], b[corner], p[corner], q[corner], r[corner])
+        ones = np.ones(corner.size, dtype=np.int64)
+        bad = (where != 2) & (where >= 0) & ~_in_wedge(*args, ones)
+        bad |= (where != 0) & (where >= 0) & ~_in_wedge(*args, -ones)
+        out[corner] = bad
+    return out
 
 
 def _point_geoms(points: ArrayLike) -> NDArray[np.object_]:

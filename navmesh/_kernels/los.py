@@ -1,18 +1,23 @@
 """numba line-of-sight kernels: segments tested against wall edges bucketed in a uniform grid.
 
-Line-of-sight rule (that of :class:`navmesh.geometry.LineOfSight`): a segment is blocked when
-it enters the interior of an (inflated) obstacle, leaves the walkable area, passes through a
-pinch point (a point where the free space narrows to zero width) or runs along a seam (an edge an
-obstacle shares with the bounds outline). Touching or running along any other boundary, touching
-a corner, and ending at a pinch point are allowed. Walls are stored as
-directed edges with the free side on their left: the rings of every inflated obstacle part
-(obstacle on the right) and of the walkable area (outside on the right). A segment is free when
-it properly crosses no wall edge, leaves no wall vertex it passes through into a blocked wedge of
-that vertex, passes through no pinch point strictly between its ends and overlaps no seam. The orientation tests
-are exact for coordinates on a grid (integers, halves) and agree with shapely's robust predicates
-except within rounding of an exact tie.
+They implement the line-of-sight rule written down in :mod:`navmesh.geometry` (read it there);
+:class:`navmesh.geometry.LineOfSight` prepares the arrays (its ``edges`` and ``gaps``) and
+:func:`navmesh.waypoints.linking.wall_grid_for` buckets them. Every decision is a sign of an
+exact orientation test (:func:`orient`: a floating-point filter with Shewchuk's error bound,
+then an exact expansion sum when the filter cannot decide) or a comparison of input
+coordinates, so the answer is exact for any finite float coordinates (barring overflow beyond
+about 1e150) and equals the shapely backend's, which takes the same decisions with numpy and
+rational arithmetic.
 
-Kernels trust their inputs and also run as plain Python with ``NUMBA_DISABLE_JIT=1``.
+Walls are directed edges with the free side on their left: the rings of every inflated obstacle
+part (obstacle on the right) and of the walkable area (outside on the right). A segment is free
+when it properly crosses no wall edge, does not start or end inside an edge leaving or arriving
+from its blocked side, passes or touches each wall corner inside that corner's closed free wedge
+(on both sides of the corner when it passes through), and obeys the pinch and seam rows of the
+gap table.
+
+Kernels trust their inputs (walkable segment ends) and also run as plain Python with
+``NUMBA_DISABLE_JIT=1``.
 """
 
 from __future__ import annotations
@@ -24,44 +29,52 @@ from numba import njit
 from numpy.typing import NDArray
 
 _EPS_CELL = 1e-9  # grid-units margin so a point on a cell border is looked up in both cells
+_ERR_BOUND = 3.3306690738754716e-16  # Shewchuk's ccwerrboundA, (3 + 16 eps) eps with eps = 2^-53
+_SPLITTER = 134217729.0  # 2^27 + 1, Dekker's split of a double into two 26-bit halves
+
+# kinds of gap-table rows (column 0)
+GAP_SEAM = 0.0  # x0, y0, x1, y1: an edge an obstacle shares with the bounds outline
+GAP_PINCH = 1.0  # x, y, n_wedges, principal wedge (-1: none): a pinch point; its wedges follow
+GAP_WEDGE = 2.0  # ax, ay, bx, by: a free wedge of the pinch above, from ray (a - p) ccw to ray (b - p)
 
 
 class WallGrid(NamedTuple):
-    """Edges and pinch points bucketed in uniform grids (the array layout the kernels read).
+    """Wall edges and the gap table bucketed in uniform grids (the array layout the kernels read).
 
     Attributes
     ----------
-    edges : float64 array (E, 6)
-        ``x0, y0, x1, y1, px, py``: edge from (x0, y0) to (x1, y1), free side on the left;
-        (px, py) is the vertex before (x0, y0) on its ring (the other side of that corner).
+    edges : float64 array (E, 7)
+        ``x0, y0, x1, y1, px, py, pinch``: edge from (x0, y0) to (x1, y1), free side on the left;
+        (px, py) is the vertex before (x0, y0) on its ring (the other side of that corner);
+        ``pinch`` is 1 when (x0, y0) is a pinch point (its corner is then judged by the gap table).
     grid : float64 array (5,)
         ``origin_x, origin_y, cell_size, nx, ny``.
     cell_ptr : int64 array (nx * ny + 1,), cell_items : int32 array
         Cell ``c = iy * nx + ix`` holds edges ``cell_items[cell_ptr[c]:cell_ptr[c + 1]]``.
-    pinches : float64 array (P, 6)
-        Zero-width gaps: pinch points as zero-length rows (x, y, x, y, x, y) and seams (edges an
-        obstacle shares with the bounds outline) as rows (x0, y0, x1, y1, x0, y0).
-    pinch_grid, pinch_ptr, pinch_items
-        The same bucketing for the gaps.
+    gaps : float64 array (G, 5)
+        The gap table: ``kind, x0, y0, x1, y1`` rows (see ``GAP_SEAM``, ``GAP_PINCH``, ``GAP_WEDGE``).
+    gap_grid, gap_ptr, gap_items
+        The same bucketing for the seam and pinch rows.
     """
 
     edges: NDArray[np.float64]
     grid: NDArray[np.float64]
     cell_ptr: NDArray[np.int64]
     cell_items: NDArray[np.int32]
-    pinches: NDArray[np.float64]
-    pinch_grid: NDArray[np.float64]
-    pinch_ptr: NDArray[np.int64]
-    pinch_items: NDArray[np.int32]
+    gaps: NDArray[np.float64]
+    gap_grid: NDArray[np.float64]
+    gap_ptr: NDArray[np.int64]
+    gap_items: NDArray[np.int32]
 
 
-def _bucketed(edges: NDArray[np.float64], extent: tuple[float, float, float, float] | None):
-    edges = np.ascontiguousarray(edges, dtype=np.float64).reshape(-1, 6)
-    n = len(edges)
+def _bucketed(coords: NDArray[np.float64], extent: tuple[float, float, float, float] | None):
+    """Grid and CSR buckets of segments ``coords`` (n, >= 4; columns x0, y0, x1, y1)."""
+    coords = np.ascontiguousarray(coords, dtype=np.float64)
+    n = len(coords)
     if extent is None:
         if n:
-            xs = np.concatenate([edges[:, 0], edges[:, 2]])
-            ys = np.concatenate([edges[:, 1], edges[:, 3]])
+            xs = np.concatenate([coords[:, 0], coords[:, 2]])
+            ys = np.concatenate([coords[:, 1], coords[:, 3]])
             extent = (xs.min(), ys.min(), xs.max(), ys.max())
         else:
             extent = (0.0, 0.0, 1.0, 1.0)
@@ -69,7 +82,7 @@ def _bucketed(edges: NDArray[np.float64], extent: tuple[float, float, float, flo
     w = max(x1 - x0, 1e-9)
     h = max(y1 - y0, 1e-9)
     if n:
-        mean_len = float(np.hypot(edges[:, 2] - edges[:, 0], edges[:, 3] - edges[:, 1]).mean())
+        mean_len = float(np.hypot(coords[:, 2] - coords[:, 0], coords[:, 3] - coords[:, 1]).mean())
         cs = max(mean_len, np.sqrt(w * h / n), 1e-9)
     else:
         cs = max(w, h)
@@ -78,85 +91,47 @@ def _bucketed(edges: NDArray[np.float64], extent: tuple[float, float, float, flo
     cs = max(cs, w / nx, h / ny)
     grid = np.array([x0, y0, cs, nx, ny], dtype=np.float64)
     counts = np.zeros(nx * ny, np.int64)
-    _bucket(edges, grid, counts, np.empty(0, np.int64), np.empty(0, np.int32), False)
+    _bucket(coords, grid, counts, np.empty(0, np.int64), np.empty(0, np.int32), False)
     cell_ptr = np.zeros(nx * ny + 1, np.int64)
     np.cumsum(counts, out=cell_ptr[1:])
     cell_items = np.empty(int(cell_ptr[-1]), np.int32)
-    _bucket(edges, grid, np.zeros(nx * ny, np.int64), cell_ptr, cell_items, True)
-    return edges, grid, cell_ptr, cell_items
+    _bucket(coords, grid, np.zeros(nx * ny, np.int64), cell_ptr, cell_items, True)
+    return grid, cell_ptr, cell_items
 
 
 def wall_grid(
     edges: NDArray[np.float64],
-    pinches: NDArray[np.float64] | None = None,
-    seams: NDArray[np.float64] | None = None,
+    gaps: NDArray[np.float64] | None = None,
     *,
     extent: tuple[float, float, float, float] | None = None,
 ) -> WallGrid:
-    """Bucket wall edges (rows ``x0, y0, x1, y1, px, py``), pinch points (rows ``x, y``) and
-    seams (rows ``x0, y0, x1, y1``).
+    """Bucket wall edges (rows ``x0, y0, x1, y1, px, py[, pinch]``) and a gap table (rows
+    ``kind, x0, y0, x1, y1``; default none).
 
     The cell size is the larger of the mean edge length and sqrt(area / E), so a cell holds a few
     edges on average. ``extent`` (xmin, ymin, xmax, ymax) should cover the queried segments;
     cells outside it are clamped, which stays correct, only slower.
     """
-    e, g, cp, ci = _bucketed(edges, extent)
-    pts = np.zeros((0, 2)) if pinches is None else np.asarray(pinches, dtype=np.float64).reshape(-1, 2)
-    sm = np.zeros((0, 4)) if seams is None else np.asarray(seams, dtype=np.float64).reshape(-1, 4)
-    prow = np.concatenate([np.column_stack([pts, pts, pts]), np.column_stack([sm, sm[:, :2]])])
-    pe, pg, pp, pi = _bucketed(prow, (float(g[0]), float(g[1]), float(g[0] + g[2] * g[3]), float(g[1] + g[2] * g[4])))
-    return WallGrid(e, g, cp, ci, pe, pg, pp, pi)
-
-
-def ring_edges(rings: list[NDArray[np.float64]]) -> NDArray[np.float64]:
-    """Edge rows (x0, y0, x1, y1, px, py) of closed rings given as (k, 2) vertex arrays.
-
-    Each ring is walked in the given order (free side on the left); a closing duplicate vertex
-    and repeated consecutive vertices are dropped.
-    """
-    rings = [np.asarray(r, dtype=np.float64)[:, :2] for r in rings]
-    rings = [r for r in rings if len(r)]
-    if not rings:
-        return np.zeros((0, 6))
-    ring_id = np.repeat(np.arange(len(rings)), [len(r) for r in rings])
-    return ring_edges_flat(np.concatenate(rings), ring_id)
-
-
-def ring_edges_flat(coords: NDArray[np.float64], ring_id: NDArray[np.int64]) -> NDArray[np.float64]:
-    """:func:`ring_edges` for rings stored one after another: ``coords`` (k, 2) and the ring
-    number of each row (non-decreasing), as ``shapely.get_coordinates(rings, return_index=True)``
-    gives them."""
-    c = np.asarray(coords, dtype=np.float64)[:, :2]
-    rid = np.asarray(ring_id, dtype=np.int64)
-    if len(c) == 0:
-        return np.zeros((0, 6))
-    last = np.ones(len(c), dtype=bool)
-    last[:-1] = rid[1:] != rid[:-1]
-    first = np.ones(len(c), dtype=bool)
-    first[1:] = rid[1:] != rid[:-1]
-    starts = np.flatnonzero(first)
-    closing = last & np.all(c == c[starts[np.searchsorted(starts, np.arange(len(c)), side="right") - 1]], axis=1) & ~first
-    keep = ~closing
-    keep[1:] &= np.any(c[1:] != c[:-1], axis=1) | (rid[1:] != rid[:-1])
-    c, rid = c[keep], rid[keep]
-    if len(c) == 0:
-        return np.zeros((0, 6))
-    _, rid = np.unique(rid, return_inverse=True)
-    rid = rid.reshape(-1)
-    sizes = np.bincount(rid)
-    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    pos = np.arange(len(c)) - starts[rid]
-    size = sizes[rid]
-    nxt = starts[rid] + (pos + 1) % size
-    prv = starts[rid] + (pos - 1) % size
-    good = (size >= 2) & np.any(c[nxt] != c, axis=1)
-    return np.column_stack([c, c[nxt], c[prv]])[good]
+    e = np.asarray(edges, dtype=np.float64)
+    e = e.reshape(-1, e.shape[1] if e.ndim == 2 and e.shape[1] in (6, 7) else 6)
+    if e.shape[1] == 6:
+        e = np.column_stack([e, np.zeros(len(e))])
+    e = np.ascontiguousarray(e)
+    g, cp, ci = _bucketed(e[:, :4], extent)
+    table = np.zeros((0, 5)) if gaps is None else np.ascontiguousarray(gaps, dtype=np.float64).reshape(-1, 5)
+    listed = np.flatnonzero(table[:, 0] != GAP_WEDGE)
+    coords = table[listed, 1:5].copy()
+    point = table[listed, 0] == GAP_PINCH
+    coords[point, 2:4] = coords[point, 0:2]
+    gg, gp, gi = _bucketed(coords, (float(g[0]), float(g[1]), float(g[0] + g[2] * g[3]), float(g[1] + g[2] * g[4])))
+    gi = listed[gi].astype(np.int32) if len(gi) else gi
+    return WallGrid(e, g, cp, ci, table, gg, gp, gi)
 
 
 def segment_edges(segments: NDArray[np.float64]) -> NDArray[np.float64]:
     """Edge rows for loose segments (m, 4) ``x0, y0, x1, y1`` (barriers: no corner information)."""
     s = np.asarray(segments, dtype=np.float64).reshape(-1, 4)
-    return np.column_stack([s, s[:, :2]])
+    return np.column_stack([s, s[:, :2], np.zeros(len(s))])
 
 
 @njit(cache=True)
@@ -221,35 +196,117 @@ def _row_range(ax, ay, bx, by, ix, grid):
     )
 
 
+# -- exact orientation ------------------------------------------------------------------------
 @njit(cache=True, inline="always")
-def _in_free_wedge(edges, e, dx, dy):
-    """Whether direction (dx, dy) from the start vertex of edge ``e`` lies in the closed free
-    wedge of that corner (from the outgoing edge counter-clockwise to the incoming one)."""
-    vx, vy = edges[e, 0], edges[e, 1]
-    ax, ay = edges[e, 2] - vx, edges[e, 3] - vy
-    bx, by = edges[e, 4] - vx, edges[e, 5] - vy
-    c_ab = ax * by - ay * bx
-    c_ad = ax * dy - ay * dx
-    c_db = dx * by - dy * bx
-    if c_ab > 0.0:
-        return c_ad >= 0.0 and c_db >= 0.0
-    if c_ab < 0.0:
-        return c_ad >= 0.0 or c_db >= 0.0
-    if ax * bx + ay * by < 0.0:  # straight corner: the left half-plane
-        return c_ad >= 0.0
-    return True  # zero-width spike: only its line is blocked
+def _two_product(a, b):
+    """a * b as an exact sum hi + lo (Dekker)."""
+    x = a * b
+    c = _SPLITTER * a
+    ahi = c - (c - a)
+    alo = a - ahi
+    c = _SPLITTER * b
+    bhi = c - (c - b)
+    blo = b - bhi
+    return x, alo * blo - (((x - ahi * bhi) - alo * bhi) - ahi * blo)
 
 
 @njit(cache=True)
-def segment_free(ax, ay, bx, by, edges, grid, cell_ptr, cell_items, pinches, pinch_grid, pinch_ptr, pinch_items):
-    """Line of sight from (ax, ay) to (bx, by) under the module's rule.
+def _orient_exact(ax, ay, bx, by, cx, cy):
+    """Exact sign of the orientation determinant: the six products of its expansion summed as a
+    non-overlapping floating-point expansion (Shewchuk's grow-expansion); the sign is that of
+    the largest nonzero component."""
+    terms = np.empty(12)
+    terms[0], terms[1] = _two_product(ax, by)
+    terms[2], terms[3] = _two_product(-ax, cy)
+    terms[4], terms[5] = _two_product(-cx, by)
+    terms[6], terms[7] = _two_product(-ay, bx)
+    terms[8], terms[9] = _two_product(ay, cx)
+    terms[10], terms[11] = _two_product(cy, bx)
+    h = np.zeros(12)
+    m = 0
+    for i in range(12):
+        q = terms[i]
+        for j in range(m):
+            x = q + h[j]
+            bv = x - q
+            av = x - bv
+            h[j] = (q - av) + (h[j] - bv)
+            q = x
+        h[m] = q
+        m += 1
+    for j in range(m - 1, -1, -1):
+        if h[j] > 0.0:
+            return 1
+        if h[j] < 0.0:
+            return -1
+    return 0
+
+
+@njit(cache=True, inline="always")
+def orient(ax, ay, bx, by, cx, cy):
+    """Exact sign of the turn a -> b -> c: 1 counter-clockwise (c left of a->b), -1 clockwise, 0
+    collinear."""
+    detl = (ax - cx) * (by - cy)
+    detr = (ay - cy) * (bx - cx)
+    det = detl - detr
+    bound = _ERR_BOUND * (abs(detl) + abs(detr))
+    if det > bound:
+        return 1
+    if -det > bound:
+        return -1
+    if detl == 0.0 and detr == 0.0:
+        return 0  # a factor is exactly zero (no underflow at these magnitudes)
+    return _orient_exact(ax, ay, bx, by, cx, cy)
+
+
+@njit(cache=True, inline="always")
+def _place(ax, ay, bx, by, px, py):
+    """Where a point p on the line a-b lies: 0 at a, 1 strictly between, 2 at b, -1 outside.
+    Collinear points are ordered exactly by one coordinate that differs between a and b."""
+    if ax != bx:
+        u, ua, ub = px, ax, bx
+    else:
+        u, ua, ub = py, ay, by
+    if u == ua:
+        return 0
+    if u == ub:
+        return 2
+    if min(ua, ub) < u < max(ua, ub):
+        return 1
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _opposite(vx, vy, qx, qy, rx, ry):
+    """For q, v, r collinear (q, r != v): whether q and r lie on opposite sides of v."""
+    if qx != vx or rx != vx:
+        return (qx < vx < rx) or (rx < vx < qx)
+    return (qy < vy < ry) or (ry < vy < qy)
+
+
+@njit(cache=True, inline="always")
+def _in_wedge(ax, ay, bx, by, vx, vy, qx, qy, rx, ry, s):
+    """Whether direction ``s * (b - a)`` (s = +1 or -1) from v, a point on the line a-b, lies in
+    the closed wedge swept counter-clockwise from ray v->q to ray v->r."""
+    c_qr = orient(vx, vy, qx, qy, rx, ry)
+    c_qd = -s * orient(ax, ay, bx, by, qx, qy)  # cross(q - v, d): v is on the line a-b
+    c_dr = s * orient(ax, ay, bx, by, rx, ry)  # cross(d, r - v)
+    if c_qr > 0:
+        return c_qd >= 0 and c_dr >= 0
+    if c_qr < 0:
+        return c_qd >= 0 or c_dr >= 0
+    if _opposite(vx, vy, qx, qy, rx, ry):  # a straight corner: the half-plane left of v->q
+        return c_qd >= 0
+    return True  # q and r on one ray: the whole turn
+
+
+@njit(cache=True)
+def segment_free(ax, ay, bx, by, edges, grid, cell_ptr, cell_items, gaps, gap_grid, gap_ptr, gap_items):
+    """Line of sight from (ax, ay) to (bx, by) under the rule of :mod:`navmesh.geometry`.
 
     Assumes both end points are walkable (waypoints and snapped positions are).
     """
-    dx = bx - ax
-    dy = by - ay
-    dd = dx * dx + dy * dy
-    if dd == 0.0:
+    if ax == bx and ay == by:
         return True
     nx = int(grid[3])
     i0, i1 = _col_range(ax, bx, grid)
@@ -260,55 +317,73 @@ def segment_free(ax, ay, bx, by, edges, grid, cell_ptr, cell_items, pinches, pin
             for k in range(cell_ptr[c], cell_ptr[c + 1]):
                 e = cell_items[k]
                 px, py, qx, qy = edges[e, 0], edges[e, 1], edges[e, 2], edges[e, 3]
-                o1 = dx * (py - ay) - dy * (px - ax)
-                o2 = dx * (qy - ay) - dy * (qx - ax)
-                if (o1 > 0.0 and o2 < 0.0) or (o1 < 0.0 and o2 > 0.0):
-                    ex = qx - px
-                    ey = qy - py
-                    o3 = ex * (ay - py) - ey * (ax - px)
-                    o4 = ex * (by - py) - ey * (bx - px)
-                    if (o3 > 0.0 and o4 < 0.0) or (o3 < 0.0 and o4 > 0.0):
+                o1 = orient(ax, ay, bx, by, px, py)
+                o2 = orient(ax, ay, bx, by, qx, qy)
+                if o1 * o2 < 0:
+                    o3 = orient(px, py, qx, qy, ax, ay)
+                    o4 = orient(px, py, qx, qy, bx, by)
+                    if o3 * o4 < 0:
                         return False  # proper crossing
-                    side = ex * dy - ey * dx
-                    if o3 == 0.0 and side < 0.0:
-                        return False  # starts on the wall and leaves into the blocked side
-                    if o4 == 0.0 and side > 0.0:
-                        return False  # ends on the wall, arriving from the blocked side
-                elif o1 == 0.0:
-                    t = (px - ax) * dx + (py - ay) * dy
-                    if 0.0 <= t <= dd:
-                        if t > 0.0 and not _in_free_wedge(edges, e, -dx, -dy):
-                            return False
-                        if t < dd and not _in_free_wedge(edges, e, dx, dy):
-                            return False
-    if pinches.shape[0] == 0:
+                    if o3 == 0 and o4 < 0:
+                        return False  # starts inside the edge and leaves into the blocked side
+                    if o4 == 0 and o3 < 0:
+                        return False  # ends inside the edge, arriving from the blocked side
+                elif o1 == 0 and edges[e, 6] == 0.0:
+                    where = _place(ax, ay, bx, by, px, py)
+                    if where < 0:
+                        continue
+                    rx, ry = edges[e, 4], edges[e, 5]
+                    if where != 2 and not _in_wedge(ax, ay, bx, by, px, py, qx, qy, rx, ry, 1):
+                        return False
+                    if where != 0 and not _in_wedge(ax, ay, bx, by, px, py, qx, qy, rx, ry, -1):
+                        return False
+    if gaps.shape[0] == 0:
         return True
-    nx = int(pinch_grid[3])
-    i0, i1 = _col_range(ax, bx, pinch_grid)
+    nx = int(gap_grid[3])
+    i0, i1 = _col_range(ax, bx, gap_grid)
     for ix in range(i0, i1 + 1):
-        j0, j1 = _row_range(ax, ay, bx, by, ix, pinch_grid)
+        j0, j1 = _row_range(ax, ay, bx, by, ix, gap_grid)
         for iy in range(j0, j1 + 1):
             c = iy * nx + ix
-            for k in range(pinch_ptr[c], pinch_ptr[c + 1]):
-                r = pinch_items[k]
-                px, py, qx, qy = pinches[r, 0], pinches[r, 1], pinches[r, 2], pinches[r, 3]
-                if dx * (py - ay) - dy * (px - ax) != 0.0 or dx * (qy - ay) - dy * (qx - ax) != 0.0:
+            for k in range(gap_ptr[c], gap_ptr[c + 1]):
+                r = gap_items[k]
+                px, py = gaps[r, 1], gaps[r, 2]
+                if orient(ax, ay, bx, by, px, py) != 0:
                     continue
-                tp = (px - ax) * dx + (py - ay) * dy
-                tq = (qx - ax) * dx + (qy - ay) * dy
-                if px == qx and py == qy:
-                    if 0.0 < tp < dd:
-                        return False  # passes through a pinch point
-                elif min(dd, max(tp, tq)) > max(0.0, min(tp, tq)):
-                    return False  # runs along a seam for a positive length
+                if gaps[r, 0] == GAP_SEAM:
+                    qx, qy = gaps[r, 3], gaps[r, 4]
+                    if orient(ax, ay, bx, by, qx, qy) != 0:
+                        continue
+                    if ax != bx:
+                        lo, hi, slo, shi = min(ax, bx), max(ax, bx), min(px, qx), max(px, qx)
+                    else:
+                        lo, hi, slo, shi = min(ay, by), max(ay, by), min(py, qy), max(py, qy)
+                    if min(hi, shi) > max(lo, slo):
+                        return False  # runs along a seam for a positive length
+                    continue
+                where = _place(ax, ay, bx, by, px, py)
+                if where < 0:
+                    continue
+                n_wedges = int(gaps[r, 3])
+                principal = int(gaps[r, 4])
+                ok = False
+                for w in range(r + 1, r + 1 + n_wedges):
+                    if where == 1 or principal < 0 or w == r + 1 + principal:
+                        s = 1 if where == 0 else -1
+                        wax, way, wbx, wby = gaps[w, 1], gaps[w, 2], gaps[w, 3], gaps[w, 4]
+                        if _in_wedge(ax, ay, bx, by, px, py, wax, way, wbx, wby, s) and (
+                            where != 1 or _in_wedge(ax, ay, bx, by, px, py, wax, way, wbx, wby, 1)
+                        ):
+                            ok = True
+                            break
+                if not ok:
+                    return False  # through a pinch point, or ending there outside its wide wedge
     return True
 
 
 @njit(cache=True)
 def segment_touches(ax, ay, bx, by, edges, grid, cell_ptr, cell_items):
     """Whether the closed segment meets any edge at all (crossing, touching or overlapping)."""
-    dx = bx - ax
-    dy = by - ay
     nx = int(grid[3])
     i0, i1 = _col_range(ax, bx, grid)
     for ix in range(i0, i1 + 1):
@@ -318,7 +393,7 @@ def segment_touches(ax, ay, bx, by, edges, grid, cell_ptr, cell_items):
             for k in range(cell_ptr[c], cell_ptr[c + 1]):
                 e = cell_items[k]
                 px, py, qx, qy = edges[e, 0], edges[e, 1], edges[e, 2], edges[e, 3]
-                if _closed_segments_meet(ax, ay, bx, by, px, py, qx, qy, dx, dy):
+                if _closed_segments_meet(ax, ay, bx, by, px, py, qx, qy):
                     return True
     return False
 
@@ -330,35 +405,33 @@ def _on_segment(ax, ay, bx, by, px, py):
 
 
 @njit(cache=True, inline="always")
-def _closed_segments_meet(ax, ay, bx, by, px, py, qx, qy, dx, dy):
-    o1 = dx * (py - ay) - dy * (px - ax)
-    o2 = dx * (qy - ay) - dy * (qx - ax)
-    ex = qx - px
-    ey = qy - py
-    o3 = ex * (ay - py) - ey * (ax - px)
-    o4 = ex * (by - py) - ey * (bx - px)
-    if ((o1 > 0.0 and o2 < 0.0) or (o1 < 0.0 and o2 > 0.0)) and ((o3 > 0.0 and o4 < 0.0) or (o3 < 0.0 and o4 > 0.0)):
+def _closed_segments_meet(ax, ay, bx, by, px, py, qx, qy):
+    o1 = orient(ax, ay, bx, by, px, py)
+    o2 = orient(ax, ay, bx, by, qx, qy)
+    o3 = orient(px, py, qx, qy, ax, ay)
+    o4 = orient(px, py, qx, qy, bx, by)
+    if o1 * o2 < 0 and o3 * o4 < 0:
         return True
-    if o1 == 0.0 and _on_segment(ax, ay, bx, by, px, py):
+    if o1 == 0 and _on_segment(ax, ay, bx, by, px, py):
         return True
-    if o2 == 0.0 and _on_segment(ax, ay, bx, by, qx, qy):
+    if o2 == 0 and _on_segment(ax, ay, bx, by, qx, qy):
         return True
-    if o3 == 0.0 and _on_segment(px, py, qx, qy, ax, ay):
+    if o3 == 0 and _on_segment(px, py, qx, qy, ax, ay):
         return True
-    if o4 == 0.0 and _on_segment(px, py, qx, qy, bx, by):
+    if o4 == 0 and _on_segment(px, py, qx, qy, bx, by):
         return True
     return False
 
 
 @njit(cache=True)
-def segments_free(a, b, edges, grid, cell_ptr, cell_items, pinches, pinch_grid, pinch_ptr, pinch_items):
+def segments_free(a, b, edges, grid, cell_ptr, cell_items, gaps, gap_grid, gap_ptr, gap_items):
     """Bulk :func:`segment_free`: ``a``, ``b`` of shape (m, 2); returns bool (m,)."""
     m = a.shape[0]
     out = np.empty(m, np.bool_)
     for i in range(m):
         out[i] = segment_free(
             a[i, 0], a[i, 1], b[i, 0], b[i, 1],
-            edges, grid, cell_ptr, cell_items, pinches, pinch_grid, pinch_ptr, pinch_items,
+            edges, grid, cell_ptr, cell_items, gaps, gap_grid, gap_ptr, gap_items,
         )
     return out
 

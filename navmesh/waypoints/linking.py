@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
-import shapely
 from numpy.typing import NDArray
 from scipy.spatial import cKDTree
 
 from navmesh._kernels import los as LK
 from navmesh.geometry import LineOfSight
-from navmesh.waypoints.placement import ring_rows
 
 __all__ = ["query_candidates", "visible_pairs", "wall_grid_for"]
 
@@ -28,35 +26,12 @@ def visible_pairs(mode: str, los: LineOfSight, walls: LK.WallGrid | None, a: NDA
 
 
 def wall_grid_for(los: LineOfSight) -> LK.WallGrid:
-    """The line of sight's geometry as kernel walls: inflated parts (free side outside) and the
-    walkable area (free side inside), plus its pinch points and seams."""
-    rows = [ring_rows(los.inflated, -1.0)]
+    """The line of sight's walls and gap table (pinch points with their free wedges, seams)
+    bucketed for the numba kernels, which then answer exactly as ``los.blocked`` does."""
     extent = None
     if los.walkable_area is not None and not los.walkable_area.is_empty:
-        rows.append(ring_rows([los.walkable_area], 1.0))
         extent = los.walkable_area.bounds
-    return LK.wall_grid(np.concatenate(rows), los.pinch_points, _seams(los), extent=extent)
-
-
-def _seams(los: LineOfSight) -> NDArray[np.float64]:
-    """Edges an obstacle shares with the bounds outline (r == 0 only), as rows x0, y0, x1, y1:
-    the zero-width gaps :class:`LineOfSight` does not let a segment run along."""
-    if los.agent_radius > 0 or not los.parts or los.walkable_area is None:
-        return np.zeros((0, 4))
-    outline = shapely.boundary(los.walkable_area)
-    parts = np.asarray(los.parts, dtype=object)
-    # the parts are merged (disjoint interiors), so each one's shared edges are the union's
-    parts = parts[shapely.intersects(parts, outline)]
-    if len(parts) == 0:
-        return np.zeros((0, 4))
-    shared = shapely.get_parts(shapely.intersection(shapely.boundary(parts), outline))
-    lines = shared[(shapely.get_dimensions(shared) == 1) & (shapely.length(shared) > 0)]
-    lines = shapely.get_parts(shapely.line_merge(lines)) if len(lines) else lines
-    out = []
-    for line in lines:
-        c = shapely.get_coordinates(line)
-        out.append(np.column_stack([c[:-1], c[1:]]))
-    return np.concatenate(out) if out else np.zeros((0, 4))
+    return LK.wall_grid(los.edges, los.gaps, extent=extent)
 
 
 def query_candidates(tree: cKDTree, pts: NDArray[np.float64], k: int | None, max_distance: float | None,

@@ -11,13 +11,12 @@ import shapely
 from numpy.typing import NDArray
 
 from navmesh._checks import check_nonneg_float, check_option
-from navmesh._kernels import los as LK
 from navmesh.errors import (
     InvalidGeometryError,
     InvalidOptionError,
     describe,
 )
-from navmesh.geometry import Join, LineOfSight
+from navmesh.geometry import Join, LineOfSight, orient, ring_edges
 from navmesh.level import Level
 
 __all__ = ["corner_waypoints", "fill_waypoints", "walkable_region"]
@@ -84,41 +83,34 @@ def free_space(los: LineOfSight) -> shapely.Geometry:
     return shapely.orient_polygons(area)
 
 
-def ring_rows(geoms: Sequence[shapely.Geometry], sign: float) -> NDArray[np.float64]:
-    """Edge rows (x0, y0, x1, y1, px, py) of every ring of the polygons, inside on the left
-    (sign=1) or on the right (sign=-1); vectorised over all rings."""
-    parts = shapely.get_parts(np.asarray(list(geoms), dtype=object)) if len(geoms) else np.zeros(0, dtype=object)
-    parts = parts[(shapely.get_type_id(parts) == 3) & ~shapely.is_empty(parts)] if len(parts) else parts
-    if len(parts) == 0:
-        return np.zeros((0, 6))
-    rings = shapely.get_rings(shapely.orient_polygons(parts, exterior_cw=sign < 0))
-    coords, ring_id = shapely.get_coordinates(rings, return_index=True)
-    return LK.ring_edges_flat(coords, ring_id)
-
-
 def corner_points(los: LineOfSight) -> NDArray[np.float64]:
-    """Convex corners of the inflated obstacles and concave corners of the walkable area that an
-    agent can stand on (walkable, and not on the walkable area's edge for obstacle corners)."""
+    """Wall corners where the free space is wider than a half-turn, and an agent can stand.
 
-    def turning(rows: NDArray[np.float64], want: float) -> NDArray[np.float64]:
-        v, q, p = rows[:, 0:2], rows[:, 2:4], rows[:, 4:6]
-        turn = (v[:, 0] - p[:, 0]) * (q[:, 1] - v[:, 1]) - (v[:, 1] - p[:, 1]) * (q[:, 0] - v[:, 0])
-        return v[turn * want > 0]
-
-    # a left turn with the obstacle on the left is a convex obstacle corner; a right turn with the
-    # walkable area on the left is a concave corner of the area
-    obst = turning(ring_rows(los.inflated, 1.0), 1.0)
-    area = np.zeros((0, 2))
-    if los.walkable_area is not None:
-        area = turning(ring_rows([los.walkable_area], 1.0), -1.0)
-    if len(obst) and los.walkable_area is not None:
-        on_edge = shapely.intersects_xy(los.walkable_area.boundary, obst[:, 0], obst[:, 1])
-        obst = obst[~on_edge]
-    found = np.concatenate([obst, area])
-    if len(found) == 0:
+    These are the convex corners of the inflated obstacles and the concave corners of the walkable
+    area (a wall corner turning right, the free side being on the left: an exact orientation
+    test), leaving out obstacle corners on the walkable area's edge, plus the pinch points that
+    have a wide free wedge (the only points there where a shortest path can turn; see the
+    line-of-sight rule in :mod:`navmesh.geometry`).
+    """
+    obst, _ = ring_edges(los.inflated, free_inside=False)
+    area, _ = ring_edges([] if los.walkable_area is None else [los.walkable_area], free_inside=True)
+    found = []
+    for rows, own_edge in ((obst, True), (area, False)):
+        rows = rows[orient(rows[:, 4:6], rows[:, 0:2], rows[:, 2:4]) < 0]
+        pts = rows[:, :2]
+        if own_edge and len(pts) and los.walkable_area is not None:
+            pts = pts[~shapely.intersects_xy(los.walkable_area.boundary, pts[:, 0], pts[:, 1])]
+        found.append(pts)
+    if len(los.pinch_points):
+        # a pinch point is judged by its wedges, not by the corners of the rings meeting there
+        pinch = {tuple(p) for p in los.pinch_points.tolist()}
+        found = [f[np.array([tuple(p) not in pinch for p in f.tolist()], dtype=bool).reshape(-1)] for f in found]
+        found.append(los.pinch_points[los.pinch_wide >= 0])
+    out = np.concatenate(found)
+    if len(out) == 0:
         return np.zeros((0, 2))
-    found = np.unique(found, axis=0)
-    return found[los.walkable(found)]
+    out = np.unique(out, axis=0)
+    return out[los.walkable(out)]
 
 
 def corner_waypoints(level: Level, *, agent_radius: float = 0.0, join: Join = "mitre") -> NDArray[np.float64]:
