@@ -68,7 +68,7 @@ from navmesh.errors import (
     NavmeshWarning,
     describe,
 )
-from navmesh.geometry import Join, LineOfSight
+from navmesh.geometry import Join, LineOfSight, ring_edges
 from navmesh.graph import NavGraph
 from navmesh.level import Level
 from navmesh.terrain import (
@@ -82,7 +82,6 @@ from navmesh.waypoints.placement import (
     corner_points,
     fill_waypoints,
     free_space,
-    ring_rows,
 )
 
 __all__ = ["build_waypoint_graph"]
@@ -273,9 +272,10 @@ def _corner_edges(los: LineOfSight, p2: NDArray[np.float64], first: int) -> tupl
     n = len(p2)
     dirs = np.zeros((n, 4))
     has = np.zeros(n, dtype=bool)
-    parts = [ring_rows(los.inflated, 1.0)]
+    # every ring with its polygon on the left, as the cone search expects
+    parts = [ring_edges(los.inflated, free_inside=True)[0]]
     if los.walkable_area is not None and not los.walkable_area.is_empty:
-        parts.append(ring_rows([los.walkable_area], 1.0))
+        parts.append(ring_edges([los.walkable_area], free_inside=True)[0])
     rows = np.concatenate(parts)
     if len(rows) == 0 or first >= n:
         return dirs, has
