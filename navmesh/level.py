@@ -266,6 +266,9 @@ waypoints must lie in the walkable area, ...
         pts = np.array(pts, dtype=np.float64)
         pts.flags.writeable = False
         put("waypoints", pts)
+        checked = self._cache.pop("placement", None)
+        if checked is not None and len(checked[1]) == len(pts):  # no waypoint dropped: the flags are this level's
+            self._cache["placement"] = (pts, checked[1], checked[2])
 
         n = len(pts)
         for field_name, items in (("links", links), ("offmesh_links", offmesh)):
@@ -410,7 +413,7 @@ waypoints must lie in the walkable area, ...
                     x0, y0, x1, y1 = poly.bounds
                     todo |= (pts[:, 0] >= x0) & (pts[:, 0] <= x1) & (pts[:, 1] >= y0) & (pts[:, 1] <= y1)
             inside[todo] = los.inside_obstacle(pts[todo])
-        self._cache["placement"] = (np.array(pts, dtype=np.float64), outside, inside)
+        self._cache["placement"] = (pts, outside, inside)  # __post_init__ keeps it for the final waypoints
         return outside, inside
 
     def _changed_obstacles(self, other: "Level") -> list[shapely.Polygon]:
