@@ -13,7 +13,8 @@ import dataclasses
 import math
 import warnings
 from dataclasses import KW_ONLY, InitVar, dataclass, field
-from typing import Any, Iterable, Literal
+from collections.abc import Iterable, Sequence
+from typing import Any, Literal
 
 import numpy as np
 import shapely
@@ -237,11 +238,11 @@ waypoints must lie in the walkable area, ...
     on_bad_waypoint: InitVar[str] = "error"
     repair: InitVar[bool] = False
     known_tags: InitVar[Iterable[str] | None] = None
-    _derived_from: InitVar["Level | None"] = None  # set by replace(): the level whose caches may be shared
+    _derived_from: InitVar[Level | None] = None  # set by replace(): the level whose caches may be shared
     _cache: dict[Any, Any] = field(init=False, repr=False, default_factory=dict)
 
     def __post_init__(self, on_bad_waypoint: str, repair: bool, known_tags: Iterable[str] | None,
-                      _derived_from: "Level | None") -> None:
+                      _derived_from: Level | None) -> None:
         check_option("on_bad_waypoint", on_bad_waypoint, BAD_WAYPOINT_POLICIES)
         put = lambda name, value: object.__setattr__(self, name, value)  # noqa: E731 - frozen dataclass
         try:
@@ -344,16 +345,16 @@ waypoints must lie in the walkable area, ...
                     f"{where} reaches {describe(tuple(box.tolist()))}; coordinates must lie within "
                     f"+-{MAX_COORDINATE:g}"
                 )
-    def _share_caches(self, other: "Level") -> None:
+    def _share_caches(self, other: Level) -> None:
         """Adopt ``other``'s derived data that depends only on parts equal in both levels.
 
         Levels are immutable, so a line-of-sight tester (bounds and obstacles) or a terrain
         layer (terrain regions) built for one serves the other. Each cache is one dict shared by
         both levels, so what is built later for either serves both.
         """
-        same = lambda p, q: len(p) == len(q) and all(  # noqa: E731
-            x is y or bool(shapely.equals_exact(x, y, 0.0)) for x, y in zip(p, q)
-        )
+        def same(p: Sequence[shapely.Geometry], q: Sequence[shapely.Geometry]) -> bool:
+            return len(p) == len(q) and all(x is y or bool(shapely.equals_exact(x, y, 0.0)) for x, y in zip(p, q))
+
         if same((self.bounds, *self.obstacles), (other.bounds, *other.obstacles)):
             self._cache["geometry"] = other._cache.setdefault("geometry", {})
         if [r.tag for r in self.terrain] == [r.tag for r in other.terrain] \
@@ -377,7 +378,7 @@ waypoints must lie in the walkable area, ...
             return lk
         raise InvalidOptionError(f"offmesh_links[{i}]={describe(lk)} is not an OffMeshLink")
 
-    def _placement(self, pts: NDArray[np.float64], previous: "Level | None") -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+    def _placement(self, pts: NDArray[np.float64], previous: Level | None) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
         """(outside the bounds, inside an obstacle) for each waypoint.
 
         A ``previous`` level with the same bounds lends its answers for rows it checked at the
@@ -416,7 +417,7 @@ waypoints must lie in the walkable area, ...
         self._cache["placement"] = (pts, outside, inside)  # __post_init__ keeps it for the final waypoints
         return outside, inside
 
-    def _changed_obstacles(self, other: "Level") -> list[shapely.Polygon]:
+    def _changed_obstacles(self, other: Level) -> list[shapely.Polygon]:
         """Obstacles of either level not matched by an equal one at the same index in the other
         (a superset of those in only one level)."""
         mine, theirs = self.obstacles, other.obstacles
@@ -426,7 +427,7 @@ waypoints must lie in the walkable area, ...
                 out += [p, q]
         return out
 
-    def _bad_waypoints(self, pts: NDArray[np.float64], previous: "Level | None" = None) -> dict[int, str]:
+    def _bad_waypoints(self, pts: NDArray[np.float64], previous: Level | None = None) -> dict[int, str]:
         """Index -> reason for every waypoint that breaks a placement rule."""
         bad: dict[int, str] = {}
         if len(pts) == 0:

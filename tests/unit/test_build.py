@@ -520,7 +520,8 @@ def _move_an_obstacle(level: Level) -> Level:
 
 
 @pytest.mark.parametrize(
-    "options", [dict(k=8), dict(k=6, corners=True, agent_radius=1.5), dict(k=None, max_distance=40.0), dict(k=4, visibility="kernel")]
+    "options",
+    [{"k": 8}, {"k": 6, "corners": True, "agent_radius": 1.5}, {"k": None, "max_distance": 40.0}, {"k": 4, "visibility": "kernel"}],
 )
 def test_a_chain_of_waypoint_and_obstacle_edits_equals_rebuilds(monkeypatch, options):
     # the editor's drag steps, each update starting from the previous one

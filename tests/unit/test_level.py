@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 import math
-import re
 import os
+import re
 import stat
 import subprocess
 import sys
