@@ -12,8 +12,8 @@ from __future__ import annotations
 import dataclasses
 import math
 import warnings
-from dataclasses import KW_ONLY, InitVar, dataclass, field
 from collections.abc import Iterable, Sequence
+from dataclasses import KW_ONLY, InitVar, dataclass, field
 from typing import Any, Literal
 
 import numpy as np
