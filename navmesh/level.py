@@ -12,8 +12,9 @@ from __future__ import annotations
 import dataclasses
 import math
 import warnings
+from collections.abc import Iterable, Sequence
 from dataclasses import KW_ONLY, InitVar, dataclass, field
-from typing import Any, Iterable, Literal
+from typing import Any, Literal
 
 import numpy as np
 import shapely
@@ -237,9 +238,11 @@ waypoints must lie in the walkable area, ...
     on_bad_waypoint: InitVar[str] = "error"
     repair: InitVar[bool] = False
     known_tags: InitVar[Iterable[str] | None] = None
+    _derived_from: InitVar[Level | None] = None  # set by replace(): the level whose caches may be shared
     _cache: dict[Any, Any] = field(init=False, repr=False, default_factory=dict)
 
-    def __post_init__(self, on_bad_waypoint: str, repair: bool, known_tags: Iterable[str] | None) -> None:
+    def __post_init__(self, on_bad_waypoint: str, repair: bool, known_tags: Iterable[str] | None,
+                      _derived_from: Level | None) -> None:
         check_option("on_bad_waypoint", on_bad_waypoint, BAD_WAYPOINT_POLICIES)
         put = lambda name, value: object.__setattr__(self, name, value)  # noqa: E731 - frozen dataclass
         try:
@@ -249,6 +252,8 @@ waypoints must lie in the walkable area, ...
                 f"a coordinate of the level is too large; coordinates must lie within +-{MAX_COORDINATE:g}"
             ) from None
         self._check_extent()
+        if _derived_from is not None:
+            self._share_caches(_derived_from)
 
         raw = self.waypoints
         empty = (isinstance(raw, (list, tuple)) and not raw) or (isinstance(raw, np.ndarray) and raw.size == 0)
@@ -256,12 +261,15 @@ waypoints must lie in the walkable area, ...
         links = [self._as_link(i, lk) for i, lk in enumerate(_sequence("links", self.links))]
         offmesh = [self._as_offmesh(i, lk) for i, lk in enumerate(_sequence("offmesh_links", self.offmesh_links))]
 
-        bad = self._bad_waypoints(pts)
+        bad = self._bad_waypoints(pts, _derived_from)
         if bad:
             pts, links, offmesh = self._apply_policy(on_bad_waypoint, bad, pts, links, offmesh)
         pts = np.array(pts, dtype=np.float64)
         pts.flags.writeable = False
         put("waypoints", pts)
+        checked = self._cache.pop("placement", None)
+        if checked is not None and len(checked[1]) == len(pts):  # no waypoint dropped: the flags are this level's
+            self._cache["placement"] = (pts, checked[1], checked[2])
 
         n = len(pts)
         for field_name, items in (("links", links), ("offmesh_links", offmesh)):
@@ -337,6 +345,22 @@ waypoints must lie in the walkable area, ...
                     f"{where} reaches {describe(tuple(box.tolist()))}; coordinates must lie within "
                     f"+-{MAX_COORDINATE:g}"
                 )
+    def _share_caches(self, other: Level) -> None:
+        """Adopt ``other``'s derived data that depends only on parts equal in both levels.
+
+        Levels are immutable, so a line-of-sight tester (bounds and obstacles) or a terrain
+        layer (terrain regions) built for one serves the other. Each cache is one dict shared by
+        both levels, so what is built later for either serves both.
+        """
+        def same(p: Sequence[shapely.Geometry], q: Sequence[shapely.Geometry]) -> bool:
+            return len(p) == len(q) and all(x is y or bool(shapely.equals_exact(x, y, 0.0)) for x, y in zip(p, q))
+
+        if same((self.bounds, *self.obstacles), (other.bounds, *other.obstacles)):
+            self._cache["geometry"] = other._cache.setdefault("geometry", {})
+        if [r.tag for r in self.terrain] == [r.tag for r in other.terrain] \
+                and same([r.polygon for r in self.terrain], [r.polygon for r in other.terrain]):
+            self._cache["terrain"] = other._cache.setdefault("terrain", {})
+
     @staticmethod
     def _as_link(i: int, lk: Any) -> Link:
         if isinstance(lk, Link):
@@ -354,7 +378,56 @@ waypoints must lie in the walkable area, ...
             return lk
         raise InvalidOptionError(f"offmesh_links[{i}]={describe(lk)} is not an OffMeshLink")
 
-    def _bad_waypoints(self, pts: NDArray[np.float64]) -> dict[int, str]:
+    def _placement(self, pts: NDArray[np.float64], previous: Level | None) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+        """(outside the bounds, inside an obstacle) for each waypoint.
+
+        A ``previous`` level with the same bounds lends its answers for rows it checked at the
+        same coordinates (an equal head and tail of the array: waypoints moved, added or removed
+        in one run), except, when obstacles changed, for rows in the bounding box of an obstacle
+        in one level and not the other (only there can "inside an obstacle" change).
+        """
+        los = self.line_of_sight()
+        old = None if previous is None else previous._cache.get("placement")
+        same_bounds = old is not None and (
+            self.bounds is previous.bounds or bool(shapely.equals_exact(self.bounds, previous.bounds, 0.0))
+        )
+        if not same_bounds or old[0].shape[1:] != pts.shape[1:]:
+            outside, inside = los.outside_bounds(pts), los.inside_obstacle(pts)
+        else:
+            old_pts, old_out, old_in = old
+            m = min(len(pts), len(old_pts))
+            same_head = (pts[:m] == old_pts[:m]).all(axis=1)
+            head = m if same_head.all() else int(np.argmin(same_head))
+            rest = m - head
+            same_tail = (pts[len(pts) - rest:] == old_pts[len(old_pts) - rest:]).all(axis=1)
+            tail = rest if same_tail.all() else rest - 1 - int(np.flatnonzero(~same_tail)[-1])
+            outside = np.zeros(len(pts), dtype=bool)
+            inside = np.zeros(len(pts), dtype=bool)
+            for mine, theirs in ((outside, old_out), (inside, old_in)):
+                mine[:head] = theirs[:head]
+                mine[len(pts) - tail:] = theirs[len(old_pts) - tail:]
+            todo = np.zeros(len(pts), dtype=bool)
+            todo[head:len(pts) - tail] = True
+            outside[todo] = los.outside_bounds(pts[todo])
+            if self._cache.get("geometry") is not previous._cache.get("geometry"):
+                for poly in self._changed_obstacles(previous):
+                    x0, y0, x1, y1 = poly.bounds
+                    todo |= (pts[:, 0] >= x0) & (pts[:, 0] <= x1) & (pts[:, 1] >= y0) & (pts[:, 1] <= y1)
+            inside[todo] = los.inside_obstacle(pts[todo])
+        self._cache["placement"] = (pts, outside, inside)  # __post_init__ keeps it for the final waypoints
+        return outside, inside
+
+    def _changed_obstacles(self, other: Level) -> list[shapely.Polygon]:
+        """Obstacles of either level not matched by an equal one at the same index in the other
+        (a superset of those in only one level)."""
+        mine, theirs = self.obstacles, other.obstacles
+        out = [*mine[len(theirs):], *theirs[len(mine):]]
+        for p, q in zip(mine, theirs):
+            if p is not q and not shapely.equals_exact(p, q, 0.0):
+                out += [p, q]
+        return out
+
+    def _bad_waypoints(self, pts: NDArray[np.float64], previous: Level | None = None) -> dict[int, str]:
         """Index -> reason for every waypoint that breaks a placement rule."""
         bad: dict[int, str] = {}
         if len(pts) == 0:
@@ -363,10 +436,10 @@ waypoints must lie in the walkable area, ...
         inverse = inverse.reshape(-1)
         for i in np.flatnonzero(first[inverse] != np.arange(len(pts))):
             bad[int(i)] = f"is a duplicate of waypoints[{int(first[inverse[i]])}]"
-        los = self.line_of_sight()
-        for i in np.flatnonzero(los.outside_bounds(pts)):
+        outside, inside_flags = self._placement(pts, previous)
+        for i in np.flatnonzero(outside):
             bad.setdefault(int(i), "is outside the bounds")
-        inside = np.flatnonzero(los.inside_obstacle(pts))
+        inside = np.flatnonzero(inside_flags)
         if inside.size:
             obst = np.asarray(self.obstacles, dtype=object)
             tree = shapely.STRtree(obst)
@@ -437,13 +510,16 @@ waypoints must lie in the walkable area, ...
     def replace(self, **changes: Any) -> "Level":
         """A new level with some fields changed (validated again, like a new level).
 
+        Derived data of unchanged parts is shared, not rebuilt: the line-of-sight testers when
+        the bounds and obstacles are unchanged, the terrain layer when the terrain is.
+
         Examples
         --------
         >>> level = Level.rectangle(10, 10, waypoints=[[1, 1]])
         >>> level.replace(waypoints=[[1, 1], [9, 9]]).n_waypoints
         2
         """
-        return dataclasses.replace(self, **changes)
+        return dataclasses.replace(self, _derived_from=self, **changes)
 
     # -- derived values ---------------------------------------------------------------------
     @property
@@ -479,15 +555,17 @@ waypoints must lie in the walkable area, ...
             hash(key)
         except TypeError:
             key = ("los", agent_radius, repr(join))
-        if key not in self._cache:
-            self._cache[key] = LineOfSight(self.obstacles, self.bounds, agent_radius=agent_radius, join=join)
-        return self._cache[key]
+        cache = self._cache.setdefault("geometry", {})
+        if key not in cache:
+            cache[key] = LineOfSight(self.obstacles, self.bounds, agent_radius=agent_radius, join=join)
+        return cache[key]
 
     def terrain_layer(self) -> TerrainLayer:
         """The terrain regions prepared for bulk length queries (built once, cached)."""
-        if "terrain" not in self._cache:
-            self._cache["terrain"] = TerrainLayer(self.terrain)
-        return self._cache["terrain"]
+        cache = self._cache.setdefault("terrain", {})
+        if "layer" not in cache:
+            cache["layer"] = TerrainLayer(self.terrain)
+        return cache["layer"]
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Level):

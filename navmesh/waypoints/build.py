@@ -95,6 +95,7 @@ from navmesh.waypoints.placement import (
 __all__ = ["build_waypoint_graph"]
 
 CONE_CANDIDATES = 300  # max_candidates default with linking="cones"
+MAX_CHANGED_RUN = 64  # rows an update compares directly before matching every point instead
 
 
 @dataclass(frozen=True, eq=False)
@@ -123,8 +124,10 @@ class BuildCache:
                  row_blocked: NDArray[np.bool_] | None = None, pairs: NDArray[np.int64] | None = None,
                  arcs: Arcs | None = None, links: tuple[Any, Any] | None = None,
                  trees: dict[float, tuple[cKDTree, NDArray[np.int64]]] | None = None,
-                 stale: NDArray[np.int64] | None = None, zone: shapely.Geometry | None = None) -> None:
+                 stale: NDArray[np.int64] | None = None, zone: shapely.Geometry | None = None,
+                 unique: bool = False) -> None:
         self.points = points
+        self.unique = unique  # no two rows of ``points`` are equal
         # candidates of ``points``: an (n, max_candidates) nearest-first table, or pair keys (k=None)
         self.candidates = candidates
         self.los_keys = los_keys  # sorted
@@ -321,19 +324,64 @@ def _pair_keys(u: NDArray[np.int64], v: NDArray[np.int64], n: int) -> NDArray[np
     return a * n + b
 
 
-def _old_to_new(old_points: NDArray[np.float64], new_points: NDArray[np.float64]) -> NDArray[np.int64]:
-    """For each old point, the id of the new point with the same coordinates (-1: gone)."""
+def _old_to_new(old_points: NDArray[np.float64], new_points: NDArray[np.float64],
+                old_unique: bool = False) -> NDArray[np.int64]:
+    """For each old point, the id of the first new point with the same coordinates (-1: gone).
+
+    When the old points are duplicate-free (``old_unique``) and the two sets differ in one run
+    of rows (a waypoint moved, added or removed; the points after it shifted), only that run is
+    compared; otherwise every point is.
+    """
     if len(old_points) == len(new_points) and np.array_equal(old_points, new_points):
         return np.arange(len(old_points), dtype=np.int64)
     if len(old_points) == 0 or len(new_points) == 0 or old_points.shape[1] != new_points.shape[1]:
         return np.full(len(old_points), -1, dtype=np.int64)
+    if old_unique:
+        fast = _changed_run_map(old_points, new_points)
+        if fast is not None:
+            return fast
     both = np.concatenate([new_points, old_points])
     _, first, inverse = np.unique(both, axis=0, return_index=True, return_inverse=True)
     owner = first[inverse.reshape(-1)][len(new_points):]  # the first row with these coordinates
     return np.where(owner < len(new_points), owner, -1).astype(np.int64)
 
 
-def _updated_table(cache: BuildCache, points: NDArray[np.float64], p2: NDArray[np.float64],
+def _changed_run_map(old: NDArray[np.float64], new: NDArray[np.float64]) -> NDArray[np.int64] | None:
+    """``_old_to_new`` for duplicate-free ``old`` when the rows differ in at most
+    ``MAX_CHANGED_RUN`` rows between an equal head and an equal tail; None otherwise (or when
+    ``new`` has duplicates, where "first row" needs the full comparison)."""
+    n_old, n_new = len(old), len(new)
+    m = min(n_old, n_new)
+    diff = (old[:m] != new[:m]).any(axis=1)
+    head = int(np.argmax(diff)) if diff.any() else m
+    rest = m - head
+    back = (old[n_old - rest:] != new[n_new - rest:]).any(axis=1) if rest else np.zeros(0, bool)
+    tail = rest - 1 - int(np.flatnonzero(back)[-1]) if back.any() else rest
+    mid_old, mid_new = old[head:n_old - tail], new[head:n_new - tail]
+    if len(mid_old) + len(mid_new) > MAX_CHANGED_RUN:
+        return None
+    # head and tail rows are old rows, so unique; a changed new row must match no other new row
+    if len(mid_new) and ((new[None, :, :] == mid_new[:, None, :]).all(axis=2).sum(axis=1) > 1).any():
+        return None
+    to_new = np.empty(n_old, dtype=np.int64)
+    to_new[:head] = np.arange(head)
+    to_new[n_old - tail:] = np.arange(n_new - tail, n_new)
+    # an old changed row can only reappear among the new changed rows (old rows are unique)
+    match = (mid_old[:, None, :] == mid_new[None, :, :]).all(axis=2)
+    found = match.any(axis=1)
+    to_new[head:n_old - tail] = np.where(found, head + (np.argmax(match, axis=1) if len(mid_new) else 0), -1)
+    return to_new
+
+
+def _all_unique(points: NDArray[np.float64]) -> bool:
+    """Whether no two rows of ``points`` are equal."""
+    if len(points) < 2:
+        return True
+    s = points[np.lexsort(points.T[::-1])]
+    return not (s[1:] == s[:-1]).all(axis=1).any()
+
+
+def _updated_table(cache: BuildCache, to_new: NDArray[np.int64], points: NDArray[np.float64], p2: NDArray[np.float64],
                    trees: dict[float, tuple[cKDTree, NDArray[np.int64]]], opts: BuildOptions) -> NDArray[np.int64] | None:
     """The nearest-candidate table of ``points``, re-querying only waypoints whose candidates a
     change of the point set can affect: new waypoints, waypoints that lost a candidate, and
@@ -344,7 +392,6 @@ def _updated_table(cache: BuildCache, points: NDArray[np.float64], p2: NDArray[n
     width = old.shape[1]
     if width != opts.candidate_width(n):
         return None  # the table's width follows the number of waypoints: query all rows again
-    to_new = _old_to_new(cache.points, points)
     from_old = np.full(n, -1, dtype=np.int64)
     from_old[to_new[to_new >= 0]] = np.flatnonzero(to_new >= 0)
     common = np.flatnonzero(from_old >= 0)
@@ -370,18 +417,22 @@ def _updated_table(cache: BuildCache, points: NDArray[np.float64], p2: NDArray[n
     return table
 
 
-def _remap_keys(keys: NDArray[np.int64], old_points: NDArray[np.float64], new_points: NDArray[np.float64]) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
-    """Re-express pair keys of ``old_points`` in ids of ``new_points`` (matching exact coordinates)."""
-    n_old, n_new = len(old_points), len(new_points)
-    if n_old == n_new and np.array_equal(old_points, new_points):
-        return keys, np.ones(len(keys), dtype=bool)
-    to_new = _old_to_new(old_points, new_points)
+def _remap_keys(keys: NDArray[np.int64], to_new: NDArray[np.int64],
+                n_new: int) -> tuple[NDArray[np.int64], NDArray[np.bool_], bool]:
+    """Re-express sorted pair keys of the old points in ids of the new points (``to_new`` from
+    :func:`_old_to_new`): (keys of the pairs whose ends both survive, which survived, whether
+    the new keys are still sorted: they are when ``to_new`` keeps the order of the survivors)."""
+    n_old = len(to_new)
+    if n_old == n_new and np.array_equal(to_new, np.arange(n_old)):
+        return keys, np.ones(len(keys), dtype=bool), True
+    alive = to_new[to_new >= 0]
+    in_order = bool((alive[1:] > alive[:-1]).all())
     if len(keys) == 0:
-        return keys, np.ones(0, dtype=bool)
+        return keys, np.ones(0, dtype=bool), True
     a = to_new[keys // n_old]
     b = to_new[keys % n_old]
     ok = (a >= 0) & (b >= 0)
-    return _pair_keys(a[ok], b[ok], n_new), ok
+    return _pair_keys(a[ok], b[ok], n_new), ok, in_order
 
 
 def _changed_pairs(cand: NDArray[np.int64], before: NDArray[np.bool_], after: NDArray[np.bool_], rows: NDArray[np.int64],
@@ -454,15 +505,30 @@ def _lookup(keys: NDArray[np.int64], table: NDArray[np.int64]) -> NDArray[np.int
 
 
 def _blocked_waypoints(los: LineOfSight, designer: NDArray[np.float64], cache: BuildCache | None) -> NDArray[np.bool_]:
-    """Which of the level's waypoints lie outside W; a cache answers for those outside its zone."""
+    """Which of the level's waypoints lie outside W. A cache answers for waypoints it saw at the
+    same coordinates outside its changed ``zone``."""
     if len(designer) == 0:
         return np.zeros(0, dtype=bool)
-    if cache is None or cache.blocked is None or not np.array_equal(cache.designer, designer):
+    if cache is None or cache.blocked is None:
         return ~los.walkable(designer[:, :2])
-    flags = cache.blocked.copy()
+    if np.array_equal(cache.designer, designer):
+        flags, todo = cache.blocked.copy(), np.zeros(0, np.int64)
+    else:
+        seen = len(cache.designer)
+        if seen > len(cache.points) or not np.array_equal(cache.points[:seen], cache.designer):
+            return ~los.walkable(designer[:, :2])  # the cache's waypoints were dropped by the blocked policy
+        where = _old_to_new(cache.designer, designer, cache.unique)  # a prefix of unique points is unique
+        known = (where >= 0) & (where < len(designer))
+        flags = np.zeros(len(designer), dtype=bool)
+        have = np.zeros(len(designer), dtype=bool)
+        flags[where[known]] = cache.blocked[known]
+        have[where[known]] = True
+        todo = np.flatnonzero(~have)
     if not cache.zone.is_empty:
         near = np.flatnonzero(shapely.intersects_xy(cache.zone, designer[:, 0], designer[:, 1]))
-        flags[near] = ~los.walkable(designer[near, :2])
+        todo = np.union1d(todo, near)
+    if len(todo):
+        flags[todo] = ~los.walkable(designer[todo, :2])
     return flags
 
 
@@ -515,6 +581,8 @@ def assemble(level: Level, opts: BuildOptions, cache: BuildCache | None) -> NavM
         points = points.reshape(-1, dim)
     n = len(points)
     p2 = np.ascontiguousarray(points[:, :2])
+    unique = _all_unique(points)
+    to_new = None if cache is None else _old_to_new(cache.points, points, cache.unique)
 
     # Floors and KD-trees.
     if dim == 3 and n:
@@ -532,10 +600,11 @@ def assemble(level: Level, opts: BuildOptions, cache: BuildCache | None) -> NavM
 
     # LOS answers: reuse the cache, compute the rest in bulk.
     if cache is not None:
-        los_keys, ok = _remap_keys(cache.los_keys, cache.points, points)
+        los_keys, ok, in_order = _remap_keys(cache.los_keys, to_new, n)
         los_free = cache.los_free[ok]
-        order = np.argsort(los_keys, kind="stable")
-        los_keys, los_free = los_keys[order], los_free[order]
+        if not in_order:
+            order = np.argsort(los_keys, kind="stable")
+            los_keys, los_free = los_keys[order], los_free[order]
     else:
         los_keys, los_free = np.zeros(0, np.int64), np.zeros(0, bool)
 
@@ -591,7 +660,7 @@ def assemble(level: Level, opts: BuildOptions, cache: BuildCache | None) -> NavM
         if same_points:
             cand = cache.candidates
         elif cache is not None and cache.candidates is not None and cache.candidates.ndim == 2 and len(trees) == 1:
-            cand = _updated_table(cache, points, p2, trees, opts)
+            cand = _updated_table(cache, to_new, points, p2, trees, opts)
         if cand is None:
             cand = np.full((n, opts.candidate_width(n)), -1, dtype=np.int64)
             for z, (tree, ids) in trees.items():
@@ -666,8 +735,8 @@ def assemble(level: Level, opts: BuildOptions, cache: BuildCache | None) -> NavM
         have = np.full(len(ter_keys), -1, np.int64)
         old_rows = None
         if cache is not None and len(cache.ter_keys):
-            ck, ok = _remap_keys(cache.ter_keys, cache.points, points)
-            srt = np.argsort(ck, kind="stable")
+            ck, ok, in_order = _remap_keys(cache.ter_keys, to_new, n)
+            srt = np.arange(len(ck)) if in_order else np.argsort(ck, kind="stable")
             ck = ck[srt]
             old_rows = _recolumn(cache.ter_rows[np.flatnonzero(ok)[srt]], cache.ter_names, ter_names)
             have = _lookup(ter_keys, ck)
@@ -700,7 +769,7 @@ def assemble(level: Level, opts: BuildOptions, cache: BuildCache | None) -> NavM
     blocked_nodes = np.flatnonzero(blocked_all).astype(np.int32)
     new_cache = BuildCache(points, los_keys, los_free, ter_keys, ter_rows, ter_names, candidates,
                        designer=designer_checked, blocked=designer_blocked, chosen=chosen, row_blocked=blocked_all,
-                       pairs=pairs, arcs=arcs, links=(level.links, level.offmesh_links), trees=trees)
+                       pairs=pairs, arcs=arcs, links=(level.links, level.offmesh_links), trees=trees, unique=unique)
     return NavMap(
         level=level, options=opts, graph=graph, n_generated=len(extra), line_of_sight=los, walkable=free,
         terrain=TerrainLengths(ter_names, arc_rows), arc_kinds=kind_all.astype(np.int8),

@@ -99,6 +99,6 @@ def updated(nav: NavMap, level: Level) -> NavMap:
         cache.ter_keys[keep_ter], cache.ter_rows[np.flatnonzero(keep_ter)], cache.ter_names, cache.candidates,
         designer=cache.designer, blocked=cache.blocked, chosen=cache.chosen, row_blocked=cache.row_blocked,
         pairs=cache.pairs, arcs=cache.arcs, links=cache.links, trees=cache.trees,
-        stale=cache.los_keys[~keep_los], zone=moved,
+        stale=cache.los_keys[~keep_los], zone=moved, unique=cache.unique,
     )
     return assemble(level, nav.options, kept)

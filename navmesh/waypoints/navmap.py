@@ -346,6 +346,12 @@ class NavMap:
         ``build_waypoint_graph(level, **options)`` (tested exactly). A change of bounds reuses
         nothing. Node ids of the level's own waypoints stay the same; generated ones may shift.
 
+        The cost follows the change: when the waypoints differ from the old ones in one run of
+        rows (one moved, added or removed, as an editor's drag step makes them), the old node
+        ids are mapped to the new ones from that run alone and the cached answers keep their
+        sorted order; a level made by ``Level.replace`` with the same bounds and obstacles shares
+        the old level's line-of-sight tester.
+
         Parameters
         ----------
         level : Level

@@ -462,3 +462,105 @@ def test_a_chain_of_door_updates_equals_rebuilds_and_relinks_only_near_the_doors
             _same_graph(current, build_waypoint_graph(current.level, **options))
     _same_graph(current, nav)
     assert len(rows) == len(steps) and max(rows) < nav.n_nodes / 2  # only waypoints near a door chose again
+
+
+# -- editor-sized edits: one waypoint or one obstacle changes --------------------------------
+def _first_rows(old: np.ndarray, new: np.ndarray) -> list[int]:
+    """For each old row, the first new row with the same coordinates (-1: none), by a dict."""
+    first: dict[tuple[float, ...], int] = {}
+    for j, row in enumerate(map(tuple, new.tolist())):
+        first.setdefault(row, j)
+    return [first.get(tuple(row), -1) for row in old.tolist()]
+
+
+@pytest.mark.parametrize("edit", ["same", "move", "add_end", "add_middle", "remove", "swap", "shift_all", "onto_other"])
+def test_point_id_map_matches_a_dictionary(edit):
+    rng = np.random.default_rng(11)
+    old = rng.integers(0, 50, (200, 2)).astype(np.float64) + rng.random((200, 2))
+    assert build_mod._all_unique(old)
+    new = {
+        "same": old.copy(),
+        "move": np.vstack([old[:70], [[99.5, 99.5]], old[71:]]),
+        "add_end": np.vstack([old, [[77.25, 3.5]]]),
+        "add_middle": np.vstack([old[:150], [[77.25, 3.5]], old[150:]]),  # generated points after it shift
+        "remove": np.delete(old, 40, axis=0),
+        "swap": old[np.r_[0:10, 11, 10, 12:200]],
+        "shift_all": old + 1.0,  # every row changed: the full comparison
+        "onto_other": np.vstack([old[:70], old[5:6], old[71:]]),  # a moved point lands on another: duplicates
+    }[edit]
+    got = build_mod._old_to_new(old, new, old_unique=True)
+    assert got.tolist() == _first_rows(old, new)
+    assert build_mod._old_to_new(old, new, old_unique=False).tolist() == _first_rows(old, new)
+    assert build_mod._all_unique(new) == (edit != "onto_other")
+
+
+def _move_waypoint(level: Level, i: int, dx: float, dy: float) -> Level:
+    pts = np.array(level.waypoints)
+    pts[i] += (dx, dy)
+    return level.replace(waypoints=pts)
+
+
+def _free_spot(level: Level, near: np.ndarray) -> np.ndarray:
+    los = level.line_of_sight(agent_radius=2.0)
+    for step in np.linspace(0.5, 20.0, 40):
+        for d in ((1, 0), (0, 1), (-1, 0), (0, -1)):
+            p = near + step * np.asarray(d, dtype=float)
+            if los.walkable(p[None])[0]:
+                return p
+    raise AssertionError("no free spot")
+
+
+def _move_an_obstacle(level: Level) -> Level:
+    """The level with the first obstacle that can move by (3, 2) without covering a waypoint moved."""
+    for i, poly in enumerate(level.obstacles):
+        moved = shapely.affinity.translate(poly, 3.0, 2.0)
+        if not shapely.intersects_xy(moved.buffer(2.5), *level.waypoints[:, :2].T).any():
+            return level.replace(obstacles=(*level.obstacles[:i], moved, *level.obstacles[i + 1:]))
+    raise AssertionError("no obstacle can move")
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"k": 8}, {"k": 6, "corners": True, "agent_radius": 1.5}, {"k": None, "max_distance": 40.0}, {"k": 4, "visibility": "kernel"}],
+)
+def test_a_chain_of_waypoint_and_obstacle_edits_equals_rebuilds(monkeypatch, options):
+    # the editor's drag steps, each update starting from the previous one
+    real = build_mod._changed_run_map
+    direct = []
+    monkeypatch.setattr(build_mod, "_changed_run_map", lambda old, new: direct.append(real(old, new) is not None) or real(old, new))
+    level = _random_level(6)
+    nav = quiet_build(level, **options)
+    w = level.waypoints
+    steps = [
+        lambda lv: _move_waypoint(lv, 150, *(_free_spot(lv, lv.waypoints[150] + 1.5) - lv.waypoints[150])),
+        lambda lv: lv.replace(waypoints=np.vstack([lv.waypoints, _free_spot(lv, w[20] + 2.5)])),
+        lambda lv: lv.replace(waypoints=np.vstack([lv.waypoints[:5], _free_spot(lv, w[60] + 1.0), lv.waypoints[5:]]),
+                              links=[Link(0, 1, "forced"), Link(2, 3, "one_way", tag="bridge")]),
+        lambda lv: lv.replace(waypoints=np.delete(lv.waypoints, 100, axis=0)),
+        lambda lv: lv.replace(waypoints=np.delete(lv.waypoints, lv.n_waypoints - 1, axis=0)),
+        _move_an_obstacle,
+        lambda lv: _move_waypoint(lv, 0, *(_free_spot(lv, lv.waypoints[0] + 4.0) - lv.waypoints[0])),
+    ]
+    current = nav
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", NavmeshWarning)
+        for step in steps:
+            changed = step(current.level)
+            current = current.update(changed)
+            assert current.level is changed
+            _same_graph(current, build_waypoint_graph(changed, **options))
+    assert direct.count(True) >= 6  # the waypoint edits mapped ids from the changed rows alone
+
+
+def test_moving_a_waypoint_of_a_level_with_duplicate_waypoints_equals_a_rebuild():
+    # duplicates kept with on_bad_waypoint="warn": the id map takes the full comparison
+    level = _random_level(7, n_waypoints=120)
+    with pytest.warns(NavmeshWarning):
+        dup = level.replace(waypoints=np.vstack([level.waypoints, level.waypoints[10:12]]), on_bad_waypoint="warn")
+    nav = build_waypoint_graph(dup)
+    assert not nav.build_cache.unique
+    pts = np.array(dup.waypoints)
+    pts[11] = _free_spot(dup, pts[11] + 1.0)
+    with pytest.warns(NavmeshWarning):
+        moved = dup.replace(waypoints=pts, on_bad_waypoint="warn")
+    _same_graph(nav.update(moved), build_waypoint_graph(moved))

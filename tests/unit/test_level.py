@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import stat
 import subprocess
 import sys
@@ -545,3 +546,68 @@ def test_largest_accepted_level_still_gives_finite_answers():
     level = Level.rectangle(1e15, 1e15, waypoints=[[1, 1], [1e15 - 1, 1e15 - 1]])
     path = navmesh.find_path(navmesh.build_waypoint_graph(level), [0.5, 0.5], [1e15 - 0.5, 1e15 - 0.5])
     assert math.isfinite(path.cost) and path.cost == pytest.approx(math.sqrt(2) * 1e15)
+
+
+# -- replace shares what the change leaves valid ---------------------------------------------
+def _editor_level() -> Level:
+    return Level.rectangle(
+        20, 20, obstacles=[[(4, 4), (8, 4), (8, 8), (4, 8)], [(12, 12), (16, 12), (16, 16), (12, 16)]],
+        waypoints=[[1, 1], [10, 10], [18, 2], [2, 18]], terrain=[([(0, 0), (3, 0), (3, 3), (0, 3)], "swamp")],
+    )
+
+
+def test_replace_shares_the_line_of_sight_when_bounds_and_obstacles_are_unchanged():
+    level = _editor_level()
+    los0, wide = level.line_of_sight(), level.line_of_sight(agent_radius=1.0)
+    moved = level.replace(waypoints=[[1, 1], [10, 11], [18, 2], [2, 18]])
+    assert moved.line_of_sight() is los0 and moved.line_of_sight(agent_radius=1.0) is wide
+    assert moved.terrain_layer() is level.terrain_layer()
+    later = moved.line_of_sight(agent_radius=2.0)  # built for either level, it serves both
+    assert level.line_of_sight(agent_radius=2.0) is later
+    # an equal obstacle list made of new objects shares too
+    same = moved.replace(obstacles=[shapely.Polygon(p.exterior.coords) for p in level.obstacles])
+    assert same.line_of_sight() is los0
+
+
+def test_replace_builds_a_new_line_of_sight_when_an_obstacle_moves():
+    level = _editor_level()
+    los0 = level.line_of_sight()
+    moved = level.replace(obstacles=[level.obstacles[0], shapely.affinity.translate(level.obstacles[1], 1.0, 0.0)])
+    assert moved.line_of_sight() is not los0
+    assert moved.line_of_sight().blocked([[11, 14]], [[19, 14]]).tolist() == [True]
+    assert not moved.line_of_sight().inside_obstacle([[12.5, 14]])[0]  # left of the moved square now
+    assert level.line_of_sight().inside_obstacle([[12.5, 14]])[0]
+    painted = level.replace(terrain=[([(0, 0), (5, 0), (5, 3), (0, 3)], "swamp")])
+    assert painted.terrain_layer() is not level.terrain_layer()
+    assert painted.line_of_sight() is los0
+
+
+@pytest.mark.parametrize("where, why", [((6, 6), "inside obstacles[0]"), ((25, 5), "outside the bounds")])
+def test_a_waypoint_moved_onto_a_bad_spot_is_refused_with_a_shared_line_of_sight(where, why):
+    level = _editor_level()
+    for pts in ([[1, 1], list(where), [18, 2], [2, 18]], [[1, 1], [10, 10], [18, 2], [2, 18], list(where)],
+                [list(where), [10, 10], [18, 2]]):
+        with pytest.raises(InvalidGeometryError, match=rf"waypoints\[{pts.index(list(where))}\].* is {re.escape(why)}"):
+            level.replace(waypoints=pts)
+    with pytest.warns(NavmeshWarning, match=re.escape(why)):
+        kept = level.replace(waypoints=[[1, 1], list(where), [18, 2], [2, 18]], on_bad_waypoint="warn")
+    # the kept bad waypoint stays reported in a level derived from that one
+    with pytest.warns(NavmeshWarning, match=rf"waypoints\[1\].* {re.escape(why)}"):
+        kept.replace(waypoints=[[1, 1], list(where), [18, 3], [2, 18]], on_bad_waypoint="warn")
+    dropped = kept.replace(waypoints=[[1, 1], [10, 10], [2, 18]])  # removing rows: the rest keep their answers
+    assert dropped.n_waypoints == 3
+
+
+def test_moving_an_obstacle_rechecks_the_waypoints_it_covers_or_leaves():
+    level = _editor_level()  # waypoint 1 at (10, 10), between the squares
+    onto = [level.obstacles[0], shapely.affinity.translate(level.obstacles[1], -3.0, -3.0)]  # (9..13)^2
+    with pytest.raises(InvalidGeometryError, match=re.escape("waypoints[1]=[10.0, 10.0] is inside obstacles[1]")):
+        level.replace(obstacles=onto)
+    with pytest.warns(NavmeshWarning, match=re.escape("waypoints[1]=[10.0, 10.0] is inside obstacles[1]")):
+        covered = level.replace(obstacles=onto, on_bad_waypoint="warn")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", NavmeshWarning)  # moved away again: nothing is reported
+        back = covered.replace(obstacles=level.obstacles, on_bad_waypoint="warn")
+        added = back.replace(obstacles=[*back.obstacles, [(17, 17), (19, 17), (19, 19), (17, 19)]])
+    with pytest.raises(InvalidGeometryError, match=re.escape("waypoints[0]=[1.0, 1.0] is inside obstacles[2]")):
+        added.replace(obstacles=[*back.obstacles, [(0.5, 0.5), (1.5, 0.5), (1.5, 1.5), (0.5, 1.5)]])
