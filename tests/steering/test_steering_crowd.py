@@ -239,3 +239,39 @@ def test_a_door_closing_sends_the_crowd_around():
             break
     assert crowd.arrived.all() and went_high.all()  # all of them around the top end of the wall
     assert closed.walkable(crowd.positions).all()
+
+
+@pytest.mark.parametrize("budget", [3, 8])
+def test_a_1000_unit_order_stays_within_its_expansion_budget_per_update(budget):
+    # the graph has more nodes than the budget, so no route tree fits in one update and the
+    # order is served by per-unit sliced searches, resumed over as many updates as they need
+    level = navmesh.Level.rectangle(
+        60, 60, obstacles=[[(15, 5), (25, 5), (25, 40), (15, 40)], [(32, 25), (45, 25), (45, 35), (32, 35)]]
+    )
+    nav = navmesh.build_waypoint_graph(level, corners=True, agent_radius=0.3)
+    assert nav.graph.n_nodes > budget
+    crowd = Crowd(nav, expansions_per_update=budget)
+    ids = crowd.add(np.random.default_rng(11).uniform(1, 14, (1000, 2)), radius=0.3, speed=8.0)
+    crowd.move_to(ids, [48.0, 48.0])
+    spent, paths = [], {}
+    for _ in range(8000):
+        crowd.update(1 / 30)
+        spent.append(crowd.last_expansions)
+        for u in set(range(1000)) - set(paths):
+            p = crowd.planned_path(int(ids[u]))
+            if p is not None:
+                paths[u] = p
+        if crowd.arrived.all():
+            break
+    spent = np.asarray(spent)
+    assert spent.max() <= budget
+    assert spent.sum() > 1000  # far more work than one update's budget: it was spread out
+    assert crowd.arrived.all()
+    assert len(paths) == 1000
+    query = navmesh.NavQuery(nav)
+    for u in range(0, 1000, 7):
+        p = paths[u]
+        one_shot = query.find_path(p.points[0], p.points[-1], allow_partial=True)
+        np.testing.assert_allclose(p.points, one_shot.points)
+        assert p.cost == pytest.approx(one_shot.cost)
+        assert p.expansions == one_shot.expansions
