@@ -110,13 +110,15 @@ def formation_slots(walls: Walls, cls: int, goal: ArrayLike, count: int, spacing
 
 @dataclass
 class _Block:
-    """One route tree toward a goal: row positions, next row (-1: then the unit's slot), and the
-    route cost from each row to the goal. The last row is the goal (grids: its cell centre)."""
+    """One route tree toward a goal: row positions, next row (-1: then the unit's slot), the
+    route cost from each row to the goal, and the unit type's terrain multiplier at each row (0
+    on grids: no cost test for shortcuts there). The last row is the goal (grids: its cell centre)."""
 
     xy: NDArray[np.float64]
     nxt: NDArray[np.int64]
     dist: NDArray[np.float64]
     goal: NDArray[np.float64]
+    mult: NDArray[np.float64]
     path: Path | None = None
 
 
@@ -244,6 +246,8 @@ class Crowd:
         self._pending: deque[tuple[Any, ...]] = deque()
         self._route_xy = _EMPTY_XY
         self._route_next = np.zeros(0, np.int64)
+        self._route_rest = np.zeros(0)
+        self._route_mult = np.zeros(0)
         self._route_base: dict[tuple[int, Any], int] = {}
         self._routes_dirty = False
         self._next_order = 0
@@ -266,6 +270,8 @@ class Crowd:
         "_slot": (np.float64, (2,)),
         "_prof": (np.int64, ()),
         "_order": (np.int64, ()),
+        "_smult": (np.float64, ()),
+        "_mmin": (np.float64, ()),
     }
 
     def _alloc(self, cap: int) -> None:
@@ -397,6 +403,8 @@ class Crowd:
         a["_slot"][ids] = a["positions"][ids]
         a["_prof"][ids] = self._profiles.index(profile)
         a["_order"][ids] = -1
+        a["_smult"][ids] = 0.0
+        a["_mmin"][ids] = 1.0 if profile is None else profile.min_multiplier()
         self._n += m
         return ids
 
@@ -476,8 +484,19 @@ class Crowd:
         a["_moving"][u] = False
         a["arrived"][u] = False
         a["_cur"][u] = -1
+        self._slot_mults(u)
         for key in sorted(set(zip(a["_prof"][u].tolist(), a["_cls"][u].tolist()))):
             self._pending.append(("search", oid, key))
+
+    def _slot_mults(self, u: NDArray[np.int64]) -> None:
+        """Each unit type's terrain multiplier at the slots of units ``u`` (0 on grids)."""
+        a = self._arrays
+        if self._grid:
+            a["_smult"][u] = 0.0
+            return
+        for prof_i in np.unique(a["_prof"][u]).tolist():
+            sel = u[a["_prof"][u] == prof_i]
+            a["_smult"][sel] = self.map.point_multipliers(a["_slot"][sel], self._profiles[prof_i])
 
     def set_map(self, navmap_or_grid: Any) -> None:
         """Switch to a changed map (a door closed, a bridge raised: a NavMap from a local update).
@@ -514,6 +533,7 @@ class Crowd:
             ids = order.ids[a["_order"][order.ids] == oid]
             a["_cur"][ids] = -1
             a["_moving"][ids] = False
+            self._slot_mults(ids)
             for key in sorted(set(zip(a["_prof"][ids].tolist(), a["_cls"][ids].tolist()))):
                 self._pending.append(("search", oid, key))
         self._routes_dirty = True
@@ -619,8 +639,13 @@ class Crowd:
         if len(pts) == 0:
             pts = slot[None]
         prof_i, cls = key
+        profile = self._profiles[prof_i]
+        pts = np.ascontiguousarray(pts)
         nxt = np.append(np.arange(1, len(pts)), -1).astype(np.int64)
-        self._orders[oid].blocks[(prof_i, cls, u)] = _Block(np.ascontiguousarray(pts), nxt, np.zeros(len(pts)), slot, path)
+        legs = self.map.straight_costs(pts[:-1], pts[1:], profile)
+        rest = np.append(np.cumsum(legs[::-1])[::-1], 0.0)
+        mult = self.map.point_multipliers(pts, profile)
+        self._orders[oid].blocks[(prof_i, cls, u)] = _Block(pts, nxt, rest, slot, mult, path)
         self._routes_dirty = True
         self._rebuild_routes()
         a["_cur"][u] = self._route_base[(oid, (prof_i, cls, u))]
@@ -696,7 +721,7 @@ class Crowd:
         # the goal cell leads to the goal row (the exact goal), which leads to the slot
         nxt = np.append(np.where(nxt == allc, grid.n_cells, nxt), -1)
         dist = np.append(np.asarray(field.distance_at(allc), np.float64).ravel(), 0.0)
-        return _Block(np.concatenate([grid.cell_center(allc), goal[None]]), nxt, dist, goal)
+        return _Block(np.concatenate([grid.cell_center(allc), goal[None]]), nxt, dist, goal, np.zeros(len(nxt)))
 
     def _tree_block(self, goal: NDArray[np.float64], profile: CostProfile | None, cls: int) -> _Block:
         """Reversed Dijkstra from the goal over the graph: every node's next hop and cost to it."""
@@ -705,7 +730,7 @@ class Crowd:
         pts = np.ascontiguousarray(graph.points[:, :2])
         w = np.asarray(self.map.weights(profile).values, dtype=np.float64)
         if n == 0:
-            return _Block(goal[None].copy(), np.full(1, -1, np.int64), np.zeros(1), goal)
+            return _Block(goal[None].copy(), np.full(1, -1, np.int64), np.zeros(1), goal, self.map.point_multipliers(goal[None], profile))
         gd, gi = self._node_tree().query(goal[None], k=min(16, n))
         gi, gd = np.atleast_1d(gi[0]), np.atleast_1d(gd[0])
         vis = self._walls.sees(np.repeat(goal[None], len(gi), axis=0), pts[gi], cls)
@@ -721,7 +746,8 @@ class Crowd:
         # route rows: the graph nodes, then the goal itself (row n), then each unit's slot
         nxt = np.where(pred >= 0, pred, -1).astype(np.int64)
         nxt[n] = -1
-        return _Block(np.concatenate([pts, goal[None]]), nxt, dist, goal)
+        xy = np.concatenate([pts, goal[None]])
+        return _Block(xy, nxt, dist, goal, self.map.point_multipliers(xy, profile))
 
     def _node_tree(self) -> cKDTree:
         if "nodes" not in self._tree_cache:
@@ -749,15 +775,17 @@ class Crowd:
         none = np.flatnonzero(~vis.any(axis=1))
         if none.size:
             vis[none] = self._walls.sees(np.repeat(pos[none], kk, axis=0), block.xy[ei[none].ravel()], cls).reshape(-1, kk)
-        total = np.where(vis, ed + block.dist[ei], np.inf)
+        # a shortcut lies in one terrain class: its cost is its length times the row's multiplier
+        total = np.where(vis, ed * block.mult[ei] + block.dist[ei], np.inf)
         best = np.argmin(total, axis=1)
         rows = np.arange(m)
         first = ei[rows, best].astype(np.int64)
         cost = total[rows, best]
         first[~np.isfinite(cost)] = -1
-        direct = self._walls.shortcut(pos, np.repeat(block.goal[None], m, axis=0), cls)
+        straight = np.hypot(*(pos - block.goal).T) * block.mult[goal_row]
+        direct = (straight <= cost) & self._walls.shortcut(pos, np.repeat(block.goal[None], m, axis=0), cls)
         first[direct] = goal_row
-        cost[direct] = np.hypot(*(pos[direct] - block.goal).T)
+        cost[direct] = straight[direct]
         return first, cost
 
     def _reenter(self, lost: NDArray[np.int64]) -> None:
@@ -789,6 +817,7 @@ class Crowd:
         if not self._routes_dirty:
             return
         xy, nxt, base = [_EMPTY_XY], [np.zeros(0, np.int64)], {}
+        rest, mult = [np.zeros(0)], [np.zeros(0)]
         off = 0
         old_base = self._route_base
         remap = np.full(len(self._route_xy), -1, np.int64)
@@ -800,6 +829,8 @@ class Crowd:
                     ob = old_base[(oid, key)]
                     remap[ob : ob + len(bxy)] = np.arange(off, off + len(bxy))
                 xy.append(bxy)
+                rest.append(block.dist)
+                mult.append(block.mult)
                 nxt.append(np.where(bnxt >= 0, bnxt + off, -1))
                 off += len(bxy)
         a = self._arrays
@@ -808,6 +839,8 @@ class Crowd:
         cur[has] = remap[cur[has]] if len(remap) else -1
         self._route_xy = np.ascontiguousarray(np.concatenate(xy))
         self._route_next = np.ascontiguousarray(np.concatenate(nxt))
+        self._route_rest = np.ascontiguousarray(np.concatenate(rest), dtype=np.float64)
+        self._route_mult = np.ascontiguousarray(np.concatenate(mult), dtype=np.float64)
         self._route_base = base
         self._routes_dirty = False
 
@@ -829,7 +862,8 @@ class Crowd:
         K.crowd_step(
             t, self._frame, a["positions"][:n], a["velocities"][:n], a["headings"][:n], a["radii"][:n],
             a["speeds"][:n], a["_cls"][:n], a["alive"][:n], a["_moving"][:n], a["arrived"][:n], a["_cur"][:n],
-            a["_lost"][:n], a["_slot"][:n], self._route_xy, self._route_next, self.separation,
+            a["_lost"][:n], a["_slot"][:n], a["_smult"][:n], a["_mmin"][:n], self._route_xy, self._route_next,
+            self._route_rest, self._route_mult, self.separation,
             self._walls.barrier_class, *self._walls.arrays,
         )
         self._frame += 1

@@ -275,3 +275,43 @@ def test_a_1000_unit_order_stays_within_its_expansion_budget_per_update(budget):
         np.testing.assert_allclose(p.points, one_shot.points)
         assert p.cost == pytest.approx(one_shot.cost)
         assert p.expansions == one_shot.expansions
+
+
+def _road_level():
+    # a swamp, a road beyond it, and a strip of plain ground between them
+    swamp = navmesh.TerrainRegion([(4, 2), (16, 2), (16, 8), (4, 8)], "swamp")
+    road = navmesh.TerrainRegion([(0, 10), (20, 10), (20, 12), (0, 12)], "road")
+    level = navmesh.Level.rectangle(20, 14, terrain=[swamp, road], waypoints=[(x, 11.0) for x in range(1, 20, 2)])
+    return navmesh.build_waypoint_graph(level, fill_spacing=1.0), swamp, road
+
+
+@pytest.mark.parametrize("count", [1, 6])  # a unit's own path / a shared route tree
+@pytest.mark.parametrize("start, goal", [((1.0, 9.0), (19.0, 9.0)), ((2.0, 5.0), (18.0, 5.0))])
+def test_a_tank_takes_the_road_round_the_swamp(count, start, goal):
+    nav, swamp, road = _road_level()
+    tank = navmesh.CostProfile("tank", {"swamp": 4.0, "road": 0.5})
+    one_shot = navmesh.NavQuery(nav, tank).find_path(start, goal)
+    # hand check: the straight way (plain ground along the swamp, or through it) costs more
+    # than the road: up 1-5 units, 16 along the road at x0.5, down again
+    straight = np.hypot(*np.subtract(goal, start)) * (1.0 if start[1] > 8 else 4.0)
+    assert one_shot.cost < straight
+    assert shapely.LineString(one_shot.points).intersection(road.polygon).length > 10
+    crowd = Crowd(nav)
+    offsets = np.array([[0, 0], [0.7, 0], [0, -0.7], [0.7, -0.7], [-0.7, 0], [-0.7, -0.7]])[:count]
+    ids = crowd.add(np.add(start, offsets), radius=0.3, speed=4.0, profile=tank)
+    crowd.move_to(ids, goal)
+    tracks = [[p.copy()] for p in crowd.positions]
+    for _ in range(3000):
+        crowd.update(1 / 30)
+        for t, p in zip(tracks, crowd.positions):
+            t.append(p.copy())
+        if crowd.arrived.all():
+            break
+    assert crowd.arrived.all()
+    for t in tracks:
+        t = np.asarray(t)
+        line = shapely.LineString(t)
+        assert line.intersection(swamp.polygon).length < 0.03 * line.length
+        assert line.intersection(road.polygon).length > 6  # a group walks side by side, partly on the verge
+        walked = nav.straight_costs(t[:-1], t[1:], tank).sum()  # exact terrain cost of the track
+        assert walked < 1.15 * one_shot.cost < straight
