@@ -9,7 +9,10 @@ at most ``expansions_per_update`` node expansions of search work (sliced
 :meth:`~navmesh.NavQuery.start_search` searches, resumed over as many updates as they need; a
 route tree counts one expansion per graph node) and ``joins_per_update`` units joining a tree,
 so a large order never freezes a frame. The per-frame motion is one compiled call
-(:func:`navmesh.steering.kernels.crowd_step`).
+(:func:`navmesh.steering.kernels.crowd_step`). Units cut corners of their routes only where that
+does not raise their cost: a shortcut crosses no terrain boundary and costs, under the unit
+type's :class:`~navmesh.terrain.CostProfile`, no more than the route it skips (so a tank keeps to
+the road round a swamp even where the plain ground beside the road is in sight).
 """
 
 from __future__ import annotations
