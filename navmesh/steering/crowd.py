@@ -4,10 +4,15 @@ A :class:`Crowd` keeps every unit's state in flat numpy arrays indexed by unit i
 (:meth:`Crowd.move_to`) spreads formation slots over the free space around the goal and computes
 one route tree toward the goal per unit type (a reversed Dijkstra over the NavMap's graph, or a
 :class:`~navmesh.grid.FlowField` on a GridMap) that every unit of the group reads: one search
-instead of one per unit. Route work waits in a queue: at most ``searches_per_update`` searches
-and ``joins_per_update`` units joining a tree run per :meth:`Crowd.update`, so a large order
-never freezes a frame. The per-frame motion is one compiled call
-(:func:`navmesh.steering.kernels.crowd_step`).
+instead of one per unit. Route work waits in a queue and is budgeted per :meth:`Crowd.update`:
+at most ``expansions_per_update`` node expansions of search work (sliced
+:meth:`~navmesh.NavQuery.start_search` searches, resumed over as many updates as they need; a
+route tree counts one expansion per graph node) and ``joins_per_update`` units joining a tree,
+so a large order never freezes a frame. The per-frame motion is one compiled call
+(:func:`navmesh.steering.kernels.crowd_step`). Units cut corners of their routes only where that
+does not raise their cost: a shortcut crosses no terrain boundary and costs, under the unit
+type's :class:`~navmesh.terrain.CostProfile`, no more than the route it skips (so a tank keeps to
+the road round a swamp even where the plain ground beside the road is in sight).
 """
 
 from __future__ import annotations
@@ -108,13 +113,16 @@ def formation_slots(walls: Walls, cls: int, goal: ArrayLike, count: int, spacing
 
 @dataclass
 class _Block:
-    """One route tree toward a goal: row positions, next row (-1: then the unit's slot), and the
-    route cost from each row to the goal. The last row is the goal (grids: its cell centre)."""
+    """One route tree toward a goal: row positions, next row (-1: then the unit's slot), the
+    route cost from each row to the goal, and the unit type's terrain multiplier at each row (0
+    on grids: no cost test for shortcuts there). The last row is the goal (grids: its cell centre)."""
 
     xy: NDArray[np.float64]
     nxt: NDArray[np.int64]
     dist: NDArray[np.float64]
     goal: NDArray[np.float64]
+    mult: NDArray[np.float64]
+    path: Path | None = None
 
 
 @dataclass
@@ -141,15 +149,24 @@ class Crowd:
         the grid's own cell costs do). Walls for the motion are the level's obstacles (or
         blocked cells) inflated by each unit's radius. A grid's wrap-around is not followed.
     searches_per_update : int
-        Route searches (one per unit type of an order) run per :meth:`update`, >= 1; the others
+        Route trees (one per unit type of an order) built per :meth:`update`, >= 1; the others
         wait for the next updates. Default 4.
+    expansions_per_update : int
+        Search budget of one :meth:`update` in node expansions, >= 1 (default 20,000). Per-unit
+        paths are :class:`~navmesh.waypoints.query.SlicedSearch` es advanced by what is left of
+        it (a search that needs more resumes in the next updates); a NavMap route tree costs one
+        expansion per graph node and is built only when it fits in the budget (otherwise the
+        group's units get sliced searches each). ``last_expansions`` reports the work done by the
+        last update, never more than this on a NavMap. On a GridMap a flow field larger than the
+        budget is built alone in one update.
     joins_per_update : int
         Units that join their order's route tree per :meth:`update` (a few line-of-sight tests
         each), >= 1; the others wait for the next updates. Default 1,000.
     shared_search_min : int
         NavMap only: an order's units of one type share one route tree when there are at least
-        this many (>= 1; default 4); fewer get one any-angle ``NavQuery.find_path`` each, straight
-        to their slots (cheaper than searching the whole graph, and the best path).
+        this many (>= 1; default 4); fewer get one sliced any-angle search each
+        (:meth:`NavQuery.start_search`, equal to ``find_path``), straight to their slots (cheaper
+        than searching the whole graph, and the best path).
     separation : float
         Strength of the push between overlapping units, >= 0 (1 = a unit overlapping its
         neighbour by its full radius is pushed at its own speed). Default 2.
@@ -168,6 +185,8 @@ class Crowd:
         True once the unit stands on its slot of its latest order.
     alive : bool array (n,)
         False for removed units.
+    last_expansions : int
+        Node expansions of search work done by the last :meth:`update`.
     radii, speeds : float arrays (n,)
         Per unit, world units and units per second.
 
@@ -198,6 +217,7 @@ class Crowd:
         navmap_or_grid: Any,
         *,
         searches_per_update: int = 4,
+        expansions_per_update: int = 20_000,
         joins_per_update: int = 1000,
         shared_search_min: int = 4,
         separation: float = 2.0,
@@ -207,6 +227,10 @@ class Crowd:
         self.map = navmap_or_grid
         self._grid = isinstance(navmap_or_grid, GridMap)
         self.searches_per_update = check_positive_int("searches_per_update", searches_per_update, allow_none=False)
+        self.expansions_per_update = check_positive_int("expansions_per_update", expansions_per_update, allow_none=False)
+        self.last_expansions = 0
+        self._active: tuple[int, Any, int, Any] | None = None
+        self._planning: set[int] = set()
         self.joins_per_update = check_positive_int("joins_per_update", joins_per_update, allow_none=False)
         self.shared_search_min = check_positive_int("shared_search_min", shared_search_min, allow_none=False)
         self._queries: dict[CostProfile | None, NavQuery] = {}
@@ -225,6 +249,8 @@ class Crowd:
         self._pending: deque[tuple[Any, ...]] = deque()
         self._route_xy = _EMPTY_XY
         self._route_next = np.zeros(0, np.int64)
+        self._route_rest = np.zeros(0)
+        self._route_mult = np.zeros(0)
         self._route_base: dict[tuple[int, Any], int] = {}
         self._routes_dirty = False
         self._next_order = 0
@@ -247,6 +273,8 @@ class Crowd:
         "_slot": (np.float64, (2,)),
         "_prof": (np.int64, ()),
         "_order": (np.int64, ()),
+        "_smult": (np.float64, ()),
+        "_mmin": (np.float64, ()),
     }
 
     def _alloc(self, cap: int) -> None:
@@ -378,6 +406,8 @@ class Crowd:
         a["_slot"][ids] = a["positions"][ids]
         a["_prof"][ids] = self._profiles.index(profile)
         a["_order"][ids] = -1
+        a["_smult"][ids] = 0.0
+        a["_mmin"][ids] = 1.0 if profile is None else profile.min_multiplier()
         self._n += m
         return ids
 
@@ -411,9 +441,8 @@ class Crowd:
 
         Each unit gets a formation slot around ``goal`` (slots are at least two radii apart,
         on free space connected to the goal); the units closest to the goal take the inner
-        slots. Routes are computed during the next updates (at most ``searches_per_update``
-        route searches and ``joins_per_update`` units joining them per update); until then the units
-        keep still.
+        slots. Routes are computed during the next updates (within ``expansions_per_update``,
+        ``searches_per_update`` and ``joins_per_update``); until then the units keep still.
 
         Parameters
         ----------
@@ -458,8 +487,19 @@ class Crowd:
         a["_moving"][u] = False
         a["arrived"][u] = False
         a["_cur"][u] = -1
+        self._slot_mults(u)
         for key in sorted(set(zip(a["_prof"][u].tolist(), a["_cls"][u].tolist()))):
             self._pending.append(("search", oid, key))
+
+    def _slot_mults(self, u: NDArray[np.int64]) -> None:
+        """Each unit type's terrain multiplier at the slots of units ``u`` (0 on grids)."""
+        a = self._arrays
+        if self._grid:
+            a["_smult"][u] = 0.0
+            return
+        for prof_i in np.unique(a["_prof"][u]).tolist():
+            sel = u[a["_prof"][u] == prof_i]
+            a["_smult"][sel] = self.map.point_multipliers(a["_slot"][sel], self._profiles[prof_i])
 
     def set_map(self, navmap_or_grid: Any) -> None:
         """Switch to a changed map (a door closed, a bridge raised: a NavMap from a local update).
@@ -489,11 +529,14 @@ class Crowd:
             if sel.size:
                 a["positions"][sel] = self._walls.nearest_free(a["positions"][sel], c)
         self._pending.clear()
+        self._active = None
+        self._planning.clear()
         for oid, order in self._orders.items():
             order.blocks.clear()
             ids = order.ids[a["_order"][order.ids] == oid]
             a["_cur"][ids] = -1
             a["_moving"][ids] = False
+            self._slot_mults(ids)
             for key in sorted(set(zip(a["_prof"][ids].tolist(), a["_cls"][ids].tolist()))):
                 self._pending.append(("search", oid, key))
         self._routes_dirty = True
@@ -519,20 +562,25 @@ class Crowd:
         ids = order.ids
         return ids[(a["_order"][ids] == oid) & (a["_prof"][ids] == key[0]) & (a["_cls"][ids] == key[1])]
 
-    def _search(self, oid: int, key: tuple[int, int]) -> None:
+    def _search(self, oid: int, key: tuple[int, int], budget: int) -> int | None:
         """The route tree of one unit type of an order; slots handed out in arrival order
-        (estimated from the nearest route row); the units then wait for :meth:`_join`."""
+        (estimated from the nearest route row); the units then wait for :meth:`_join`. Small
+        groups (or trees larger than the budget) get sliced searches queued instead. Returns
+        the expansions charged, or None when the tree must wait for a fresh budget."""
         members = self._members(oid, key)
         if members.size == 0:
-            return
+            return 0
         order = self._orders[oid]
         a = self._arrays
         prof_i, cls = key
         pos = a["positions"][members]
-        if not self._grid and len(members) < self.shared_search_min:
-            for u in members.tolist():
-                self._plan_unit(oid, key, u)
-            return
+        if not self._grid and (len(members) < self.shared_search_min or self.map.graph.n_nodes > self.expansions_per_update):
+            for u in reversed(members.tolist()):
+                self._queue_plan(oid, key, u, front=True)
+            return 0
+        work = self.map.n_cells if self._grid else self.map.graph.n_nodes
+        if work > budget and (not self._grid or budget < self.expansions_per_update):
+            return None
         if self._grid:
             block = self._flow_block(order.goal)
         else:
@@ -542,27 +590,70 @@ class Crowd:
         a["_slot"][members] = _fill_order(a["_slot"][members], order.goal, pos, block, first, cost)
         self._routes_dirty = True
         self._pending.appendleft(("join", oid, key, members))
+        return min(work, budget)
 
-    def _plan_unit(self, oid: int, key: tuple[int, int], u: int) -> None:
-        """One unit's own any-angle path to its slot (small groups: cheaper than a tree)."""
-        a = self._arrays
-        prof_i, cls = key
+    def _queue_plan(self, oid: int, key: tuple[int, int], u: int, *, front: bool = False) -> None:
+        """Queue one unit's own sliced search to its slot (once)."""
+        if (oid, u) in self._planning:
+            return
+        self._planning.add((oid, u))
+        task = ("plan", oid, key, u)
+        if front:
+            self._pending.appendleft(task)
+        else:
+            self._pending.append(task)
+
+    def _query_for(self, prof_i: int) -> NavQuery:
         profile = self._profiles[prof_i]
         if profile not in self._queries:
             self._queries[profile] = NavQuery(self.map, profile)
-        start, slot = a["positions"][u].copy(), a["_slot"][u].copy()
+        return self._queries[profile]
+
+    def _plan_step(self, oid: int, key: tuple[int, int], u: int, budget: int) -> int:
+        """Advance unit ``u``'s sliced search by at most ``budget`` (>= 1) expansions; once it
+        finishes the unit follows the path (or, unreachable, walks straight for its slot, sliding
+        along walls). Returns the expansions spent; ``self._active`` is None when done."""
+        a = self._arrays
+        if self._active is None or self._active[:3] != (oid, key, u):
+            try:
+                search = self._query_for(key[0]).start_search(a["positions"][u].copy(), a["_slot"][u].copy(), allow_partial=True)
+            except NavmeshError:
+                search = None
+            self._active = (oid, key, u, search)
+        search = self._active[3]
+        spent = 0
+        if search is not None:
+            before = search.expansions
+            done = search.advance(budget)
+            spent = search.expansions - before
+            if not done:
+                return spent
+        self._active = None
+        self._planning.discard((oid, u))
+        if a["_order"][u] != oid or oid not in self._orders:
+            return spent
+        slot = a["_slot"][u].copy()
+        path = None
         try:
-            pts = self._queries[profile].find_path(start, slot, allow_partial=True).points[1:, :2]
+            path = search.result() if search is not None else None
         except NavmeshError:
-            pts = slot[None]  # unreachable from here: try straight, sliding along the walls
+            pass
+        pts = path.points[1:, :2] if path is not None else slot[None]
         if len(pts) == 0:
             pts = slot[None]
+        prof_i, cls = key
+        profile = self._profiles[prof_i]
+        pts = np.ascontiguousarray(pts)
         nxt = np.append(np.arange(1, len(pts)), -1).astype(np.int64)
-        self._orders[oid].blocks[(prof_i, cls, u)] = _Block(np.ascontiguousarray(pts), nxt, np.zeros(len(pts)), slot)
+        legs = self.map.straight_costs(pts[:-1], pts[1:], profile)
+        rest = np.append(np.cumsum(legs[::-1])[::-1], 0.0)
+        mult = self.map.point_multipliers(pts, profile)
+        self._orders[oid].blocks[(prof_i, cls, u)] = _Block(pts, nxt, rest, slot, mult, path)
         self._routes_dirty = True
         self._rebuild_routes()
         a["_cur"][u] = self._route_base[(oid, (prof_i, cls, u))]
         a["_moving"][u] = True
+        return spent
 
     def _join(self, oid: int, key: tuple[int, int], members: NDArray[np.int64]) -> None:
         """Units of an order join its route tree (visibility tests: the per-unit part)."""
@@ -589,16 +680,28 @@ class Crowd:
         return near.astype(np.int64), d + block.dist[near]
 
     def _service(self) -> None:
-        """Run pending route work within this update's budget."""
+        """Run pending route work within this update's budgets."""
         searches, joins = self.searches_per_update, self.joins_per_update
+        budget = self.expansions_per_update
         while self._pending:
             task = self._pending[0]
             if task[0] == "search":
                 if searches == 0:
                     break
                 self._pending.popleft()
+                spent = self._search(task[1], task[2], budget)
+                if spent is None:
+                    self._pending.appendleft(task)
+                    break
                 searches -= 1
-                self._search(task[1], task[2])
+                budget -= spent
+            elif task[0] == "plan":
+                if budget == 0:
+                    break
+                budget -= self._plan_step(*task[1:], budget)
+                if self._active is not None:
+                    break
+                self._pending.popleft()
             else:
                 if joins == 0:
                     break
@@ -608,6 +711,7 @@ class Crowd:
                     self._pending.appendleft(("join", oid, key, later))
                 joins -= len(now)
                 self._join(oid, key, now)
+        self.last_expansions = self.expansions_per_update - budget
 
     def _flow_block(self, goal: NDArray[np.float64]) -> _Block:
         grid: GridMap = self.map
@@ -620,7 +724,7 @@ class Crowd:
         # the goal cell leads to the goal row (the exact goal), which leads to the slot
         nxt = np.append(np.where(nxt == allc, grid.n_cells, nxt), -1)
         dist = np.append(np.asarray(field.distance_at(allc), np.float64).ravel(), 0.0)
-        return _Block(np.concatenate([grid.cell_center(allc), goal[None]]), nxt, dist, goal)
+        return _Block(np.concatenate([grid.cell_center(allc), goal[None]]), nxt, dist, goal, np.zeros(len(nxt)))
 
     def _tree_block(self, goal: NDArray[np.float64], profile: CostProfile | None, cls: int) -> _Block:
         """Reversed Dijkstra from the goal over the graph: every node's next hop and cost to it."""
@@ -629,7 +733,7 @@ class Crowd:
         pts = np.ascontiguousarray(graph.points[:, :2])
         w = np.asarray(self.map.weights(profile).values, dtype=np.float64)
         if n == 0:
-            return _Block(goal[None].copy(), np.full(1, -1, np.int64), np.zeros(1), goal)
+            return _Block(goal[None].copy(), np.full(1, -1, np.int64), np.zeros(1), goal, self.map.point_multipliers(goal[None], profile))
         gd, gi = self._node_tree().query(goal[None], k=min(16, n))
         gi, gd = np.atleast_1d(gi[0]), np.atleast_1d(gd[0])
         vis = self._walls.sees(np.repeat(goal[None], len(gi), axis=0), pts[gi], cls)
@@ -645,7 +749,8 @@ class Crowd:
         # route rows: the graph nodes, then the goal itself (row n), then each unit's slot
         nxt = np.where(pred >= 0, pred, -1).astype(np.int64)
         nxt[n] = -1
-        return _Block(np.concatenate([pts, goal[None]]), nxt, dist, goal)
+        xy = np.concatenate([pts, goal[None]])
+        return _Block(xy, nxt, dist, goal, self.map.point_multipliers(xy, profile))
 
     def _node_tree(self) -> cKDTree:
         if "nodes" not in self._tree_cache:
@@ -673,15 +778,17 @@ class Crowd:
         none = np.flatnonzero(~vis.any(axis=1))
         if none.size:
             vis[none] = self._walls.sees(np.repeat(pos[none], kk, axis=0), block.xy[ei[none].ravel()], cls).reshape(-1, kk)
-        total = np.where(vis, ed + block.dist[ei], np.inf)
+        # a shortcut lies in one terrain class: its cost is its length times the row's multiplier
+        total = np.where(vis, ed * block.mult[ei] + block.dist[ei], np.inf)
         best = np.argmin(total, axis=1)
         rows = np.arange(m)
         first = ei[rows, best].astype(np.int64)
         cost = total[rows, best]
         first[~np.isfinite(cost)] = -1
-        direct = self._walls.shortcut(pos, np.repeat(block.goal[None], m, axis=0), cls)
+        straight = np.hypot(*(pos - block.goal).T) * block.mult[goal_row]
+        direct = (straight <= cost) & self._walls.shortcut(pos, np.repeat(block.goal[None], m, axis=0), cls)
         first[direct] = goal_row
-        cost[direct] = np.hypot(*(pos[direct] - block.goal).T)
+        cost[direct] = straight[direct]
         return first, cost
 
     def _reenter(self, lost: NDArray[np.int64]) -> None:
@@ -697,12 +804,12 @@ class Crowd:
             if block is None:
                 for v in lost[(keys == (oid, prof_i, cls)).all(axis=1)].tolist():
                     if (prof_i, cls, v) in order.blocks:
-                        self._plan_unit(oid, (prof_i, cls), v)
+                        self._queue_plan(oid, (prof_i, cls), v)
                 continue
             u = lost[(keys == (oid, prof_i, cls)).all(axis=1)]
             own = np.array([(prof_i, cls, v) in order.blocks for v in u.tolist()], dtype=bool)
             for v in u[own].tolist():
-                self._plan_unit(oid, (prof_i, cls), v)
+                self._queue_plan(oid, (prof_i, cls), v)
             u = u[~own]
             first, _ = self._enter(block, a["positions"][u], cls)
             base = self._route_base[(oid, (prof_i, cls))]
@@ -713,6 +820,7 @@ class Crowd:
         if not self._routes_dirty:
             return
         xy, nxt, base = [_EMPTY_XY], [np.zeros(0, np.int64)], {}
+        rest, mult = [np.zeros(0)], [np.zeros(0)]
         off = 0
         old_base = self._route_base
         remap = np.full(len(self._route_xy), -1, np.int64)
@@ -724,6 +832,8 @@ class Crowd:
                     ob = old_base[(oid, key)]
                     remap[ob : ob + len(bxy)] = np.arange(off, off + len(bxy))
                 xy.append(bxy)
+                rest.append(block.dist)
+                mult.append(block.mult)
                 nxt.append(np.where(bnxt >= 0, bnxt + off, -1))
                 off += len(bxy)
         a = self._arrays
@@ -732,6 +842,8 @@ class Crowd:
         cur[has] = remap[cur[has]] if len(remap) else -1
         self._route_xy = np.ascontiguousarray(np.concatenate(xy))
         self._route_next = np.ascontiguousarray(np.concatenate(nxt))
+        self._route_rest = np.ascontiguousarray(np.concatenate(rest), dtype=np.float64)
+        self._route_mult = np.ascontiguousarray(np.concatenate(mult), dtype=np.float64)
         self._route_base = base
         self._routes_dirty = False
 
@@ -753,7 +865,8 @@ class Crowd:
         K.crowd_step(
             t, self._frame, a["positions"][:n], a["velocities"][:n], a["headings"][:n], a["radii"][:n],
             a["speeds"][:n], a["_cls"][:n], a["alive"][:n], a["_moving"][:n], a["arrived"][:n], a["_cur"][:n],
-            a["_lost"][:n], a["_slot"][:n], self._route_xy, self._route_next, self.separation,
+            a["_lost"][:n], a["_slot"][:n], a["_smult"][:n], a["_mmin"][:n], self._route_xy, self._route_next,
+            self._route_rest, self._route_mult, self.separation,
             self._walls.barrier_class, *self._walls.arrays,
         )
         self._frame += 1
@@ -779,6 +892,19 @@ class Crowd:
         p = np.asarray(pts)
         length = float(np.hypot(*np.diff(p, axis=0).T).sum()) if len(p) > 1 else 0.0
         return Path(np.asarray(nodes, np.int32), p, length)
+
+    def planned_path(self, uid: int) -> Path | None:
+        """The path the sliced search of unit ``uid`` returned for its latest order (equal to
+        ``NavQuery(navmap, profile).find_path(start, slot, allow_partial=True)`` from where the
+        unit stood when its search began), or None: routed by a shared tree, not planned yet, or
+        its slot unreachable."""
+        u = int(self._check_ids(uid)[0])
+        a = self._arrays
+        order = self._orders.get(int(a["_order"][u]))
+        if order is None:
+            return None
+        block = order.blocks.get((int(a["_prof"][u]), int(a["_cls"][u]), u))
+        return None if block is None else block.path
 
     @property
     def walls(self) -> Walls | None:

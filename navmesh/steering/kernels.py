@@ -357,16 +357,21 @@ def spatial_hash(pos, active, cs):
 @njit(cache=True)
 def crowd_step(
     dt, frame, pos, vel, heading, radius, speed, cls, active, moving, arrived, cur, lost, slot,
-    route_xy, route_next, sep_weight, barrier, edges, grid, cell_ptr, cell_items, ref, eps,
+    slot_mult, min_mult, route_xy, route_next, route_rest, route_mult, sep_weight, barrier, edges, grid,
+    cell_ptr, cell_items, ref, eps,
 ):
     """Advance every active unit by ``dt`` seconds.
 
     Per unit with an order (``moving``): steer toward its current route point (``route_xy[cur]``;
     ``cur = -1`` means its own slot; units keep holding their slot after arriving), skipping to the following point, or straight to the slot, when the straight walk there is
-    free and crosses no terrain boundary (class ``barrier``) (checked on one
+    free, crosses no terrain boundary (class ``barrier``) and does not raise the unit's cost (checked on one
     frame in four, staggered; a unit that cannot see its current target is flagged ``lost`` so the
     caller can route it again), slowing down within two radii of the slot and stopping on it (``arrived`` once within a tenth
-    of a radius); add
+    of a radius). A shortcut lies in one terrain class, so its cost is its length times the
+    multiplier at its end (``route_mult`` of the row, ``slot_mult`` for the slot); the route it
+    replaces costs at least the distance to the current point times the unit type's smallest
+    multiplier (``min_mult``) plus the route cost between the rows (``route_rest``: cost from a row
+    to the route's end). A zero multiplier (grids) skips the cost test; add
     separation from neighbours closer than the sum of radii (found by a spatial hash); move with
     :func:`safe_move`, so a unit centre never ends inside a wall. Then one relaxation pass pushes
     overlapping pairs apart, again only by safe moves.
@@ -399,14 +404,26 @@ def crowd_step(
                     c = nxt
                     continue
                 if (i + frame) % 4 == 0:
-                    if target_visible(px, py, slot[i, 0], slot[i, 1], cls[i], barrier, edges, grid, cell_ptr, cell_items, ref, eps, buf):
+                    # a lower bound of the route's cost from here to its end / to the next row
+                    here = math.sqrt((tx - px) ** 2 + (ty - py) ** 2) * min_mult[i]
+                    sx_, sy_ = slot[i, 0], slot[i, 1]
+                    to_slot = math.sqrt((sx_ - px) ** 2 + (sy_ - py) ** 2) * slot_mult[i]
+                    if to_slot <= (here + route_rest[c]) * (1.0 + 1e-9) and target_visible(
+                        px, py, sx_, sy_, cls[i], barrier, edges, grid, cell_ptr, cell_items, ref, eps, buf
+                    ):
                         c = -1
                         break
                     if nxt >= 0:
                         ax_, ay_ = route_xy[nxt, 0], route_xy[nxt, 1]
+                        short = math.sqrt((ax_ - px) ** 2 + (ay_ - py) ** 2) * route_mult[nxt]
+                        along = here + route_rest[c] - route_rest[nxt]
                     else:
-                        ax_, ay_ = slot[i, 0], slot[i, 1]
-                    if target_visible(px, py, ax_, ay_, cls[i], barrier, edges, grid, cell_ptr, cell_items, ref, eps, buf):
+                        ax_, ay_ = sx_, sy_
+                        short = to_slot
+                        along = here + route_rest[c]
+                    if short <= along * (1.0 + 1e-9) and target_visible(
+                        px, py, ax_, ay_, cls[i], barrier, edges, grid, cell_ptr, cell_items, ref, eps, buf
+                    ):
                         c = nxt
                         continue
                     if not target_visible(px, py, tx, ty, cls[i], -1, edges, grid, cell_ptr, cell_items, ref, eps, buf):

@@ -239,3 +239,79 @@ def test_a_door_closing_sends_the_crowd_around():
             break
     assert crowd.arrived.all() and went_high.all()  # all of them around the top end of the wall
     assert closed.walkable(crowd.positions).all()
+
+
+@pytest.mark.parametrize("budget", [3, 8])
+def test_a_1000_unit_order_stays_within_its_expansion_budget_per_update(budget):
+    # the graph has more nodes than the budget, so no route tree fits in one update and the
+    # order is served by per-unit sliced searches, resumed over as many updates as they need
+    level = navmesh.Level.rectangle(
+        60, 60, obstacles=[[(15, 5), (25, 5), (25, 40), (15, 40)], [(32, 25), (45, 25), (45, 35), (32, 35)]]
+    )
+    nav = navmesh.build_waypoint_graph(level, corners=True, agent_radius=0.3)
+    assert nav.graph.n_nodes > budget
+    crowd = Crowd(nav, expansions_per_update=budget)
+    ids = crowd.add(np.random.default_rng(11).uniform(1, 14, (1000, 2)), radius=0.3, speed=8.0)
+    crowd.move_to(ids, [48.0, 48.0])
+    spent, paths = [], {}
+    for _ in range(8000):
+        crowd.update(1 / 30)
+        spent.append(crowd.last_expansions)
+        for u in set(range(1000)) - set(paths):
+            p = crowd.planned_path(int(ids[u]))
+            if p is not None:
+                paths[u] = p
+        if crowd.arrived.all():
+            break
+    spent = np.asarray(spent)
+    assert spent.max() <= budget
+    assert spent.sum() > 1000  # far more work than one update's budget: it was spread out
+    assert crowd.arrived.all()
+    assert len(paths) == 1000
+    query = navmesh.NavQuery(nav)
+    for u in range(0, 1000, 7):
+        p = paths[u]
+        one_shot = query.find_path(p.points[0], p.points[-1], allow_partial=True)
+        np.testing.assert_allclose(p.points, one_shot.points)
+        assert p.cost == pytest.approx(one_shot.cost)
+        assert p.expansions == one_shot.expansions
+
+
+def _road_level():
+    # a swamp, a road beyond it, and a strip of plain ground between them
+    swamp = navmesh.TerrainRegion([(4, 2), (16, 2), (16, 8), (4, 8)], "swamp")
+    road = navmesh.TerrainRegion([(0, 10), (20, 10), (20, 12), (0, 12)], "road")
+    level = navmesh.Level.rectangle(20, 14, terrain=[swamp, road], waypoints=[(x, 11.0) for x in range(1, 20, 2)])
+    return navmesh.build_waypoint_graph(level, fill_spacing=1.0), swamp, road
+
+
+@pytest.mark.parametrize("count", [1, 6])  # a unit's own path / a shared route tree
+@pytest.mark.parametrize("start, goal", [((1.0, 9.0), (19.0, 9.0)), ((2.0, 5.0), (18.0, 5.0))])
+def test_a_tank_takes_the_road_round_the_swamp(count, start, goal):
+    nav, swamp, road = _road_level()
+    tank = navmesh.CostProfile("tank", {"swamp": 4.0, "road": 0.5})
+    one_shot = navmesh.NavQuery(nav, tank).find_path(start, goal)
+    # hand check: the straight way (plain ground along the swamp, or through it) costs more
+    # than the road: up 1-5 units, 16 along the road at x0.5, down again
+    straight = np.hypot(*np.subtract(goal, start)) * (1.0 if start[1] > 8 else 4.0)
+    assert one_shot.cost < straight
+    assert shapely.LineString(one_shot.points).intersection(road.polygon).length > 10
+    crowd = Crowd(nav)
+    offsets = np.array([[0, 0], [0.7, 0], [0, -0.7], [0.7, -0.7], [-0.7, 0], [-0.7, -0.7]])[:count]
+    ids = crowd.add(np.add(start, offsets), radius=0.3, speed=4.0, profile=tank)
+    crowd.move_to(ids, goal)
+    tracks = [[p.copy()] for p in crowd.positions]
+    for _ in range(3000):
+        crowd.update(1 / 30)
+        for t, p in zip(tracks, crowd.positions):
+            t.append(p.copy())
+        if crowd.arrived.all():
+            break
+    assert crowd.arrived.all()
+    for t in tracks:
+        t = np.asarray(t)
+        line = shapely.LineString(t)
+        assert line.intersection(swamp.polygon).length < 0.03 * line.length
+        assert line.intersection(road.polygon).length > 6  # a group walks side by side, partly on the verge
+        walked = nav.straight_costs(t[:-1], t[1:], tank).sum()  # exact terrain cost of the track
+        assert walked < 1.15 * one_shot.cost < straight
