@@ -112,9 +112,14 @@ def _finish(
         return path_from_parents(parent, end, graph.points, end_cost, expansions=expansions)
     nodes = np.flatnonzero(expanded) if expanded.dtype == np.bool_ else np.asarray(expanded)
     if check_flag("allow_partial", allow_partial) and len(nodes):
-        nearest = int(nodes[np.argmin(((graph.points[nodes] - goal_point) ** 2).sum(axis=1))])
+        nearest = _nearest(graph, nodes, goal_point)
         return path_from_parents(parent, nearest, graph.points, cost_of[nearest], expansions=expansions, partial=True)
     _raise_no_path(status, expansions, describe)
+
+
+def _nearest(graph: NavGraph, nodes: NDArray[np.integer], point: NDArray[np.float64]) -> int:
+    """The node of ``nodes`` (not empty) nearest ``point`` in straight-line distance."""
+    return int(nodes[np.argmin(((graph.points[nodes] - point) ** 2).sum(axis=1))])
 
 
 def _raise_no_path(status: int, expansions: int, describe: Callable[[], str]) -> NoReturn:
@@ -412,21 +417,34 @@ def dfs(
     s = check_node("source", source, graph.n_nodes)
     t = check_node("goal", goal, graph.n_nodes)
     w = graph.resolve_weights(weights)
-    is_open = np.isfinite(w.values)
-    indptr, indices = graph.indptr, graph.indices
-    if not is_open.all():
-        indices = graph.indices[is_open]
-        indptr = np.zeros(graph.n_nodes + 1, np.int32)
-        np.cumsum(np.bincount(graph.arc_sources[is_open], minlength=graph.n_nodes), out=indptr[1:])
-    parent, found, expansions = K.depth_first(indptr, indices, s, t)
-    if not found:
+    parent, status, expansions, _, _ = K.depth_first(
+        *_open_arcs(graph, w), s, t, 0, False, _NO_LOG, _NO_LOG, _NO_LOG, _NO_LOG
+    )
+    if status != K.FOUND:
         raise NoPathError(f"dfs: no path from node {s} to node {t} along open arcs")
-    path = path_from_parents(parent, t, graph.points, 0.0, expansions=expansions)
+    return _priced_path(graph, w, parent, t, expansions)
+
+
+def _open_arcs(graph: NavGraph, w: EdgeWeights) -> tuple[NDArray[np.int32], NDArray[np.int32]]:
+    """CSR ``indptr, indices`` of the arcs with a finite weight, in the graph's arc order."""
+    is_open = np.isfinite(w.values)
+    if is_open.all():
+        return graph.indptr, graph.indices
+    indptr = np.zeros(graph.n_nodes + 1, np.int32)
+    np.cumsum(np.bincount(graph.arc_sources[is_open], minlength=graph.n_nodes), out=indptr[1:])
+    return indptr, graph.indices[is_open]
+
+
+def _priced_path(
+    graph: NavGraph, w: EdgeWeights, parent: NDArray[np.int32], end: int, expansions: int, partial: bool = False
+) -> Path:
+    """The parent chain to ``end``, each step priced by the cheapest open arc joining its two nodes."""
+    path = path_from_parents(parent, end, graph.points, 0.0, expansions=expansions, partial=partial)
     cost = 0.0
     for a, b in zip(path.nodes[:-1].tolist(), path.nodes[1:].tolist()):
         lo, hi = graph.indptr[a], graph.indptr[a + 1]
         cost += float(w.values[lo:hi][graph.indices[lo:hi] == b].min())
-    return Path(path.nodes, path.points, cost, expansions)
+    return Path(path.nodes, path.points, cost, expansions, partial)
 
 
 def bellman_ford(
@@ -453,12 +471,23 @@ def bellman_ford(
     """
     s = check_node("source", source, graph.n_nodes)
     w = graph.resolve_weights(weights, allow_negative=True)
-    dist, parent, cycle = K.bellman_ford_kernel(graph.indptr, graph.indices, w.values, s)
+    dist, parent, _, _ = _bellman_ford(graph, s, w, record=False)
+    origin = np.where(np.isfinite(dist), s, -1)
+    return ShortestPathTree(graph, dist, parent, origin)
+
+
+def _bellman_ford(
+    graph: NavGraph, s: int, w: EdgeWeights, *, record: bool
+) -> tuple[NDArray[np.float64], NDArray[np.int32], NDArray[np.int32], NDArray[np.int32]]:
+    """Run the Bellman-Ford kernel; returns (dist, parent, lowered, lowered_from) or raises
+    NegativeCycleError. ``lowered`` lists every distance lowering in order (empty without ``record``)."""
+    dist, parent, cycle, log_node, log_parent, n_log = K.bellman_ford_kernel(
+        graph.indptr, graph.indices, w.values, s, record
+    )
     if len(cycle):
         cyc = [int(c) for c in cycle] + [int(cycle[0])]
         raise NegativeCycleError(f"bellman_ford: negative cycle reachable from node {s}: {cyc}", cyc)
-    origin = np.where(np.isfinite(dist), s, -1)
-    return ShortestPathTree(graph, dist, parent, origin)
+    return dist, parent, log_node[:n_log], log_parent[:n_log]
 
 
 def all_pairs(
@@ -497,12 +526,15 @@ def all_pairs(
     return RouteTable(graph, costs, hops)
 
 
+_TRACE_ALGORITHMS = ("astar", "dijkstra", "bfs", "dfs", "bellman_ford")
+
+
 def search_trace(
     graph: NavGraph,
     source: int,
     goal: int,
     *,
-    algorithm: Literal["astar", "dijkstra", "bfs"] = "astar",
+    algorithm: Literal["astar", "dijkstra", "bfs", "dfs", "bellman_ford"] = "astar",
     weights: EdgeWeights | ArrayLike | None = None,
     heuristic: Heuristic = "euclidean",
     heuristic_weight: float = 1.0,
@@ -510,8 +542,43 @@ def search_trace(
 ) -> SearchTrace:
     """Run a search while recording every expansion and every opened node, for visualisation.
 
-    The normal searches record nothing and pay nothing for this. The trace's path is partial when
-    the goal was not reached.
+    The normal searches record nothing and pay nothing for this. The trace's path is the one the
+    matching search returns (same nodes, same cost); it is partial when the goal was not reached.
+
+    What a step is, per ``algorithm``:
+
+    - ``"astar"``, ``"dijkstra"``: a node taken off the open list; each expansion opens (or
+      improves) its neighbours. ``heuristic`` and ``heuristic_weight`` apply to ``"astar"`` only.
+    - ``"bfs"``: a node taken off the queue (``weights`` are not used: cost counts arcs).
+    - ``"dfs"``: a node :func:`dfs` steps onto, in its order (closed ``inf`` arcs never walked);
+      each expansion opens the neighbours not reached yet, and a node's latest opening is the one
+      the search steps from. The path is :func:`dfs`'s, priced the same way.
+    - ``"bellman_ford"``: the start, then every lowering of a node's distance, pass after pass, in
+      order; each lowering is both an expansion and an opening from the node it was lowered from,
+      so a node may appear several times. Weights may be negative; the path is the
+      :func:`bellman_ford` tree's path to ``goal``. ``max_expansions`` is not supported (the
+      passes cannot stop early).
+
+    Parameters
+    ----------
+    graph : NavGraph
+    source, goal : int
+        Node ids.
+    algorithm : {"astar", "dijkstra", "bfs", "dfs", "bellman_ford"}
+    weights, heuristic, heuristic_weight
+        As in :func:`astar` (negative weights only with ``"bellman_ford"``).
+    max_expansions : int, optional
+        Budget of expansions (>= 1); a spent budget gives a partial path.
+
+    Returns
+    -------
+    SearchTrace
+
+    Raises
+    ------
+    NodeNotFoundError, InvalidCostError, InvalidOptionError
+    NegativeCycleError
+        ``"bellman_ford"`` only, exactly as :func:`bellman_ford` raises it.
 
     Examples
     --------
@@ -519,15 +586,37 @@ def search_trace(
     >>> g = NavGraph.from_edges([[0, 0], [1, 0], [2, 0]], [(0, 1), (1, 2)])
     >>> search_trace(g, 0, 2, algorithm="bfs").expanded.tolist()
     [0, 1, 2]
+
+    DFS steps deep first: from 0 it goes 0 -> 1 -> 3 before it tries 2 (arcs in CSR order).
+
+    >>> g = NavGraph.from_edges([[0, 0], [1, 1], [1, -1], [2, 1]], [(0, 1), (0, 2), (1, 3), (3, 2)])
+    >>> t = search_trace(g, 0, 2, algorithm="dfs")
+    >>> t.expanded.tolist(), t.path.nodes.tolist()
+    ([0, 1, 3, 2], [0, 1, 3, 2])
+
+    Bellman-Ford with a negative arc: node 2 is lowered twice (first from 0, then from 1).
+
+    >>> g = NavGraph.from_edges([[0, 0], [1, 0], [2, 0]], [(0, 1), (0, 2), (1, 2)], directed=True)
+    >>> t = search_trace(g, 0, 2, algorithm="bellman_ford", weights=[4.0, 1.0, -5.0])
+    >>> t.expanded.tolist(), t.opened_parent.tolist(), t.path.cost
+    ([0, 1, 2, 2], [-1, 0, 0, 1], -1.0)
     """
-    check_option("algorithm", algorithm, ("astar", "dijkstra", "bfs"))
+    check_option("algorithm", algorithm, _TRACE_ALGORITHMS)
     s = check_node("source", source, graph.n_nodes)
     t = check_node("goal", goal, graph.n_nodes)
     budget = _budget(max_expansions)
+    if algorithm == "bellman_ford":
+        return _bellman_ford_trace(graph, s, t, weights, budget)
     n, m = graph.n_nodes, graph.n_edges
     log_expanded = np.empty(n, np.int32)
     log_opened, log_parent, log_step = (np.empty(m + 2, np.int32) for _ in range(3))
     logs = (log_expanded, log_opened, log_parent, log_step)
+    if algorithm == "dfs":
+        w = graph.resolve_weights(weights)
+        parent, status, expansions, n_exp, n_open = K.depth_first(*_open_arcs(graph, w), s, t, budget, True, *logs)
+        end = t if status == K.FOUND else _nearest(graph, log_expanded[:n_exp], graph.points[t])
+        path = _priced_path(graph, w, parent, end, expansions, partial=status != K.FOUND)
+        return SearchTrace(log_expanded[:n_exp], log_opened[:n_open], log_parent[:n_open], log_step[:n_open], path)
     if algorithm == "bfs":
         hops, parent, _, _, status, expansions, n_exp, n_open = K.breadth_first(
             graph.indptr, graph.indices, s, t, budget, True, *logs
@@ -546,3 +635,22 @@ def search_trace(
     path = _finish(graph, status, end, total, parent, cost, expansions, True, log_expanded[:n_exp],
                    graph.points[t], lambda: f"{algorithm} from node {s} to node {t}")
     return SearchTrace(log_expanded[:n_exp], log_opened[:n_open], log_parent[:n_open], log_step[:n_open], path)
+
+
+def _bellman_ford_trace(
+    graph: NavGraph, s: int, t: int, weights: EdgeWeights | ArrayLike | None, budget: int
+) -> SearchTrace:
+    """The ``"bellman_ford"`` branch of :func:`search_trace`: the start, then every lowering."""
+    if budget:
+        raise InvalidOptionError(
+            f"max_expansions={budget} is not supported with algorithm='bellman_ford' (its passes cannot stop early)"
+        )
+    w = graph.resolve_weights(weights, allow_negative=True)
+    dist, parent, lowered, lowered_from = _bellman_ford(graph, s, w, record=True)
+    nodes = np.concatenate([np.array([s], np.int32), lowered])
+    steps = np.arange(len(nodes), dtype=np.int32)  # each lowering opens its node in its own step
+    steps[0] = -1
+    status = K.FOUND if np.isfinite(dist[t]) else K.EXHAUSTED
+    path = _finish(graph, status, t, float(dist[t]), parent, dist, len(nodes), True, nodes,
+                   graph.points[t], lambda: f"bellman_ford from node {s} to node {t}")
+    return SearchTrace(nodes, nodes, np.concatenate([np.array([-1], np.int32), lowered_from]), steps, path)

@@ -213,48 +213,91 @@ def breadth_first(
 
 
 @njit(cache=True)
-def depth_first(indptr, indices, source, goal):
-    """Iterative depth-first search for any path; returns (parent, found, expansions)."""
+def depth_first(
+    indptr, indices, source, goal, max_expansions,
+    record, log_expanded, log_opened, log_parent, log_step,
+):
+    """Iterative depth-first search (a recursive DFS's order) for any path; stops on reaching ``goal``.
+
+    A node counts as expanded when the search first steps onto it. With ``record``, each expansion
+    also opens every neighbour not reached yet (the stack of a DFS that pushes all neighbours): the
+    latest opening of a node is always from the node the search then steps from.
+
+    Returns (parent, status, expansions, n_logged_expanded, n_logged_opened).
+    """
     n = indptr.shape[0] - 1
     parent = np.full(n, -1, np.int32)
     seen = np.zeros(n, np.bool_)
     stack = np.empty(n, np.int32)
     cursor = np.empty(n, np.int64)
-    depth = 1
-    stack[0] = source
-    cursor[0] = indptr[source]
-    seen[source] = True
-    expansions = 1
-    if source == goal:
-        return parent, True, expansions
-    while depth > 0:
-        u = stack[depth - 1]
-        e = cursor[depth - 1]
-        if e == indptr[u + 1]:
-            depth -= 1
-            continue
-        cursor[depth - 1] = e + 1
-        v = indices[e]
-        if seen[v]:
-            continue
+    n_exp = 0
+    n_open = 0
+    if record:
+        log_opened[0] = source
+        log_parent[0] = -1
+        log_step[0] = -1
+        n_open = 1
+    v = source
+    depth = 0
+    expansions = 0
+    while True:
         seen[v] = True
-        parent[v] = u
         expansions += 1
+        if record:
+            log_expanded[n_exp] = v
+            n_exp += 1
         if v == goal:
-            return parent, True, expansions
+            return parent, FOUND, expansions, n_exp, n_open
+        if max_expansions > 0 and expansions >= max_expansions:
+            return parent, BUDGET, expansions, n_exp, n_open
+        if record:
+            for e in range(indptr[v], indptr[v + 1]):
+                if not seen[indices[e]]:
+                    log_opened[n_open] = indices[e]
+                    log_parent[n_open] = v
+                    log_step[n_open] = n_exp - 1
+                    n_open += 1
         stack[depth] = v
         cursor[depth] = indptr[v]
         depth += 1
-    return parent, False, expansions
+        v = -1
+        while depth > 0 and v < 0:
+            u = stack[depth - 1]
+            e = cursor[depth - 1]
+            if e == indptr[u + 1]:
+                depth -= 1
+                continue
+            cursor[depth - 1] = e + 1
+            if not seen[indices[e]]:
+                v = indices[e]
+                parent[v] = u
+        if v < 0:
+            return parent, EXHAUSTED, expansions, n_exp, n_open
 
 
 @njit(cache=True)
-def bellman_ford_kernel(indptr, indices, weights, source):
-    """Bellman-Ford from ``source``; returns (dist, parent, cycle) where ``cycle`` is empty unless a
-    negative cycle is reachable, in which case it lists the cycle's nodes in order."""
+def _grown(log):
+    """``log`` copied into an array twice as long (at least 16)."""
+    out = np.empty(max(16, 2 * log.shape[0]), np.int32)
+    out[: log.shape[0]] = log
+    return out
+
+
+@njit(cache=True)
+def bellman_ford_kernel(indptr, indices, weights, source, record):
+    """Bellman-Ford from ``source``.
+
+    Returns (dist, parent, cycle, log_node, log_parent, n_logged): ``cycle`` is empty unless a
+    negative cycle is reachable, in which case it lists the cycle's nodes in order. With
+    ``record``, ``log_node[:n_logged]`` lists every lowering of a node's distance in order and
+    ``log_parent`` the node it was lowered from (the logs grow as needed; empty without ``record``).
+    """
     n = indptr.shape[0] - 1
     dist = np.full(n, np.inf)
     parent = np.full(n, -1, np.int32)
+    log_node = np.empty(n if record else 0, np.int32)
+    log_parent = np.empty(n if record else 0, np.int32)
+    n_log = 0
     dist[source] = 0.0
     last = -1
     for _ in range(n):
@@ -269,10 +312,17 @@ def bellman_ford_kernel(indptr, indices, weights, source):
                     dist[v] = du + weights[e]
                     parent[v] = u
                     last = v
+                    if record:
+                        if n_log == log_node.shape[0]:
+                            log_node = _grown(log_node)
+                            log_parent = _grown(log_parent)
+                        log_node[n_log] = v
+                        log_parent[n_log] = u
+                        n_log += 1
         if last < 0:
             break
     if last < 0:
-        return dist, parent, np.empty(0, np.int32)
+        return dist, parent, np.empty(0, np.int32), log_node, log_parent, n_log
     # A relaxation in the n-th pass: walking n parents back lands on the negative cycle.
     x = last
     for _ in range(n):
@@ -285,7 +335,8 @@ def bellman_ford_kernel(indptr, indices, weights, source):
     out = np.empty(len(cycle), np.int32)
     for i in range(len(cycle)):
         out[i] = cycle[len(cycle) - 1 - i]
-    return dist, parent, out
+    return dist, parent, out, log_node, log_parent, n_log
+
 
 
 @njit(cache=True)
