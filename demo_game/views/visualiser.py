@@ -1,10 +1,10 @@
 """The search visualiser: watch BFS, DFS, Dijkstra, A* and Bellman-Ford search the valley's graph.
 
-``navmesh.search_trace`` records the expansion order of A*, Dijkstra and BFS, so their frontier
-grows step by step. DFS and Bellman-Ford have no trace in the library; their result comes from
-``navmesh.dfs`` and ``navmesh.bellman_ford`` and is shown at once. Every search runs on the arcs
-open to infantry (none over water) with infantry weights (swamp x2.5), so BFS's fewest arcs and
-DFS's first path found can be compared with the cheapest path of the others.
+``navmesh.search_trace`` records each algorithm step by step, so its frontier grows on screen:
+the nodes A*, Dijkstra and BFS take off their open list, the nodes DFS steps onto, and every
+distance Bellman-Ford's passes lower. Every search runs on the arcs open to infantry (none over
+water) with infantry weights (swamp x2.5), so BFS's fewest arcs and DFS's first path found can be
+compared with the cheapest path of the others.
 """
 
 from __future__ import annotations
@@ -32,7 +32,6 @@ from .rts import TERRAIN_COLORS
 
 ALGORITHMS: tuple[str, ...] = ("bfs", "dfs", "dijkstra", "astar", "bellman_ford")
 LABELS = {"bfs": "BFS", "dfs": "DFS", "dijkstra": "Dijkstra", "astar": "A*", "bellman_ford": "Bellman-Ford"}
-TRACED = ("astar", "dijkstra", "bfs")  # what navmesh.search_trace supports
 START_COLOR = (80, 230, 120, 255)
 GOAL_COLOR = (255, 90, 90, 255)
 
@@ -44,9 +43,8 @@ HELP = [
     ("Up / Down", "faster / slower"),
     ("Enter", "jump to the end"),
     ("", "Green: open set (frontier), red: expanded,"),
-    ("", "white: search tree. DFS and Bellman-Ford have no"),
-    ("", "step trace in navmesh.search_trace: their result"),
-    ("", "is shown at once."),
+    ("", "white: search tree. A Bellman-Ford step is one"),
+    ("", "lowered distance, so a node can turn up again."),
 ]
 
 
@@ -58,8 +56,8 @@ class Result:
     path: navmesh.Path | None
     cost: float  # sum of infantry weights along the path (inf: no path)
     hops: int  # arcs on the path (-1: no path)
-    expansions: int | None  # nodes expanded (None: not reported)
-    trace: navmesh.SearchTrace | None
+    expansions: int  # steps of the trace (Bellman-Ford: the start plus every lowered distance)
+    trace: navmesh.SearchTrace
 
 
 def open_graph(graph: navmesh.NavGraph, weights: navmesh.EdgeWeights) -> tuple[navmesh.NavGraph, navmesh.EdgeWeights]:
@@ -93,7 +91,7 @@ class VisualiserView(DemoView):
         self.results: dict[str, Result] = {}
         self.start = self.goal = -1
         self.step_pos = 0.0
-        self.speed = 60.0  # expansions per second
+        self.speed = 60.0  # trace steps per second
         self.paused = False
         self._next_is_start = True
         self.title_text = arcade.Text("navmesh demo  -  search visualiser", 10, 0, ACCENT, 16, bold=True,
@@ -101,7 +99,7 @@ class VisualiserView(DemoView):
         self.status_text = arcade.Text("", 10, 0, TEXT, 13, font_name=FONT)
         self.table_text = arcade.Text("", 0, 0, TEXT, 13, multiline=True, width=430, anchor_y="top",
                                       font_name="DejaVu Sans Mono")
-        self.table_head = arcade.Text("algorithm     expanded  arcs    cost", 0, 0, DIM_TEXT, 13,
+        self.table_head = arcade.Text("algorithm        steps  arcs    cost", 0, 0, DIM_TEXT, 13,
                                       font_name="DejaVu Sans Mono")
         self.set_endpoints((260.0, 700.0), (2750.0, 1050.0))
         if scenario:
@@ -129,21 +127,16 @@ class VisualiserView(DemoView):
         return float(self.weights.values[arcs].sum()) if arcs else 0.0
 
     def _run(self, name: str) -> Result:
-        g, s, t, w = self.graph, self.start, self.goal, self.weights
-        try:
-            if name in TRACED:
-                trace = navmesh.search_trace(g, s, t, algorithm=name, weights=None if name == "bfs" else w)
-                path = None if trace.path.partial else trace.path
-                return Result(name, path, self._cost(path) if path else np.inf,
-                              len(path.nodes) - 1 if path else -1, len(trace.expanded), trace)
-            if name == "dfs":
-                path = navmesh.dfs(g, s, t, weights=w)
-                return Result(name, path, float(path.cost), len(path.nodes) - 1, int(path.expansions), None)
-            tree = navmesh.bellman_ford(g, s, weights=w)
-            path = tree.path_to(t)
-            return Result(name, path, float(tree.cost[t]), len(path.nodes) - 1, None, None)
-        except navmesh.NoPathError:
-            return Result(name, None, np.inf, -1, None, None)
+        weights = None if name == "bfs" else self.weights  # BFS counts arcs
+        trace = navmesh.search_trace(self.graph, self.start, self.goal, algorithm=name, weights=weights)
+        path = None if trace.path.partial else trace.path
+        if path is None:
+            cost = np.inf
+        elif name == "bfs":
+            cost = self._cost(path)  # what the fewest-arcs path costs the infantry
+        else:
+            cost = float(path.cost)
+        return Result(name, path, cost, len(path.nodes) - 1 if path else -1, len(trace.expanded), trace)
 
     @property
     def result(self) -> Result:
@@ -152,9 +145,8 @@ class VisualiserView(DemoView):
 
     @property
     def total_steps(self) -> int:
-        """Expansions the animation of the selected algorithm shows in all (0 without a trace)."""
-        trace = self.result.trace
-        return 0 if trace is None else len(trace.expanded)
+        """Trace steps the animation of the selected algorithm shows in all."""
+        return len(self.result.trace.expanded)
 
     @property
     def finished(self) -> bool:
@@ -205,8 +197,7 @@ class VisualiserView(DemoView):
         self.static.draw()
         self.graph_shapes.draw()
         r = self.result
-        if r.trace is not None:
-            nd.draw_trace(r.trace, self.graph, step=int(self.step_pos), node_radius=13.0, line_width=4.0)
+        nd.draw_trace(r.trace, self.graph, step=int(self.step_pos), node_radius=13.0, line_width=4.0)
         if r.path is not None and self.finished:
             nd.draw_path(r.path, color=(255, 215, 90, 255), line_width=10.0, point_radius=10.0)
         pts = self.graph.points
@@ -219,9 +210,8 @@ class VisualiserView(DemoView):
         panel(0, h - 62, w, 62)
         self.title_text.position = (10, h - 26)
         self.title_text.draw()
-        state = "paused" if self.paused else f"{self.speed:g} expansions/s"
-        shown = f"{int(self.step_pos)} / {self.total_steps}" if self.result.trace is not None else "no trace (instant)"
-        self.status_text.text = (f"{LABELS[self.algorithm]}   step {shown}   {state}   "
+        state = "paused" if self.paused else f"{self.speed:g} steps/s"
+        self.status_text.text = (f"{LABELS[self.algorithm]}   step {int(self.step_pos)} / {self.total_steps}   {state}   "
                                  "1-5 algorithm   click: start / goal")
         self.status_text.position = (10, h - 52)
         self.status_text.draw()
@@ -229,7 +219,7 @@ class VisualiserView(DemoView):
         for name in ALGORITHMS:
             r = self.results[name]
             mark = ">" if name == self.algorithm else " "
-            exp = "-" if r.expansions is None else str(r.expansions)
+            exp = str(r.expansions)
             hops = "-" if r.hops < 0 else str(r.hops)
             cost = "no path" if not np.isfinite(r.cost) else f"{r.cost:8.1f}"
             rows.append(f"{mark}{LABELS[name]:<13}{exp:>8}{hops:>6}{cost:>9}")

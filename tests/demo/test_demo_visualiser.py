@@ -15,7 +15,6 @@ from demo_game.views.visualiser import (
     ALGORITHMS,
     GOAL_COLOR,
     START_COLOR,
-    TRACED,
     VisualiserView,
 )
 
@@ -58,16 +57,19 @@ def test_every_algorithm_runs_to_completion_with_the_librarys_cost(view: Visuali
     view.set_endpoints((260.0, 700.0), (2750.0, 1050.0))
     view.on_key_press(KEYS[index], 0)
     assert view.algorithm == name and view.step_pos == 0
+    view.speed = 60.0  # the view is shared: start from the default speed
     for _ in range(4):
         view.on_key_press(arcade.key.UP, 0)  # 16x faster
     frames = run(view, 5000, until=lambda: view.finished)
-    assert view.finished and frames < 5000
+    # 16 steps a frame: the animation runs through the whole trace, it does not jump to the end
+    assert view.finished and len(view.result.trace.expanded) // 16 <= frames < 5000
     r = view.result
     g, s, t, w = view.graph, view.start, view.goal, view.weights
     assert r.path is not None and r.path.nodes[0] == s and r.path.nodes[-1] == t
-    if name in TRACED:
-        assert view.step_pos == len(r.trace.expanded)
-        assert r.trace.expanded[-1] == t  # the goal is the last node taken off the open list
+    assert view.step_pos == len(r.trace.expanded) == r.expansions > 1  # animated, not shown at once
+    assert r.trace.path is r.path
+    if name != "bellman_ford":
+        assert r.trace.expanded[-1] == t  # the goal is the last node taken off the open list (or stepped onto)
     # Independent answer: scipy's Dijkstra on the same arc weights (and hop counts for BFS).
     weights = np.asarray(w.values, dtype=float)
     dist = scipy.sparse.csgraph.dijkstra(csgraph(g, weights), indices=s)[t]
@@ -80,8 +82,13 @@ def test_every_algorithm_runs_to_completion_with_the_librarys_cost(view: Visuali
         assert r.cost >= dist - 1e-9
     else:
         library = navmesh.dfs(g, s, t, weights=w)
-        assert r.cost == library.cost and r.hops == len(library.nodes) - 1
+        assert r.cost == library.cost and r.path.nodes.tolist() == library.nodes.tolist()
+        assert r.expansions == library.expansions  # DFS steps onto one node per animation step
         assert r.cost >= dist - 1e-9
+    if name == "bellman_ford":
+        tree = navmesh.bellman_ford(g, s, weights=w)
+        assert r.cost == tree.cost[t] and r.path.nodes.tolist() == tree.path_to(t).nodes.tolist()
+        assert set(r.trace.expanded.tolist()) == set(np.flatnonzero(np.isfinite(tree.cost)).tolist())
     arcs = [g.arc(int(a), int(b)) for a, b in zip(r.path.nodes[:-1], r.path.nodes[1:])]
     assert min(arcs) >= 0  # every step of the path is an arc of the graph
 
@@ -114,3 +121,21 @@ def test_the_searched_graph_is_the_infantrys_open_arcs_with_their_weights(view: 
     src = np.repeat(np.arange(g.n_nodes), np.diff(g.indptr))
     for k in np.random.default_rng(0).choice(g.n_edges, 200, replace=False):
         assert sub[k] == w[full.arc(int(src[k]), int(g.indices[k]))]
+
+
+@pytest.mark.parametrize("name", ["dfs", "bellman_ford"])
+def test_dfs_and_bellman_ford_grow_step_by_step_on_screen(window: Any, screenshot_dir: Any, name: str) -> None:
+    view = VisualiserView(window)
+    window.show_view(view)
+    view.on_key_press(KEYS[ALGORITHMS.index(name)], 0)
+    run(view, 60)  # 1 s at 60 steps per second
+    assert view.step_pos == pytest.approx(60, abs=1) and not view.finished
+    image = frame(window, view)
+    image.save(screenshot_dir / f"demo_visualiser_{name}.png")
+    expanded = view.result.trace.expanded.tolist()
+    ends = (view.start, view.goal)
+    shown, later = expanded[30], next(v for v in reversed(expanded) if v not in expanded[:80] + list(ends))
+    pts = view.graph.points
+    red = [pixel(image, *screen(view, pts[v])) for v in (shown, later)]
+    assert red[0][0] > red[0][1] + 80  # an expanded node is drawn red
+    assert not red[1][0] > red[1][1] + 80  # a node the search has not reached yet is not
