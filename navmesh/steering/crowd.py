@@ -252,6 +252,7 @@ class Crowd:
         self._route_rest = np.zeros(0)
         self._route_mult = np.zeros(0)
         self._route_base: dict[tuple[int, Any], int] = {}
+        self._route_blocks: dict[tuple[int, Any], _Block] = {}
         self._routes_dirty = False
         self._next_order = 0
         self._frame = 0
@@ -822,13 +823,14 @@ class Crowd:
         xy, nxt, base = [_EMPTY_XY], [np.zeros(0, np.int64)], {}
         rest, mult = [np.zeros(0)], [np.zeros(0)]
         off = 0
-        old_base = self._route_base
+        old_base, old_blocks, blocks = self._route_base, self._route_blocks, {}
         remap = np.full(len(self._route_xy), -1, np.int64)
         for oid, order in self._orders.items():
             for key, block in order.blocks.items():
                 bxy, bnxt = block.xy, block.nxt
                 base[(oid, key)] = off
-                if (oid, key) in old_base:
+                blocks[(oid, key)] = block
+                if old_blocks.get((oid, key)) is block:  # a replaced block's old rows lead nowhere
                     ob = old_base[(oid, key)]
                     remap[ob : ob + len(bxy)] = np.arange(off, off + len(bxy))
                 xy.append(bxy)
@@ -845,6 +847,7 @@ class Crowd:
         self._route_rest = np.ascontiguousarray(np.concatenate(rest), dtype=np.float64)
         self._route_mult = np.ascontiguousarray(np.concatenate(mult), dtype=np.float64)
         self._route_base = base
+        self._route_blocks = blocks
         self._routes_dirty = False
 
     # -- motion -----------------------------------------------------------------------------

@@ -227,13 +227,31 @@ def points_free(p, cls, edges, grid, cell_ptr, cell_items, ref, eps):
 
 
 @njit(cache=True)
+def _nearest_edge(x, y, cls, edges, grid, cell_ptr, cell_items):
+    """The wall edge of class ``cls`` nearest to (x, y) among those of its cell, or -1."""
+    c = _cell_of(x, y, grid)
+    if c < 0:
+        return -1
+    slot = cls * (int(grid[3]) * int(grid[4])) + c
+    best, best_e = math.inf, -1
+    for k in range(cell_ptr[slot], cell_ptr[slot + 1]):
+        e = cell_items[k]
+        d2 = _seg_dist2(x, y, edges[e, 0], edges[e, 1], edges[e, 2], edges[e, 3])
+        if d2 < best:
+            best, best_e = d2, e
+    return best_e
+
+
+@njit(cache=True)
 def safe_move(px, py, qx, qy, cls, edges, grid, cell_ptr, cell_items, ref, eps, buf):
     """Where a unit standing on a free point p ends when it tries to step to q.
 
-    The whole step when it crosses no wall and ends free; otherwise up to the first wall it
-    crosses and on along that wall by the rest of the step's component along it (sliding), if
-    that ends free without crossing a wall; otherwise half the step before the wall; otherwise p
-    itself. The result is always free.
+    The whole step when it crosses no wall and ends free. Otherwise the unit slides: q is
+    projected onto the line of the wall in the way (the first one the step crosses or, for a
+    step that ends on a wall or within ``eps`` of it without crossing one, the wall edge
+    nearest q), kept ``4 * eps`` off it on p's side, if that ends free without crossing a wall;
+    otherwise half the step (up to the wall) is tried; otherwise p itself. So a unit running
+    along a wall, or toward a point on one, keeps moving. The result is always free (or p).
     """
     c = _cell_of(qx, qy, grid)
     if c >= 0 and c == _cell_of(px, py, grid):
@@ -241,20 +259,20 @@ def safe_move(px, py, qx, qy, cls, edges, grid, cell_ptr, cell_items, ref, eps, 
         if cell_ptr[slot] == cell_ptr[slot + 1] and ref[slot, 2] > 0.5:
             return qx, qy  # one wall-free cell holds the whole step
     t, e = segment_hit(px, py, qx, qy, cls, edges, grid, cell_ptr, cell_items, buf)
-    if e < 0 and t > 1.0 and point_free(qx, qy, cls, edges, grid, cell_ptr, cell_items, ref, eps):
-        return qx, qy
+    if e < 0 and t > 1.0:
+        if point_free(qx, qy, cls, edges, grid, cell_ptr, cell_items, ref, eps):
+            return qx, qy
+        t, e = 1.0, _nearest_edge(qx, qy, cls, edges, grid, cell_ptr, cell_items)
     if e >= 0:
-        ex, ey = edges[e, 2] - edges[e, 0], edges[e, 3] - edges[e, 1]
+        ax, ay = edges[e, 0], edges[e, 1]
+        ex, ey = edges[e, 2] - ax, edges[e, 3] - ay
         ll = ex * ex + ey * ey
         if ll > 0.0:
-            # walk up to the wall (kept a little more than eps off it), then along it
+            # q's foot on the wall's line, kept a little more than eps off it on p's side
             nl = math.sqrt(ll)
-            side = _orient(edges[e, 0], edges[e, 1], edges[e, 2], edges[e, 3], px, py)
-            off = 4.0 * eps / nl if side >= 0.0 else -4.0 * eps / nl
-            hx = px + (qx - px) * t - off * ey
-            hy = py + (qy - py) * t + off * ex
-            k = ((qx - hx) * ex + (qy - hy) * ey) / ll
-            sx, sy = hx + k * ex, hy + k * ey
+            off = 4.0 * eps / nl if _orient(ax, ay, ax + ex, ay + ey, px, py) >= 0.0 else -4.0 * eps / nl
+            k = ((qx - ax) * ex + (qy - ay) * ey) / ll
+            sx, sy = ax + k * ex - off * ey, ay + k * ey + off * ex
             t2, e2 = segment_hit(px, py, sx, sy, cls, edges, grid, cell_ptr, cell_items, buf)
             if e2 < 0 and t2 > 1.0 and point_free(sx, sy, cls, edges, grid, cell_ptr, cell_items, ref, eps):
                 return sx, sy

@@ -277,6 +277,26 @@ def test_a_1000_unit_order_stays_within_its_expansion_budget_per_update(budget):
         assert p.expansions == one_shot.expansions
 
 
+def test_units_on_an_inflated_wall_edge_walk_along_it_and_arrive():
+    # the box inflated by the units' radius has its edge at x = 14.7: one unit starts exactly on
+    # it, one a hair (2 eps of the wall tests) off it; both routes run along that edge, toward
+    # the corner point (14.7, 4.88) on the edge's own line, so every step ends on the wall
+    level = navmesh.Level.rectangle(60, 60, obstacles=[[(15, 5), (25, 5), (25, 40), (15, 40)]])
+    nav = navmesh.build_waypoint_graph(level, corners=True, agent_radius=0.3)
+    eps = Walls(nav, [0.3]).arrays[5]
+    crowd = Crowd(nav)
+    ids = crowd.add([[14.7, 20.0], [14.7 - 2.0 * eps, 30.0]], radius=0.3, speed=8.0)
+    assert crowd.positions[1, 0] == 14.7 - 2.0 * eps  # free as it stands: not moved by add
+    crowd.move_to(ids, [20.0, 2.0])
+    for _ in range(600):
+        crowd.update(1 / 30)
+        assert nav.line_of_sight.walkable(crowd.positions).all()
+        if crowd.arrived.all():
+            break
+    assert crowd.arrived.all()
+    np.testing.assert_allclose(crowd.positions, [[20.0, 2.0]] * 2, atol=0.6)
+
+
 def _road_level():
     # a swamp, a road beyond it, and a strip of plain ground between them
     swamp = navmesh.TerrainRegion([(4, 2), (16, 2), (16, 8), (4, 8)], "swamp")

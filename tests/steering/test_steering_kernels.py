@@ -63,6 +63,22 @@ def test_safe_move_slides_along_a_wall_and_never_enters_it():
     assert (x, y) == (0.5, 0.5)
 
 
+def test_safe_move_runs_along_a_wall_it_stands_next_to():
+    # a unit a hair (2 eps) off the inflated wall x = 0.75 steps toward a point on that wall,
+    # as a unit does on a route along the wall: the step crosses no edge but ends within eps
+    # of it, so the unit slides along the wall instead of standing still
+    walls = _walls()
+    E, G, CP, CI, R, eps = walls.arrays
+    buf = np.empty(4096, np.int64)
+    x0 = 0.75 - 2.0 * eps
+    assert walls.walkable([[x0, 2.0]], 0)[0]
+    x, y = K.safe_move(x0, 2.0, 0.75 - 0.5 * eps, 1.8, 0, E, G, CP, CI, R, eps, buf)
+    assert y == pytest.approx(1.8) and x < 0.75 and x == pytest.approx(0.75, abs=1e-6)
+    assert walls.walkable([[x, y]], 0)[0]
+    x, y = K.safe_move(x0, 2.0, 0.75, 1.8, 0, E, G, CP, CI, R, eps, buf)  # target exactly on the wall
+    assert y == pytest.approx(1.8) and walls.walkable([[x, y]], 0)[0]
+
+
 def test_segment_tests_by_hand():
     walls = _walls()
     assert walls.visible([[0.5, 0.5]], [[3.5, 0.5]], 0).tolist() == [True]  # below the block
