@@ -412,8 +412,9 @@ def _visible_search(ux, uy, u, p, blocked, dirs, has, k, near, search_on, max_ca
     distance and append to ``out`` (with distances in ``out_d``) the visible ones
     chosen by two rules; return the new count.
 
-    - every visible one among the ``near`` nearest, and with ``search_on`` every visible one
-      until at least one is found (however far);
+    - every visible one among the ``near`` nearest, and with ``search_on``, when none of those
+      is visible, every visible one however far (so a position whose nearest visible waypoint
+      sits on a graph island still joins the farther ones that may lead on);
     - with ``k`` > 0, the nearest visible one in each of ``k`` equal angular cones whose link is
       taut (:func:`_taut_at`) at both ends, looking at up to ``max_candidates`` points; a point
       is tested only while its cone is empty, and the search stops once every cone is filled.
@@ -438,9 +439,11 @@ def _visible_search(ux, uy, u, p, blocked, dirs, has, k, near, search_on, max_ca
     r = 0
     # rings beyond this reach cover no cell of the grid
     r_max = max(max(cx, nx - 1 - cx), max(cy, ny - 1 - cy))
+    wide = False  # ``search_on`` and none of the ``near`` nearest was visible: test every point
     done = False
     while not done and r <= r_max:
-        if not (tested < near or (search_on and found == 0)) and (k == 0 or filled >= k or tested >= max_candidates):
+        wide = wide or (search_on and found == 0 and tested >= near)
+        if not (tested < near or wide) and (k == 0 or filled >= k or tested >= max_candidates):
             break
         for iy in range(cy - r, cy + r + 1):
             if iy < 0 or iy >= ny:
@@ -478,7 +481,8 @@ def _visible_search(ux, uy, u, p, blocked, dirs, has, k, near, search_on, max_ca
             # by distance; ties keep the bucket scan order (deterministic for a given point set)
             order = np.argsort(sel_d[:n_sel], kind="mergesort")
             for o in order:
-                every = tested < near or (search_on and found == 0)
+                wide = wide or (search_on and found == 0 and tested >= near)
+                every = tested < near or wide
                 if not every and (k == 0 or filled >= k or tested >= max_candidates):
                     done = True
                     break
@@ -547,7 +551,7 @@ def join_positions(q, p, blocked, dirs, has, k, near, max_candidates, max_distan
                    taken, pend_d, pend_i, sel_d, sel_i,
                    edges, grid, cell_ptr, cell_items, pinches, pinch_grid, pinch_ptr, pinch_items):
     """The points ``p`` (bucketed by :func:`bucket_grid`) that free positions ``q`` (r, 2) join:
-    every visible one among the ``near`` nearest, every visible one until one is found, and with
+    every visible one among the ``near`` nearest (every visible one however far when none of those is), and with
     ``k`` > 0 the nearest taut visible one per cone (see :func:`_visible_search`).
 
     ``taken`` (>= k), ``pend_*`` and ``sel_*`` (>= len(p)) are scratch arrays the caller keeps.

@@ -10,11 +10,11 @@ one ``NavQuery`` is not thread-safe: use one query object per thread. The module
 Joining positions to the graph
 ------------------------------
 A start or goal position joins every waypoint on its floor that it sees among its ``JOIN_NEAREST``
-nearest (100); when it sees none of them, it looks on in order of distance until it sees one
-(up to every waypoint), so a position says "no path" only when no path exists. On a map built
-with ``linking="cones"`` it also joins, by the links' own rule, the nearest visible waypoint in
-each cone (taut at the waypoint), looking at up to ``JOIN_CONE_CANDIDATES`` (200) waypoints. On a
-``k=None`` map (the full visibility graph) it joins every waypoint it sees. Each join costs the straight
+nearest (100); when it sees none of them, it joins every waypoint it sees on its floor, however
+far (the nearest one it sees may sit on a graph island that leads nowhere), so a position says
+"no path" only when no path exists. On a map built with ``linking="cones"`` it also joins, by
+the links' own rule, the nearest visible waypoint in each cone (taut at the waypoint), looking at
+up to ``JOIN_CONE_CANDIDATES`` (200) waypoints. On a ``k=None`` map (the full visibility graph) it joins every waypoint it sees. Each join costs the straight
 walk there under the unit's :class:`~navmesh.terrain.CostProfile`. When the goal is in sight of the
 start, the straight walk is a candidate too, and it is returned whenever the search finds nothing
 cheaper, nothing at all, or runs out of budget. Visibility in queries always uses the numba
@@ -76,7 +76,7 @@ __all__ = ["JOIN_CONE_CANDIDATES", "JOIN_NEAREST", "REFINES", "NavQuery", "Refin
 Refine = Literal["none", "smooth", "any_angle"]
 REFINES: tuple[str, ...] = ("none", "smooth", "any_angle")
 DEFAULT_LOOKBACK = 1
-JOIN_NEAREST = 100  # nearest waypoints a position tests before it looks farther
+JOIN_NEAREST = 100  # nearest waypoints a position tests before it looks at every one
 JOIN_CONE_CANDIDATES = 200  # on cone maps, how far (in candidates) a position's cone search looks
 
 

@@ -267,11 +267,57 @@ def test_a_position_whose_nearest_waypoints_are_hidden_searches_on():
     start, goal = np.array([11.0, 40.0]), np.array([60.0, 10.0])
     d = np.hypot(*(nav.points - start).T)
     assert (np.argsort(d)[:JOIN_NEAREST] < 150).all()  # every one of the nearest 100 is behind the wall
-    # the start looks on to the nearest waypoint it sees, (90, 55), and the path goes on from there
+    # seeing none of its nearest 100, the start joins every waypoint it sees, however far: both
+    # (90, 55) and (95, 5); the straight walk to (95, 5) is the cheaper way on
+    assert not nav.line_of_sight.blocked(np.array([start, start]), np.array([[90, 55], [95, 5]])).any()
     path = NavQuery(nav).find_path(start, goal, refine="none")
-    assert path.nodes.tolist() == [150, 151]
-    assert path.cost == pytest.approx(math.dist(start, (90, 55)) + math.dist((90, 55), (95, 5)) + math.dist((95, 5), goal))
-    assert NavQuery(nav).snap(start) == 150
+    assert path.nodes.tolist() == [151]
+    assert path.cost == pytest.approx(math.dist(start, (95, 5)) + math.dist((95, 5), goal))
+    assert NavQuery(nav).snap(start) == 150  # the nearest waypoint it sees
+
+
+def test_a_hidden_position_joins_every_visible_waypoint_not_just_an_island():
+    """Issue 8: the start's 100 nearest waypoints hide in a closed room and the nearest one it
+    sees is an island (all its links forbidden); a farther visible one leads to the goal."""
+    room = shapely.box(40, 40, 60, 60).difference(shapely.box(40.5, 40.5, 59.5, 59.5))
+    divider = shapely.box(20, 10, 21, 100)  # the goal's side, reached only through the gap below y = 10
+    inside = np.random.default_rng(3).uniform(41, 59, (150, 2))
+    island, w, w2 = 150, 151, 152
+    pts = np.concatenate([inside, [[39, 80], [25, 5], [10, 5]]])
+    level = Level.rectangle(100, 100, obstacles=[room, divider], waypoints=pts,
+                            links=[(island, v, "forbidden") for v in range(len(pts)) if v != island])
+    nav = build_waypoint_graph(level, k=4)
+    start, goal = np.array([39.0, 50.0]), np.array([10.0, 50.0])
+    los, n = level.line_of_sight(), nav.n_nodes
+    d = np.hypot(*(nav.points - start).T)
+    assert (np.argsort(d)[:JOIN_NEAREST] < 150).all()  # the nearest 100 are behind the room's wall
+    seen = np.flatnonzero(~los.blocked(np.repeat(start[None], n, axis=0), nav.points))
+    assert seen[np.argmin(d[seen])] == island and w in seen  # the first one seen is the island
+    assert island not in nav.graph.arc_sources and island not in nav.graph.indices
+    # independent answer: Dijkstra over the graph plus arcs from the start / to the goal for
+    # every waypoint shapely says each sees
+    mat = scipy.sparse.lil_array((n + 2, n + 2))
+    for a, b, length in zip(nav.graph.arc_sources, nav.graph.indices, nav.graph.lengths):
+        mat[a, b] = length
+    for v in seen:
+        mat[n, v] = math.dist(start, nav.points[v])
+    for v in np.flatnonzero(~los.blocked(np.repeat(goal[None], n, axis=0), nav.points)):
+        mat[v, n + 1] = math.dist(nav.points[v], goal)
+    assert los.blocked(start[None], goal[None])[0]
+    want = csgraph.dijkstra(mat.tocsr(), indices=n)[n + 1]
+    assert want == pytest.approx(math.dist(start, (25, 5)) + 15.0 + 45.0)  # by hand: start, w, w2, goal
+    q = NavQuery(nav)
+    for refine in REFINES:
+        path = q.find_path(start, goal, refine=refine)
+        assert path.nodes.tolist() == [w, w2] and not path.partial
+        assert path.cost == pytest.approx(want)
+        assert same_path(q.find_paths([start], [goal], refine=refine)[0], path)
+        search = q.start_search(start, goal, refine=refine)
+        while not search.advance(3):
+            pass
+        assert same_path(search.result(), path)
+    assert q.find_path(goal, start, refine="none").cost == pytest.approx(want)
+    assert q.snap(start) == island  # snapping still picks the nearest visible waypoint
 
 
 def test_queries_use_the_kernel_line_of_sight_whatever_built_the_map(terrain_level):
