@@ -14,11 +14,12 @@ nearest (100); when it sees none of them, it joins every waypoint it sees on its
 far (the nearest one it sees may sit on a graph island that leads nowhere), so a position says
 "no path" only when no path exists. On a map built with ``linking="cones"`` it also joins, by
 the links' own rule, the nearest visible waypoint in each cone (taut at the waypoint), looking at
-up to ``JOIN_CONE_CANDIDATES`` (200) waypoints. On a ``k=None`` map (the full visibility graph) it joins every waypoint it sees. Each join costs the straight
-walk there under the unit's :class:`~navmesh.terrain.CostProfile`. When the goal is in sight of the
-start, the straight walk is a candidate too, and it is returned whenever the search finds nothing
-cheaper, nothing at all, or runs out of budget. Visibility in queries always uses the numba
-line-of-sight kernel (the rule the shapely backend implements), whatever backend built the map.
+up to ``JOIN_CONE_CANDIDATES`` (200) waypoints. On a ``k=None`` map (the full visibility graph)
+it joins every waypoint it sees. Each join costs the straight walk there under the unit's
+:class:`~navmesh.terrain.CostProfile`. When the goal is in sight of the start, the straight walk
+is a candidate too, and it is returned whenever the search finds nothing cheaper, nothing at all,
+or runs out of budget. Visibility in queries always uses the numba line-of-sight kernel (the rule
+the shapely backend implements), whatever backend built the map.
 
 Refinement (``refine=``)
 ------------------------
