@@ -78,7 +78,10 @@ def forbidden_area(source: Any, profile: CostProfile | None, radius: float = 0.0
     """The terrain a unit centre of this type may not enter, or None where there is none.
 
     The terrain at a point follows the painter's rule of :mod:`navmesh.terrain` (the last region
-    containing it wins), so a ford or bridge region painted over water is not water. A manual
+    containing it wins), so a ford or bridge region painted over water is not water, up to its
+    outline included: routes may run along that outline, so the area stops ``1e-7`` times the
+    level's size short of it (a unit centre may stand that far into the water beside a ford,
+    nowhere else; the kernels' wall tolerance is a thousand times finer). A manual
     link with a surface tag (a ``"bridge"`` or ``"ford|requires:wade"`` link) ignores the terrain
     under it; where the profile may use it (its tag not forbidden, its required capability held)
     a lane along it stays open: the segment buffered by ``max(2 * radius, length / 20)``, wide
@@ -101,10 +104,14 @@ def forbidden_area(source: Any, profile: CostProfile | None, radius: float = 0.0
     level = getattr(source, "level", None)
     if profile is None or not profile.forbidden or level is None or isinstance(source, GridMap):
         return None
+    x0, y0, x1, y1 = level.bounds.bounds
+    margin = 1e-7 * max(x1 - x0, y1 - y0)
     area = shapely.Polygon()
     for region in level.terrain:
-        op = shapely.union if region.tag in profile.forbidden else shapely.difference
-        area = op(area, region.polygon)
+        if region.tag in profile.forbidden:
+            area = shapely.union(area, region.polygon)
+        elif not area.is_empty:
+            area = shapely.difference(area, shapely.buffer(region.polygon, margin, join_style="mitre"))
     lanes = []
     for lk in level.links:
         usable = lk.kind != "forbidden" and lk.tag not in profile.forbidden
