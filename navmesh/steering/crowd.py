@@ -147,7 +147,10 @@ class Crowd:
         :class:`~navmesh.terrain.CostProfile`; on a GridMap they follow a
         :class:`~navmesh.grid.FlowField` (blocked cells are walls; profiles do not apply,
         the grid's own cell costs do). Walls for the motion are the level's obstacles (or
-        blocked cells) inflated by each unit's radius. A grid's wrap-around is not followed.
+        blocked cells) inflated by each unit's radius and, on a NavMap, the terrain the unit's
+        profile forbids (for its centre, as the planner counts terrain; a lane along a tagged
+        link the profile may use stays open: :func:`~navmesh.steering.walls.forbidden_area`).
+        A grid's wrap-around is not followed.
     searches_per_update : int
         Route trees (one per unit type of an order) built per :meth:`update`, >= 1; the others
         wait for the next updates. Default 4.
@@ -176,7 +179,8 @@ class Crowd:
     Attributes
     ----------
     positions : float array (n, 2)
-        Unit centres, world units. Never inside an obstacle inflated by the unit's radius.
+        Unit centres, world units. Never inside an obstacle inflated by the unit's radius, nor
+        in terrain the unit's profile forbids.
     velocities : float array (n, 2)
         Velocity over the last update, units per second.
     headings : float array (n,)
@@ -242,7 +246,9 @@ class Crowd:
         self._alloc(16)
         self._profiles: list[CostProfile | None] = []
         self._profile_of = np.zeros(0, np.int64)
-        self._radii_classes: list[float] = []
+        # wall classes: (radius, the terrain rule of the unit type; see _wall_key)
+        self._classes: list[tuple[float, Any]] = []
+        self._class_profiles: list[CostProfile | None] = []
         self._walls: Walls | None = None
         self._orders: dict[int, _Order] = {}
         self._order_of = np.zeros(0, np.int64)
@@ -352,15 +358,16 @@ class Crowd:
         Parameters
         ----------
         positions : float array of shape (m, 2) (or (2,) for one unit)
-            Where they stand (world units). A position inside an obstacle inflated by ``radius``
-            (or outside the bounds) is moved to the nearest free point.
+            Where they stand (world units). A position inside an obstacle inflated by ``radius``,
+            in terrain ``profile`` forbids, or outside the bounds is moved to the nearest free point.
         radius : float
             Unit radius in world units, >= 0. On a NavMap built with ``agent_radius`` r, units
             with radius > r may find its graph's gaps too narrow and wait against walls.
         speed : float
             Top speed in world units per second, > 0.
         profile : CostProfile, optional
-            Terrain costs of the unit type (NavMap routes only).
+            Terrain costs of the unit type (NavMap only): its routes, and the terrain it
+            forbids is a wall for its motion.
 
         Returns
         -------
@@ -383,10 +390,12 @@ class Crowd:
         v = _check_float("speed", speed, 0.0, strict=True)
         if profile is not None and not isinstance(profile, CostProfile):
             raise InvalidOptionError(f"profile={describe(profile)} is not a CostProfile")
-        if r not in self._radii_classes:
-            self._radii_classes.append(r)
-            self._walls = Walls(self.map, self._radii_classes)
-        cls = self._radii_classes.index(r)
+        key = (r, self._wall_key(profile))
+        if key not in self._classes:
+            self._classes.append(key)
+            self._class_profiles.append(profile)
+            self._walls = self._make_walls()
+        cls = self._classes.index(key)
         if profile not in self._profiles:
             self._profiles.append(profile)
         m = len(p)
@@ -411,6 +420,16 @@ class Crowd:
         a["_mmin"][ids] = 1.0 if profile is None else profile.min_multiplier()
         self._n += m
         return ids
+
+    def _wall_key(self, profile: CostProfile | None) -> Any:
+        """What of a unit type shapes its walls: the terrain it may not enter and the
+        capabilities opening gated links over it (None: only obstacles, as on every GridMap)."""
+        if self._grid or profile is None or not profile.forbidden:
+            return None
+        return profile.forbidden, profile.capabilities
+
+    def _make_walls(self) -> Walls:
+        return Walls(self.map, [r for r, _ in self._classes], self._class_profiles)
 
     def remove(self, ids: ArrayLike) -> None:
         """Remove units: their rows stay (ids are never reused) but they stop moving and no longer
@@ -476,7 +495,7 @@ class Crowd:
         d = np.hypot(*(a["positions"][u] - slots[0]).T)
         slot_of = np.empty((len(u), 2))
         slot_of[np.argsort(d, kind="stable")] = slots
-        # a slot must be free for each unit's own radius class too
+        # a slot must be free for each unit's own wall class too
         for c in np.unique(a["_cls"][u]):
             sel = a["_cls"][u] == c
             slot_of[sel] = self._walls.nearest_free(slot_of[sel], int(c))
@@ -505,7 +524,7 @@ class Crowd:
     def set_map(self, navmap_or_grid: Any) -> None:
         """Switch to a changed map (a door closed, a bridge raised: a NavMap from a local update).
 
-        Walls are rebuilt for every unit radius; every order keeps its goal and slots and
+        Walls are rebuilt for every unit class; every order keeps its goal and slots and
         searches its routes again (budgeted, from the next :meth:`update`; its units wait until
         then). A unit the change buried inside an obstacle is moved to the nearest free point.
 
@@ -520,12 +539,12 @@ class Crowd:
         self.map = navmap_or_grid
         self._tree_cache = {}
         self._queries = {}
-        if not self._radii_classes:
+        if not self._classes:
             return
-        self._walls = Walls(self.map, self._radii_classes)
+        self._walls = self._make_walls()
         a = self._arrays
         n = self._n
-        for c in range(len(self._radii_classes)):
+        for c in range(len(self._classes)):
             sel = np.flatnonzero(a["alive"][:n] & (a["_cls"][:n] == c))
             if sel.size:
                 a["positions"][sel] = self._walls.nearest_free(a["positions"][sel], c)
@@ -911,7 +930,8 @@ class Crowd:
 
     @property
     def walls(self) -> Walls | None:
-        """The wall arrays per radius class (None before the first unit is added)."""
+        """The wall arrays per unit class: radius and forbidden terrain (None before the first
+        unit is added)."""
         return self._walls
 
 

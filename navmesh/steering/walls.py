@@ -1,8 +1,9 @@
-"""The walls units slide along: free space per unit radius as bucketed edges for the kernels.
+"""The walls units slide along: free space per unit class as bucketed edges for the kernels.
 
 :class:`Walls` turns a level's obstacles and bounds into the arrays of
-:mod:`navmesh.steering.kernels` for one or several unit radii (one *class* per radius), and
-answers bulk questions with them: may a unit of this radius stand here, walk straight there.
+:mod:`navmesh.steering.kernels` for one or several unit classes (a radius, and on a NavMap the
+terrain the unit type may not enter), and answers bulk questions with them: may a unit of this
+class stand here, walk straight there.
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from navmesh.errors import InvalidGeometryError, InvalidOptionError, NodeNotFoun
 from navmesh.geometry import LineOfSight, cell_rectangles
 from navmesh.grid import GridMap
 from navmesh.steering import kernels as K
+from navmesh.terrain import CostProfile
 
-__all__ = ["Walls", "level_geometry", "terrain_edges"]
+__all__ = ["Walls", "forbidden_area", "level_geometry", "terrain_edges"]
 
 
 def terrain_edges(source: Any) -> NDArray[np.float64]:
@@ -72,12 +74,64 @@ def level_geometry(source: Any) -> tuple[list[shapely.Geometry], shapely.Geometr
     return list(level.obstacles), level.bounds
 
 
-def _free_space(obstacles: Sequence[shapely.Geometry], bounds: shapely.Geometry, radius: float) -> shapely.Geometry:
+def forbidden_area(source: Any, profile: CostProfile | None, radius: float = 0.0) -> shapely.Geometry | None:
+    """The terrain a unit centre of this type may not enter, or None where there is none.
+
+    The terrain at a point follows the painter's rule of :mod:`navmesh.terrain` (the last region
+    containing it wins), so a ford or bridge region painted over water is not water, up to its
+    outline included: routes may run along that outline, so the area stops ``1e-7`` times the
+    level's size short of it (a unit centre may stand that far into the water beside a ford,
+    nowhere else; the kernels' wall tolerance is a thousand times finer). A manual
+    link with a surface tag (a ``"bridge"`` or ``"ford|requires:wade"`` link) ignores the terrain
+    under it; where the profile may use it (its tag not forbidden, its required capability held)
+    a lane along it stays open: the segment buffered by ``max(2 * radius, length / 20)``, wide
+    enough for a unit that reaches a route point within one radius. Off-mesh links (teleports,
+    ladders) are not walked and open nothing.
+
+    Parameters
+    ----------
+    source : NavMap or GridMap
+        A GridMap has no terrain regions (its cell costs apply): always None.
+    profile : CostProfile or None
+    radius : float
+        Unit radius in world units, >= 0 (sets the lane width only: terrain is a wall for the
+        unit's centre, as for the planner, which treats terrain per point).
+
+    Returns
+    -------
+    shapely geometry or None
+    """
+    level = getattr(source, "level", None)
+    if profile is None or not profile.forbidden or level is None or isinstance(source, GridMap):
+        return None
+    x0, y0, x1, y1 = level.bounds.bounds
+    margin = 1e-7 * max(x1 - x0, y1 - y0)
+    area = shapely.Polygon()
+    for region in level.terrain:
+        if region.tag in profile.forbidden:
+            area = shapely.union(area, region.polygon)
+        elif not area.is_empty:
+            area = shapely.difference(area, shapely.buffer(region.polygon, margin, join_style="mitre"))
+    lanes = []
+    for lk in level.links:
+        usable = lk.kind != "forbidden" and lk.tag not in profile.forbidden
+        if lk.tag and usable and (lk.requires is None or lk.requires in profile.capabilities):
+            seg = shapely.LineString(np.asarray(level.waypoints)[[lk.a, lk.b], :2])
+            lanes.append(seg.buffer(max(2.0 * radius, seg.length / 20.0), cap_style="flat"))
+    if lanes:
+        area = shapely.difference(area, shapely.union_all(lanes))
+    return None if area.is_empty else area
+
+
+def _free_space(
+    obstacles: Sequence[shapely.Geometry], bounds: shapely.Geometry, radius: float, forbidden: shapely.Geometry | None
+) -> shapely.Geometry:
     los = LineOfSight(obstacles, bounds, agent_radius=radius)
     area = los.walkable_area if los.walkable_area is not None else bounds
-    if not los.inflated:
+    walls = list(los.inflated) + ([] if forbidden is None else [forbidden])
+    if not walls:
         return area
-    return shapely.difference(area, shapely.union_all(np.asarray(los.inflated, dtype=object)))
+    return shapely.difference(area, shapely.union_all(np.asarray(walls, dtype=object)))
 
 
 def _ring_edges(geom: shapely.Geometry) -> NDArray[np.float64]:
@@ -95,19 +149,29 @@ def _ring_edges(geom: shapely.Geometry) -> NDArray[np.float64]:
 
 
 class Walls:
-    """Free space for one or several unit radii, as arrays for the steering kernels.
+    """Free space for one or several unit classes, as arrays for the steering kernels.
 
     Parameters
     ----------
     source : NavMap or GridMap
         Where the obstacles and bounds come from (see :func:`level_geometry`).
     radii : sequence of float
-        Unit radii (world units, >= 0); class ``k`` is ``radii[k]``: obstacles inflated and
-        bounds eroded by it (mitre joins, as :class:`navmesh.geometry.LineOfSight`).
+        Unit radii (world units, >= 0); class ``k`` has radius ``radii[k]``: obstacles inflated
+        and bounds eroded by it (mitre joins, as :class:`navmesh.geometry.LineOfSight`).
+    profiles : sequence of CostProfile or None, optional
+        One per class (default: None for all). On a NavMap, class ``k``'s free space also
+        leaves out the terrain ``profiles[k]`` forbids (:func:`forbidden_area`): a unit of a
+        type that may not enter water slides along the river bank as along a wall.
+
+    Raises
+    ------
+    InvalidOptionError
+        A radius is negative or not finite, or ``profiles`` does not match ``radii``.
 
     Attributes
     ----------
     radii : tuple of float
+    profiles : tuple of CostProfile or None
     free : tuple of shapely geometry
         The free space of each class (where that unit's centre may stand).
     barrier_class : int
@@ -128,12 +192,21 @@ class Walls:
     [True, False, False]
     """
 
-    def __init__(self, source: Any, radii: Sequence[float]) -> None:
+    def __init__(self, source: Any, radii: Sequence[float], profiles: Sequence[CostProfile | None] | None = None) -> None:
         obstacles, bounds = level_geometry(source)
         self.radii = tuple(float(r) for r in radii)
         if not self.radii or any(not np.isfinite(r) or r < 0 for r in self.radii):
             raise InvalidOptionError(f"radii={list(radii)!r} is not valid; expected finite numbers >= 0")
-        self.free = tuple(_free_space(obstacles, bounds, r) for r in self.radii)
+        self.profiles = tuple(profiles) if profiles is not None else (None,) * len(self.radii)
+        if len(self.profiles) != len(self.radii) or any(
+            p is not None and not isinstance(p, CostProfile) for p in self.profiles
+        ):
+            raise InvalidOptionError(
+                f"profiles has {len(self.profiles)} entries; expected one CostProfile or None per radius ({len(self.radii)})"
+            )
+        self.free = tuple(
+            _free_space(obstacles, bounds, r, forbidden_area(source, p, r)) for r, p in zip(self.radii, self.profiles)
+        )
         # one more class after the radii: terrain boundaries, which shortcuts may not cross
         per_class = [_ring_edges(f) for f in self.free] + [terrain_edges(source)]
         x0, y0, x1, y1 = bounds.bounds
