@@ -10,7 +10,9 @@ the subpackages, one job each:
 - :mod:`navmesh.io`: level JSON, Tiled and Moving AI files (readers are imported on first use);
 - :mod:`navmesh.search`, :mod:`navmesh.connectivity`, :mod:`navmesh.geometry`,
   :mod:`navmesh.terrain`: graph searches, reachability, line of sight, cost profiles;
-- :mod:`navmesh.arcade_draw`: debug drawing, the only module that imports arcade.
+- :mod:`navmesh.arcade_draw` and :mod:`navmesh.arcade_adapt`: debug drawing, and levels, grids and
+  sprite motion from arcade objects (the only modules that import arcade);
+- :mod:`navmesh.cli`: the ``navmesh`` command; :func:`warm_up` compiles kernels at load time.
 """
 
 from __future__ import annotations
