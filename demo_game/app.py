@@ -28,7 +28,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
     p.add_argument("--screenshot", type=Path, default=None, metavar="FILE",
                    help="save the last frame as an image (with --frames)")
-    p.add_argument("--scenario", action="store_true", help="issue a few orders by itself and show overlays")
+    p.add_argument("--scenario", action=argparse.BooleanOptionalAction, default=True,
+                   help="start with a few orders already given, so units are on the move (default; "
+                        "--no-scenario starts with every unit idle)")
     p.add_argument("--units", type=int, default=None, metavar="N",
                    help="blue units in RTS mode, or units in flow mode")
     p.add_argument("--size", type=int, nargs=2, default=(1280, 720), metavar=("W", "H"), help="window size")

@@ -85,6 +85,7 @@ class DemoView(arcade.View):
     """
 
     title = ""
+    hint = "F1 help"  # the line at the bottom left: what to try first
 
     def __init__(self, window: arcade.Window | None = None, *, switch_mode: Callable[[str], None] | None = None,
                  help_lines: list[tuple[str, str]] | None = None) -> None:
@@ -102,7 +103,7 @@ class DemoView(arcade.View):
         self.help_text = arcade.Text("\n".join(lines), 0, 0, TEXT, 13, multiline=True, width=760, anchor_y="top",
                                      font_name=MONO)
         self.fps_text = arcade.Text("", 0, 0, DIM_TEXT, 12, anchor_x="right", font_name=FONT)
-        self.hint_text = arcade.Text("F1 help", 0, 0, DIM_TEXT, 12, font_name=FONT)
+        self.hint_text = arcade.Text(self.hint, 0, 0, DIM_TEXT, 12, font_name=FONT)
 
     # -- arcade events ---------------------------------------------------------------------------
     def on_update(self, delta_time: float) -> None:

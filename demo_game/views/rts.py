@@ -94,6 +94,7 @@ class RtsView(DemoView):
     """
 
     title = "RTS"
+    hint = "drag a box round blue units, right-click to send them   B bridge   M motion   F1 help"
 
     def __init__(self, window: arcade.Window | None = None, *, seed: int = 0, scenario: bool = False,
                  units: int | None = None, motion: str = DEFAULT_MOTION, **kwargs) -> None:
