@@ -16,7 +16,7 @@ EXPECTED = {
     "load_level", "save_level", "load_tiled_level",
     "build_waypoint_graph", "NavMap", "NavQuery", "find_path", "diagnose",
     "GridMap", "FlowField", "grid_astar", "jump_point_search", "first_step", "first_steps",
-    "PathFollower", "Crowd", "warm_up",
+    "PathFollower", "Crowd", "warm_up", "warm_up_steps",
     "NavmeshError", "InvalidGeometryError", "InvalidCostError", "InvalidOptionError", "NodeNotFoundError",
     "NoPathError", "SearchBudgetError", "NegativeCycleError", "LevelFormatError", "NavmeshWarning",
 }

@@ -18,7 +18,7 @@ from numba import njit, prange
 from navmesh._kernels.grid import _bfs_first, _neighbor, _offsets
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _bfs_steps(moves, height, width, wrap, off, target, dist, queue):
     """Fill ``dist`` (int32, -1 = unreached, must be all -1) with step counts to ``target``."""
     dist[target] = 0
@@ -40,7 +40,7 @@ def _bfs_steps(moves, height, width, wrap, off, target, dist, queue):
                     tail += 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _step_from(moves, height, width, wrap, off, dist, u):
     """First step from ``u`` (lowest direction code one step closer); ``u`` at the target, -1 if cut off."""
     du = dist[u]
@@ -102,7 +102,7 @@ def group_by_goal(goals, n_cells):
     return order, bounds, group_goals
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _answer_groups(moves, height, width, wrap, starts, order, bounds, group_goals, group_field, fields, out,
                    lo, hi):
     n = height * width
