@@ -58,8 +58,8 @@ for key in ("waypoint_first_ms", "waypoint_second_ms"):
     query.find_path((50, 300), (750, 300))
     out[key] = 1000 * (time.perf_counter() - t0)
 rng = np.random.default_rng(1)
-flags = rng.random((128, 128)) > 0.2
-flags[0, 0] = flags[-1, -1] = True
+flags = rng.random((128, 128)) < 0.2  # True: blocked
+flags[0, 0] = flags[-1, -1] = False
 grid = navmesh.GridMap(flags)
 for key in ("grid_first_ms", "grid_second_ms"):
     t0 = time.perf_counter()

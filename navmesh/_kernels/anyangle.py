@@ -25,6 +25,7 @@ from numba import njit
 
 from navmesh._kernels.heap import heap_pop, heap_push, trace_back
 from navmesh._kernels.los import segment_free, segment_touches
+from navmesh._kernels.signatures import plain_arguments
 from navmesh._kernels.status import BUDGET, EXHAUSTED, FOUND
 
 # slots of the int64 ``state`` array of a workspace
@@ -581,3 +582,6 @@ def join_positions(q, p, blocked, dirs, has, k, near, max_candidates, max_distan
                                 out_d, n_out)
         counts[i] = n_out - was
     return counts, out[:n_out], out_d[:n_out]
+
+
+plain_arguments(globals())

@@ -30,6 +30,7 @@ from numba import njit, prange
 
 from navmesh._kernels.heap import heap_pop, heap_push, heapify, trace_back
 from navmesh._kernels.jumps import jump_diagonal, jump_straight
+from navmesh._kernels.signatures import plain_arguments
 from navmesh._kernels.status import BUDGET, EXHAUSTED, FOUND
 
 SQRT2 = 1.4142135623730951
@@ -848,3 +849,6 @@ def follow_directions(directions, height, width, start):
         u = _neighbor(r, u - r * width, directions[u], height, width)
         out[i] = u
     return out
+
+
+plain_arguments(globals())

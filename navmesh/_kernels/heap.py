@@ -12,6 +12,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from navmesh._kernels.signatures import plain_arguments
+
 
 @njit(cache=True)
 def heap_push(keys, vals, size, key, val):
@@ -81,3 +83,6 @@ def trace_back(parent, end):
         out[i] = v
         v = parent[v]
     return out
+
+
+plain_arguments(globals())

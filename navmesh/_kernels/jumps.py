@@ -27,6 +27,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from navmesh._kernels.signatures import plain_arguments
+
 # Unit column / row step of each direction (the same order as navmesh._kernels.grid).
 JCOL = np.array([0, 1, 0, -1, 1, 1, -1, -1], dtype=np.int64)
 JROW = np.array([-1, 0, 1, 0, -1, 1, 1, -1], dtype=np.int64)
@@ -206,3 +208,6 @@ def jump_diagonal(free, table, pw, v, vr, vc, sx, sy, goal, gr, gc):
     if best < 0:
         return -1
     return v + best * (sx + sy * pw)
+
+
+plain_arguments(globals())

@@ -26,7 +26,10 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import njit
+
 from numpy.typing import NDArray
+
+from navmesh._kernels.signatures import plain_arguments
 
 _EPS_CELL = 1e-9  # grid-units margin so a point on a cell border is looked up in both cells
 _ERR_BOUND = 3.3306690738754716e-16  # Shewchuk's ccwerrboundA, (3 + 16 eps) eps with eps = 2^-53
@@ -444,3 +447,6 @@ def segments_touch(a, b, edges, grid, cell_ptr, cell_items):
     for i in range(m):
         out[i] = segment_touches(a[i, 0], a[i, 1], b[i, 0], b[i, 1], edges, grid, cell_ptr, cell_items)
     return out
+
+
+plain_arguments(globals())

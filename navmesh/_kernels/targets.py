@@ -16,6 +16,7 @@ import numpy as np
 from numba import njit, prange
 
 from navmesh._kernels.grid import _bfs_first, _neighbor, _offsets
+from navmesh._kernels.signatures import plain_arguments
 
 
 @njit(cache=True)
@@ -152,3 +153,6 @@ def first_steps_grouped_parallel(moves, height, width, wrap, starts, order, boun
     for ch in prange(n_chunks):
         _answer_groups(moves, height, width, wrap, starts, order, bounds, group_goals, group_field, fields, out,
                        ch * n_groups // n_chunks, (ch + 1) * n_groups // n_chunks)
+
+
+plain_arguments(globals())

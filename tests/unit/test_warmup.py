@@ -130,17 +130,21 @@ crowd.move_to(ids, [750, 300])
 for _ in range(5):
     crowd.update(1 / 60)
 rng = np.random.default_rng(1)
-flags = rng.random((64, 64)) > 0.2
-flags[0, 0] = flags[-1, -1] = True
+flags = rng.random((64, 64)) < 0.2  # True: blocked
+flags[0, 0] = flags[-1, -1] = False
 grid = navmesh.GridMap(flags, cell_size=16.0)
 try:
     grid.find_path(0, flags.size - 1)
 except navmesh.NoPathError:
     pass
 navmesh.grid_astar(navmesh.GridMap(rng.uniform(1, 3, (20, 20))), 0, 399)
-navmesh.first_step(grid, 0, 65)
-field = navmesh.FlowField(grid, flags.size - 1)
-field.next_cell(np.arange(10))
+free = np.flatnonzero(~flags.ravel())
+try:
+    navmesh.first_step(grid, 0, int(free[-1]))
+except navmesh.NoPathError:
+    pass
+field = navmesh.FlowField(grid, int(free[-1]))
+field.next_cell(free[:10])
 """
 
 
