@@ -197,22 +197,28 @@ def _plan(parts: list[str]) -> list[Step]:
 # -- the helper process ----------------------------------------------------------------------------
 
 
-class _Helper:
-    """A fresh interpreter that runs the same steps (filling numba's on-disk cache) and reports
-    each finished step on its stdout; this process then only loads what it compiled."""
+# Relative cold compile cost of each part (CPU seconds on the reference machine, rounded), used
+# to share the parts between helper processes.
+_COST = {"waypoints": 45.0, "steering": 12.0, "grid": 10.0, "jps": 3.0, "flowfield": 3.0}
+_MAX_HELPERS = 3
 
-    def __init__(self, parts: list[str], ready: int) -> None:
-        self.ready = ready  # steps whose kernels are in the cache
+
+class _Helper:
+    """A fresh interpreter that runs the steps of some parts (filling numba's on-disk cache) and
+    reports each finished step on its stdout; this process then only loads what it compiled."""
+
+    def __init__(self, parts: list[str], owned: list[str]) -> None:
+        self.done: set[int] = set()  # plan indices whose kernels are in the cache
         self.failed = False
         root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
         if numba_config.CACHE_DIR:
             env["NUMBA_CACHE_DIR"] = numba_config.CACHE_DIR
-        code = "import sys, navmesh.warmup as w; w._serve(sys.argv[1])"
+        code = "import sys, navmesh.warmup as w; w._serve(sys.argv[1], sys.argv[2])"
         try:
             self.process = subprocess.Popen(
-                [sys.executable, "-c", code, ",".join(parts)], env=env,
+                [sys.executable, "-c", code, ",".join(parts), ",".join(owned)], env=env,
                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
             )
         except OSError:
@@ -225,17 +231,15 @@ class _Helper:
         assert self.process.stdout is not None
         for line in self.process.stdout:
             try:
-                self.ready = int(line) + 1
+                self.done.add(int(line))
             except ValueError:
                 pass
         if self.process.wait() != 0:
             self.failed = True
-        else:
-            self.ready = 1 << 30
 
     def has(self, step: int) -> bool:
         """Whether step ``step`` is compiled, or the helper cannot do it (this process must)."""
-        return self.failed or step < self.ready
+        return self.failed or step in self.done
 
     def stop(self) -> None:
         if not self.failed and self.process.poll() is None:
@@ -243,12 +247,32 @@ class _Helper:
             self.process.wait()
 
 
-def _serve(parts: str) -> None:
-    """The helper process: run the steps of ``parts`` (comma-separated), print each index when
-    done (the steps the parent already ran only load from the cache here)."""
+def _helpers(parts: list[str], remaining: list[str]) -> dict[str, _Helper]:
+    """Helper processes for the ``remaining`` parts, up to one per core (at most
+    ``_MAX_HELPERS``), each given about the same compile cost; returns the helper of each part."""
+    n = max(1, min(len(remaining), os.cpu_count() or 1, _MAX_HELPERS))
+    shares: list[list[str]] = [[] for _ in range(n)]
+    loads = [0.0] * n
+    for part in sorted(remaining, key=lambda p: -_COST[p]):
+        k = loads.index(min(loads))
+        shares[k].append(part)
+        loads[k] += _COST[part]
+    owner: dict[str, _Helper] = {}
+    for share in shares:
+        helper = _Helper(parts, share)
+        owner.update(dict.fromkeys(share, helper))
+    return owner
+
+
+def _serve(parts: str, owned: str) -> None:
+    """The helper process: run the steps of the ``owned`` parts among ``parts`` (both
+    comma-separated) and print each one's index in the plan of ``parts`` when done."""
     ctx: dict[str, Any] = {}
+    mine = set(owned.split(","))
     plan = _plan(parts.split(","))
     for index, (part, _, work) in enumerate(plan):
+        if part not in mine:
+            continue
         if index > 0 and plan[index - 1][0] != part:
             ctx.clear()
         work(ctx)
@@ -283,9 +307,10 @@ def warm_up_steps(parts: Iterable[str] = PARTS, *, background: bool = True) -> I
         What the game uses (default: all); see :func:`warm_up`.
     background : bool
         Keep every step short (default): steps run here while they only load kernels from
-        numba's cache; from the first step that really compiles, a helper process (a fresh Python
-        interpreter) compiles the rest into the cache while each ``next()`` here returns at once,
-        and this process loads each step's kernels when the helper has finished it. With False
+        numba's cache; from the first step that really compiles, helper processes (fresh Python
+        interpreters, up to one per core and at most three, sharing the parts) compile the rest
+        into the cache while each ``next()`` here returns at once, and this process loads each
+        step's kernels when its helper has finished it. With False
         (or when the helper cannot start) every step compiles here, and one step can take seconds.
 
     Yields
@@ -314,7 +339,7 @@ def warm_up_steps(parts: Iterable[str] = PARTS, *, background: bool = True) -> I
     use_helper = bool(background) and not numba_config.DISABLE_JIT
     seen = _CompileSeen()
     event.register("numba:compile", seen)
-    helper: _Helper | None = None
+    owner: dict[str, _Helper] = {}
     ctx: dict[str, Any] = {}
     try:
         for index, (part, label, work) in enumerate(plan):
@@ -322,17 +347,17 @@ def warm_up_steps(parts: Iterable[str] = PARTS, *, background: bool = True) -> I
             yield index, total, name
             if index > 0 and plan[index - 1][0] != part:
                 ctx.clear()
-            while helper is not None and not helper.has(index):
+            while part in owner and not owner[part].has(index):
                 time.sleep(0.002)  # keep a frame's worth of calls from spinning a core
                 yield index, total, name
             before = seen.count
             work(ctx)
-            if use_helper and helper is None and seen.count > before and index + 1 < total:
-                helper = _Helper(wanted, index + 1)
+            if use_helper and not owner and seen.count > before and index + 1 < total:
+                owner = _helpers(wanted, list(dict.fromkeys(p for p, _, _ in plan[index + 1:])))
         yield total, total, ""
     finally:
         event.unregister("numba:compile", seen)
-        if helper is not None:
+        for helper in set(owner.values()):
             helper.stop()
 
 
