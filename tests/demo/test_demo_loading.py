@@ -43,7 +43,7 @@ def test_the_bar_fills_as_the_steps_finish_then_on_done_runs(window: Any, screen
             shot_taken = True
     assert shot_taken
     assert fractions == sorted(fractions) and fractions[-1] == 1.0
-    assert view.total == 4  # grid: 3 steps, flow field: 1
+    assert view.total == 5  # the cache check, grid: 3 steps, flow field: 1
     assert all(close(c, ACCENT) for c in bar_colours(view, (0.05, 0.5, 0.95)))  # full
     assert started == [True]
     view.advance()

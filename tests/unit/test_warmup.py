@@ -55,14 +55,15 @@ def test_background_must_be_a_bool(background):
 def test_warm_up_steps_counts_every_step_once_in_order(background):
     seen = list(warm_up_steps(["jps", "grid"], background=background))
     total = seen[0][1]
-    assert total == 4  # jps: 1 step; grid: paths, A*, first steps
-    assert seen[0] == (0, total, "jps: jump point search")
+    assert total == 5  # the cache check; jps: 1 step; grid: paths, A*, first steps
+    assert seen[0] == (0, total, "navmesh: kernel cache")
     assert seen[-1] == (total, total, "")
     assert all(t == total for _, t, _ in seen)
     done = [d for d, _, _ in seen]
     assert done == sorted(done)
     names = list(dict.fromkeys(name for _, _, name in seen))
-    assert names == ["jps: jump point search", "grid: grid paths", "grid: grid A*", "grid: first steps", ""]
+    assert names == ["navmesh: kernel cache", "jps: jump point search", "grid: grid paths", "grid: grid A*",
+                     "grid: first steps", ""]
 
 
 def test_closing_the_generator_early_is_clean():
@@ -199,7 +200,7 @@ def test_after_the_first_real_compile_a_helper_process_compiles_the_rest(tmp_pat
     assert compiled_in_first_step > 0  # a cold cache: the first step compiled here
     assert all(entry[3] == compiled_in_first_step for entry in after_first_step)  # the rest only loaded here
     waits = [entry for entry in log if entry[0] == 1]
-    assert len(waits) > 1  # this process yielded while the helper compiled step 2
+    assert len(waits) > 1  # this process yielded while the helper compiled the first grid step
     assert log[-1] == [total, total, "", compiled_in_first_step]
     warm = subprocess.run([sys.executable, "-c", HELPER], env=env, capture_output=True, text=True, timeout=900)
     assert warm.returncode == 0, warm.stderr
