@@ -124,8 +124,11 @@ def demo_figures(display: str) -> dict[str, Any]:
             t_start = time.time()
             stdout, wall, cpu = run([sys.executable, "-m", "demo_game", "--frames", "1", "--startup-report"], cache,
                                     env={"DISPLAY": display})
-            marks = dict(line.rsplit(" ", 1) for line in stdout.splitlines() if line[:1].isalpha() and " " in line)
+            lines = stdout.splitlines()
+            marks = dict(line.rsplit(" ", 1) for line in lines if line.startswith(("loading view", "first frame")))
+            frames = next(line.split() for line in lines if line.startswith("loading frames"))
             out[kind] = {
+                "frames": int(frames[2]), "median_gap": float(frames[4]), "max_gap": float(frames[6]),
                 "loading_view": float(marks["loading view"]) - t_start,
                 "first_frame": float(marks["first frame"]) - t_start,
                 "wall": wall, "cpu": cpu,
@@ -146,13 +149,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--parts", nargs="+", choices=PARTS, default=list(PARTS), help="parts to measure one by one")
     p.add_argument("--no-demo", action="store_true", help="skip the demo start-up figures")
     p.add_argument("--no-single", action="store_true", help="only all parts together (skip part by part)")
+    p.add_argument("--no-warm-up", action="store_true", help="skip the import + warm_up figures")
     args = p.parse_args(argv)
     print(f"navmesh start-up, Python {sys.version.split()[0]}, {os.cpu_count()} cores "
           f"(load average {os.getloadavg()[0]:.1f}: wall time on a loaded machine is noisy; CPU time is not)")
-    print("\nimport navmesh + warm_up(parts), fresh process each   cold = empty numba cache")
-    print(f"{'parts':<34}{'cold wall':>10}{'cold CPU':>10}{'warm wall':>10}{'warm CPU':>10}")
-    groups = [] if args.no_single else [(part,) for part in args.parts]
-    groups += [tuple(DEMO_PARTS), tuple(PARTS)]
+    groups = [] if args.no_single or args.no_warm_up else [(part,) for part in args.parts]
+    groups += [] if args.no_warm_up else [tuple(DEMO_PARTS), tuple(PARTS)]
+    if groups:
+        print("\nimport navmesh + warm_up(parts), fresh process each   cold = empty numba cache")
+        print(f"{'parts':<34}{'cold wall':>10}{'cold CPU':>10}{'warm wall':>10}{'warm CPU':>10}")
     for group in groups:
         f = warm_up_figures(group)
         label = "all" if group == PARTS else ("the demo's: " + ",".join(group) if group == DEMO_PARTS else group[0])
@@ -166,10 +171,12 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 d = demo_figures(display)
                 print("\npython -m demo_game --frames 1, seconds from process start")
-                print(f"{'':<8}{'loading view':>14}{'first RTS frame':>17}{'process CPU':>13}")
+                print(f"{'':<8}{'loading view':>14}{'first RTS frame':>17}{'CPU (+helpers)':>16}"
+                      f"{'loading frames':>16}{'median gap':>12}{'max gap':>10}")
                 for kind in ("cold", "warm"):
-                    print(f"{kind:<8}{d[kind]['loading_view']:>13.2f}s{d[kind]['first_frame']:>16.2f}s"
-                          f"{d[kind]['cpu']:>12.1f}s", flush=True)
+                    f = d[kind]
+                    print(f"{kind:<8}{f['loading_view']:>13.2f}s{f['first_frame']:>16.2f}s{f['cpu']:>15.1f}s"
+                          f"{f['frames']:>16d}{1000 * f['median_gap']:>10.0f}ms{1000 * f['max_gap']:>8.0f}ms", flush=True)
         finally:
             if xvfb is not None:
                 xvfb.terminate()

@@ -60,7 +60,10 @@ class DemoWindow(arcade.Window):
 
     def _loaded(self) -> None:
         if self.args.startup_report and self._loading is not None:
+            gaps = sorted(self._loading.frame_gaps) or [0.0]
             print(f"loading view {self._loading.first_drawn:.3f}", flush=True)
+            print(f"loading frames {self._loading.frames} median-gap {gaps[len(gaps) // 2]:.4f} "
+                  f"max-gap {gaps[-1]:.4f}", flush=True)
         self._loading = None
         self.switch_mode(self.args.mode)
 

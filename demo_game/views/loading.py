@@ -45,6 +45,8 @@ class LoadingView(arcade.View):
         self.started = time.perf_counter()
         self.frames = 0
         self.first_drawn = 0.0  # Unix time of the first frame drawn (for start-up reports)
+        self.frame_gaps: list[float] = []  # seconds between frames drawn
+        self._last_frame: float | None = None
         self.title_text = arcade.Text(title, 0, 0, ACCENT, 28, bold=True, anchor_x="center", font_name=FONT)
         self.step_text = arcade.Text("", 0, 0, TEXT, 14, anchor_x="center", font_name=FONT)
         self.note_text = arcade.Text("preparing the path-finding kernels (compiled once per installation, "
@@ -73,6 +75,10 @@ class LoadingView(arcade.View):
         self.clear(color=BACKGROUND)
         if self.frames == 0:
             self.first_drawn = time.time()
+        now = time.perf_counter()
+        if self._last_frame is not None:
+            self.frame_gaps.append(now - self._last_frame)
+        self._last_frame = now
         self.frames += 1
         w, h = self.window.width, self.window.height
         bar_w = BAR_WIDTH * w
