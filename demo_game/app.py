@@ -65,6 +65,11 @@ class DemoWindow(arcade.Window):
             print(f"loading frames {self._loading.frames} median-gap {gaps[len(gaps) // 2]:.4f} "
                   f"max-gap {gaps[-1]:.4f}", flush=True)
         self._loading = None
+        if self.args.frames is not None:
+            # Unattended: draw as fast as possible, one fixed simulation step per frame (from here:
+            # a loading view drawn flat out would take a core from the compiling helpers).
+            self.set_update_rate(1 / 1000)
+            self.set_draw_rate(1 / 1000)
         self.switch_mode(self.args.mode)
 
     def switch_mode(self, mode: str) -> None:
@@ -108,10 +113,6 @@ def main(argv: list[str] | None = None) -> int:
         print(f"navmesh-demo: error: cannot open a window ({type(exc).__name__}: {exc}); "
               "run it on a desktop, or headless under xvfb-run", file=sys.stderr)
         return 1
-    if args.frames is not None:
-        # Unattended: draw as fast as possible, one fixed simulation step per frame.
-        window.set_update_rate(1 / 1000)
-        window.set_draw_rate(1 / 1000)
     arcade.run()
     return 0
 
