@@ -374,18 +374,27 @@ def spatial_hash(pos, active, cs):
 
 @njit(cache=True)
 def crowd_step(
-    dt, frame, pos, vel, heading, radius, speed, cls, active, moving, arrived, cur, lost, slot,
-    slot_mult, min_mult, route_xy, route_next, route_rest, route_mult, sep_weight, barrier, edges, grid,
-    cell_ptr, cell_items, ref, eps,
+    dt, frame, pos, vel, heading, radius, speed, cls, active, moving, arrived, cur, lost, stuck, stall, best,
+    settled, slot, slot_mult, min_mult, route_xy, route_next, route_rest, route_mult, sep_weight, settle, barrier,
+    edges, grid, cell_ptr, cell_items, ref, eps,
 ):
     """Advance every active unit by ``dt`` seconds.
 
     Per unit with an order (``moving``): steer toward its current route point (``route_xy[cur]``;
-    ``cur = -1`` means its own slot; units keep holding their slot after arriving), skipping to the following point, or straight to the slot, when the straight walk there is
-    free, crosses no terrain boundary (class ``barrier``) and does not raise the unit's cost (checked on one
-    frame in four, staggered; a unit that cannot see its current target is flagged ``lost`` so the
-    caller can route it again), slowing down within two radii of the slot and stopping on it (``arrived`` once within a tenth
-    of a radius). A shortcut lies in one terrain class, so its cost is its length times the
+    ``cur = -1`` means its own slot; units keep holding their slot after arriving). A route
+    point counts as reached within a tenth of a radius (or one step), or within one radius when
+    the point after it (or the slot) is in sight from where the unit stands, so a unit never
+    turns toward a point it cannot walk to (a door corner). It skips to the following point, or
+    straight to the slot, when the straight walk there is free, crosses no terrain boundary
+    (class ``barrier``) and does not raise the unit's cost (checked on one frame in four,
+    staggered; a unit that cannot see its current target is flagged ``lost`` so the caller can
+    route it again). It slows down within two radii of the slot and stops on it (``arrived``
+    once within a tenth of a radius). ``best`` holds the closest the unit came to its current
+    target and ``stall`` the seconds since it last came closer by a fiftieth of a radius: after
+    ``settle`` seconds without progress a unit heading for its slot counts as arrived where it
+    stands (others or walls hold it off its slot: the group still finishes; ``settled``, it
+    then stands wherever separation leaves it), and one on its route is flagged ``stuck`` (the
+    caller plans it a path of its own from where it stands). A shortcut lies in one terrain class, so its cost is its length times the
     multiplier at its end (``route_mult`` of the row, ``slot_mult`` for the slot); the route it
     replaces costs at least the distance to the current point times the unit type's smallest
     multiplier (``min_mult``) plus the route cost between the rows (``route_rest``: cost from a row
@@ -410,17 +419,29 @@ def crowd_step(
         px, py = pos[i, 0], pos[i, 1]
         dvx, dvy = 0.0, 0.0
         if moving[i]:
+            if settled[i]:  # it stands where the others let it
+                slot[i, 0], slot[i, 1] = px, py
             c = cur[i]
+            c0 = c
             # reached route points and free shortcuts
             for _ in range(4):
                 if c < 0:
                     break
                 tx, ty = route_xy[c, 0], route_xy[c, 1]
-                reach = max(radius[i], speed[i] * dt)
+                reach = max(0.1 * radius[i], speed[i] * dt)
                 nxt = route_next[c]
-                if (tx - px) ** 2 + (ty - py) ** 2 <= reach * reach:
+                d2 = (tx - px) ** 2 + (ty - py) ** 2
+                if d2 <= reach * reach:
                     c = nxt
                     continue
+                if d2 <= radius[i] * radius[i]:
+                    if nxt >= 0:
+                        ax_, ay_ = route_xy[nxt, 0], route_xy[nxt, 1]
+                    else:
+                        ax_, ay_ = slot[i, 0], slot[i, 1]
+                    if target_visible(px, py, ax_, ay_, cls[i], -1, edges, grid, cell_ptr, cell_items, ref, eps, buf):
+                        c = nxt
+                        continue
                 if (i + frame) % 4 == 0:
                     # a lower bound of the route's cost from here to its end / to the next row
                     here = math.sqrt((tx - px) ** 2 + (ty - py) ** 2) * min_mult[i]
@@ -465,6 +486,27 @@ def crowd_step(
             d = math.sqrt(dx * dx + dy * dy)
             if c < 0 and d <= 0.1 * radius[i] + eps * 8.0:
                 arrived[i] = True
+            if c != c0:
+                best[i] = math.inf
+                stall[i] = 0.0
+            if arrived[i]:
+                stall[i] = 0.0
+            elif d < best[i] - 0.02 * radius[i]:
+                best[i] = d
+                stall[i] = 0.0
+            else:
+                stall[i] += dt
+                if stall[i] > settle:
+                    stall[i] = 0.0
+                    best[i] = d
+                    if c < 0:
+                        # hold the place reached: the slot is taken or walled off
+                        arrived[i] = True
+                        settled[i] = True
+                        slot[i, 0], slot[i, 1] = px, py
+                        d = 0.0
+                    else:
+                        stuck[i] = True
             if d > eps * 8.0:
                 v = speed[i]
                 if slow == 0.0:
