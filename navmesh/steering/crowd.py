@@ -183,8 +183,10 @@ class Crowd:
         :class:`~navmesh.grid.FlowField` (blocked cells are walls; profiles do not apply,
         the grid's own cell costs do). Walls for the motion are the level's obstacles (or
         blocked cells) inflated by each unit's radius and, on a NavMap, the terrain the unit's
-        profile forbids (for its centre, as the planner counts terrain; a lane along a tagged
-        link the profile may use stays open: :func:`~navmesh.steering.walls.forbidden_area`).
+        profile forbids, grown by the radius too, so the body stays out of it (a lane along a
+        tagged link the profile may use stays open: :func:`~navmesh.steering.walls.forbidden_area`).
+        Route points that lie in a unit's walls (corners for a smaller radius, routes along a
+        ford's outline) are moved to the nearest point the unit may stand on.
         A grid's wrap-around is not followed.
     searches_per_update : int
         Route trees (one per unit type of an order) built per :meth:`update`, >= 1; the others
@@ -739,7 +741,7 @@ class Crowd:
         if len(pts) == 0:
             pts = slot[None]
         profile = self._profiles[prof_i]
-        pts = np.ascontiguousarray(pts)
+        pts = self._standable(np.ascontiguousarray(pts), cls)
         nxt = np.append(np.arange(1, len(pts)), -1).astype(np.int64)
         legs = self.map.straight_costs(pts[:-1], pts[1:], profile)
         rest = np.append(np.cumsum(legs[::-1])[::-1], 0.0)
@@ -850,8 +852,20 @@ class Crowd:
         # route rows: the graph nodes, then the goal itself (row n), then each unit's slot
         nxt = np.where(pred >= 0, pred, -1).astype(np.int64)
         nxt[n] = -1
-        xy = np.concatenate([pts, goal[None]])
-        return _Block(xy, nxt, dist, goal, self.map.point_multipliers(xy, profile))
+        key = ("nodes", cls)
+        if key not in self._tree_cache:
+            self._tree_cache[key] = self._standable(pts, cls)
+        xy = np.concatenate([self._tree_cache[key], goal[None]])
+        return _Block(xy, nxt, dist, goal, self.map.point_multipliers(np.concatenate([pts, goal[None]]), profile))
+
+    def _standable(self, pts: NDArray[np.float64], cls: int) -> NDArray[np.float64]:
+        """Route points moved out of class ``cls``'s walls (to the nearest free point)."""
+        inside = np.flatnonzero(self._walls.status(pts, cls) < 0)
+        if inside.size == 0:
+            return pts
+        out = pts.copy()
+        out[inside] = self._walls.nearest_free(pts[inside], cls)
+        return out
 
     def _node_tree(self) -> cKDTree:
         if "nodes" not in self._tree_cache:
@@ -909,8 +923,13 @@ class Crowd:
 
     def _reenter(self, lost: NDArray[np.int64]) -> None:
         """Units that lost sight of their route point (pushed off their route) join the route
-        tree again from where they stand."""
+        tree again from where they stand; those that lost sight of their slot, or reached the
+        route's end without seeing it, get a path of their own to it (NavMap)."""
         a = self._arrays
+        if not self._grid:
+            to_slot = (a["_cur"][lost] < 0) | np.isin(a["_cur"][lost], self._route_ends())
+            self._replan(lost[to_slot])
+            lost = lost[~to_slot]
         keys = np.stack([a["_order"][lost], a["_prof"][lost], a["_cls"][lost]], axis=1)
         for oid, prof_i, cls in np.unique(keys, axis=0).tolist():
             order = self._orders.get(oid)
@@ -935,6 +954,10 @@ class Crowd:
             if not self._grid:
                 for v in u[~keep].tolist():
                     self._queue_plan(oid, (prof_i, cls), v)
+
+    def _route_ends(self) -> NDArray[np.int64]:
+        """Route rows after which units walk to their slots."""
+        return np.flatnonzero(self._route_next < 0)
 
     def _rebuild_routes(self) -> None:
         if not self._routes_dirty:
@@ -988,7 +1011,7 @@ class Crowd:
         stuck = np.flatnonzero(a["_stuck"][:n])
         if stuck.size:
             a["_stuck"][stuck] = False
-            self._replan(stuck)
+            self._replan(self._swap_slots(stuck))
         K.crowd_step(
             t, self._frame, a["positions"][:n], a["velocities"][:n], a["headings"][:n], a["radii"][:n],
             a["speeds"][:n], a["_cls"][:n], a["alive"][:n], a["_moving"][:n], a["arrived"][:n], a["_cur"][:n],
@@ -1023,6 +1046,39 @@ class Crowd:
             pos[sel] = self._walls.nearest_free(pos[sel], int(c))
         self._restart(changed)
         shadow[changed] = pos[changed]
+
+    def _swap_slots(self, stuck: NDArray[np.int64]) -> NDArray[np.int64]:
+        """Stuck units trade slots with a touching unit of the same order and type when that
+        brings both closer, or leaves them as far (two units meeting head-on in a corridor one
+        unit wide each take the slot on their own side; a unit standing in a corridor in the way
+        of one behind it moves on to that one's slot). Returns the stuck units and partners."""
+        a = self._arrays
+        n = self._n
+        pos = a["positions"][:n]
+        out = [stuck]
+        tree = cKDTree(pos)
+        for u in stuck.tolist():
+            oid = a["_order"][u]
+            if oid < 0:
+                continue
+            near = np.asarray(tree.query_ball_point(pos[u], 2.5 * a["radii"][u]), np.int64)
+            near = near[
+                (near != u) & (a["_order"][near] == oid) & (a["_cls"][near] == a["_cls"][u])
+                & (a["_prof"][near] == a["_prof"][u]) & a["alive"][near] & ~a["_settled"][near]
+            ]
+            if near.size == 0:
+                continue
+            su, sv = a["_slot"][u].copy(), a["_slot"][near]
+            now = np.hypot(*(pos[u] - su)) + np.hypot(*(pos[near] - sv).T)
+            swapped = np.hypot(*(pos[u] - sv).T) + np.hypot(*(pos[near] - su).T)
+            k = int(np.argmin(swapped - now))
+            if swapped[k] < now[k] + a["radii"][u]:
+                v = int(near[k])
+                a["_slot"][u], a["_slot"][v] = a["_slot"][v].copy(), su
+                a["arrived"][v] = False
+                self._slot_mults(np.array([u, v]))
+                out.append(np.array([v]))
+        return np.unique(np.concatenate(out))
 
     def _replan(self, u: NDArray[np.int64]) -> None:
         """Units that made no progress along their routes: a path of their own each, from where

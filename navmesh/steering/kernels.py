@@ -227,6 +227,28 @@ def points_free(p, cls, edges, grid, cell_ptr, cell_items, ref, eps):
 
 
 @njit(cache=True)
+def points_status(p, cls, edges, grid, cell_ptr, cell_items, ref, eps):
+    """Bulk :func:`point_status` (1 free, 0 on a wall, -1 inside) for rows of ``p`` (m, 2) and
+    classes ``cls`` (m,)."""
+    out = np.empty(p.shape[0], np.int64)
+    for i in range(p.shape[0]):
+        out[i] = point_status(p[i, 0], p[i, 1], cls[i], edges, grid, cell_ptr, cell_items, ref, eps)
+    return out
+
+
+@njit(cache=True)
+def safe_moves(a, b, cls, edges, grid, cell_ptr, cell_items, ref, eps):
+    """Bulk :func:`safe_move` from rows of ``a`` toward rows of ``b`` (m, 2), classes ``cls``."""
+    out = np.empty_like(a)
+    buf = np.empty(4096, np.int64)
+    for i in range(a.shape[0]):
+        out[i, 0], out[i, 1] = safe_move(
+            a[i, 0], a[i, 1], b[i, 0], b[i, 1], cls[i], edges, grid, cell_ptr, cell_items, ref, eps, buf
+        )
+    return out
+
+
+@njit(cache=True)
 def _nearest_edge(x, y, cls, edges, grid, cell_ptr, cell_items):
     """The wall edge of class ``cls`` nearest to (x, y) among those of its cell, or -1."""
     c = _cell_of(x, y, grid)
@@ -442,6 +464,8 @@ def crowd_step(
                     if target_visible(px, py, ax_, ay_, cls[i], -1, edges, grid, cell_ptr, cell_items, ref, eps, buf):
                         c = nxt
                         continue
+                    if nxt < 0:  # at the route's end and the slot out of sight: route it anew
+                        lost[i] = True
                 if (i + frame) % 4 == 0:
                     # a lower bound of the route's cost from here to its end / to the next row
                     here = math.sqrt((tx - px) ** 2 + (ty - py) ** 2) * min_mult[i]
