@@ -327,6 +327,7 @@ class Crowd:
         "_stall": (np.float64, ()),
         "_best": (np.float64, ()),
         "_settled": (np.bool_, ()),
+        "_tries": (np.int64, ()),
         "_shadow": (np.float64, (2,)),
         "_slot": (np.float64, (2,)),
         "_prof": (np.int64, ()),
@@ -579,6 +580,7 @@ class Crowd:
         a["arrived"][u] = False
         a["_cur"][u] = -1
         self._restart(u)
+        a["_tries"][u] = 0
         self._slot_mults(u)
         for key in sorted(set(zip(a["_prof"][u].tolist(), a["_cls"][u].tolist()))):
             self._pending.append(("search", oid, key))
@@ -1011,11 +1013,12 @@ class Crowd:
         stuck = np.flatnonzero(a["_stuck"][:n])
         if stuck.size:
             a["_stuck"][stuck] = False
+            a["_tries"][stuck] += 1
             self._replan(self._swap_slots(stuck))
         K.crowd_step(
             t, self._frame, a["positions"][:n], a["velocities"][:n], a["headings"][:n], a["radii"][:n],
             a["speeds"][:n], a["_cls"][:n], a["alive"][:n], a["_moving"][:n], a["arrived"][:n], a["_cur"][:n],
-            a["_lost"][:n], a["_stuck"][:n], a["_stall"][:n], a["_best"][:n], a["_settled"][:n], a["_slot"][:n], a["_smult"][:n],
+            a["_lost"][:n], a["_stuck"][:n], a["_stall"][:n], a["_best"][:n], a["_settled"][:n], a["_tries"][:n], a["_slot"][:n], a["_smult"][:n],
             a["_mmin"][:n], self._route_xy, self._route_next, self._route_rest, self._route_mult, self.separation,
             self.settle_time, self._walls.barrier_class, *self._walls.arrays,
         )

@@ -397,7 +397,7 @@ def spatial_hash(pos, active, cs):
 @njit(cache=True)
 def crowd_step(
     dt, frame, pos, vel, heading, radius, speed, cls, active, moving, arrived, cur, lost, stuck, stall, best,
-    settled, slot, slot_mult, min_mult, route_xy, route_next, route_rest, route_mult, sep_weight, settle, barrier,
+    settled, tries, slot, slot_mult, min_mult, route_xy, route_next, route_rest, route_mult, sep_weight, settle, barrier,
     edges, grid, cell_ptr, cell_items, ref, eps,
 ):
     """Advance every active unit by ``dt`` seconds.
@@ -413,10 +413,12 @@ def crowd_step(
     route it again). It slows down within two radii of the slot and stops on it (``arrived``
     once within a tenth of a radius). ``best`` holds the closest the unit came to its current
     target and ``stall`` the seconds since it last came closer by a fiftieth of a radius: after
-    ``settle`` seconds without progress a unit heading for its slot counts as arrived where it
-    stands (others or walls hold it off its slot: the group still finishes; ``settled``, it
-    then stands wherever separation leaves it), and one on its route is flagged ``stuck`` (the
-    caller plans it a path of its own from where it stands). A shortcut lies in one terrain class, so its cost is its length times the
+    ``settle`` seconds without progress, on an even count of ``tries``, a unit is flagged
+    ``stuck`` (the caller trades its slot with a groupmate's or plans it a path of its own from
+    where it stands, and counts the attempt in ``tries``); on an odd count, a unit on its route
+    skips to the point after its current one (and counts that), and a unit heading for its
+    slot counts as arrived where it stands (others or walls hold it off its slot: the group
+    still finishes; ``settled``, it then stands wherever separation leaves it). A shortcut lies in one terrain class, so its cost is its length times the
     multiplier at its end (``route_mult`` of the row, ``slot_mult`` for the slot); the route it
     replaces costs at least the distance to the current point times the unit type's smallest
     multiplier (``min_mult``) plus the route cost between the rows (``route_rest``: cost from a row
@@ -523,14 +525,20 @@ def crowd_step(
                 if stall[i] > settle:
                     stall[i] = 0.0
                     best[i] = d
-                    if c < 0:
+                    if tries[i] % 2 == 0:
+                        stuck[i] = True
+                    elif c < 0:
                         # hold the place reached: the slot is taken or walled off
                         arrived[i] = True
                         settled[i] = True
                         slot[i, 0], slot[i, 1] = px, py
                         d = 0.0
                     else:
-                        stuck[i] = True
+                        # slide on toward the point after (round a terrain corner the route
+                        # cuts, which the body cannot)
+                        tries[i] += 1
+                        cur[i] = route_next[c]
+                        best[i] = math.inf
             if d > eps * 8.0:
                 v = speed[i]
                 if slow == 0.0:
