@@ -409,16 +409,20 @@ def crowd_step(
     turns toward a point it cannot walk to (a door corner). It skips to the following point, or
     straight to the slot, when the straight walk there is free, crosses no terrain boundary
     (class ``barrier``) and does not raise the unit's cost (checked on one frame in four,
-    staggered; a unit that cannot see its current target is flagged ``lost`` so the caller can
-    route it again). It slows down within two radii of the slot and stops on it (``arrived``
+    staggered; a unit that cannot see its current target and has made no progress toward it
+    for a fifth of ``settle`` is flagged ``lost`` so the caller can route it again: a unit that
+    slides round a wall toward a point it cannot see yet keeps going). It slows down within two radii of the slot and stops on it (``arrived``
     once within a tenth of a radius). ``best`` holds the closest the unit came to its current
     target and ``stall`` the seconds since it last came closer by a fiftieth of a radius: after
     ``settle`` seconds without progress, on an even count of ``tries``, a unit is flagged
     ``stuck`` (the caller trades its slot with a groupmate's or plans it a path of its own from
     where it stands, and counts the attempt in ``tries``); on an odd count, a unit on its route
     skips to the point after its current one (and counts that), and a unit heading for its
-    slot counts as arrived where it stands (others or walls hold it off its slot: the group
-    still finishes; ``settled``, it then stands wherever separation leaves it). A shortcut lies in one terrain class, so its cost is its length times the
+    slot in sight counts as arrived where it stands (others hold it off its slot: the group
+    still finishes; ``settled``, it then stands wherever separation leaves it). A unit on its way
+    that has made no progress for a fifth of ``settle``, touches another on its way with a
+    lower id and heads toward it stops driving for that frame (gives way): the lowest id of a jam always moves on, so two units never push each
+    other to a standstill in a gap that only one fits through. A shortcut lies in one terrain class, so its cost is its length times the
     multiplier at its end (``route_mult`` of the row, ``slot_mult`` for the slot); the route it
     replaces costs at least the distance to the current point times the unit type's smallest
     multiplier (``min_mult``) plus the route cost between the rows (``route_rest``: cost from a row
@@ -491,13 +495,16 @@ def crowd_step(
                     ):
                         c = nxt
                         continue
-                    if not target_visible(px, py, tx, ty, cls[i], -1, edges, grid, cell_ptr, cell_items, ref, eps, buf):
+                    if stall[i] > 0.2 * settle and not target_visible(
+                        px, py, tx, ty, cls[i], -1, edges, grid, cell_ptr, cell_items, ref, eps, buf
+                    ):
                         lost[i] = True
                 break
             if (
                 c < 0
                 and (i + frame) % 4 == 0
                 and not arrived[i]
+                and stall[i] > 0.2 * settle
                 and not target_visible(px, py, slot[i, 0], slot[i, 1], cls[i], -1, edges, grid, cell_ptr, cell_items, ref, eps, buf)
             ):
                 lost[i] = True
@@ -525,7 +532,10 @@ def crowd_step(
                 if stall[i] > settle:
                     stall[i] = 0.0
                     best[i] = d
-                    if tries[i] % 2 == 0:
+                    if tries[i] % 2 == 0 or (
+                        c < 0
+                        and not target_visible(px, py, tx, ty, cls[i], -1, edges, grid, cell_ptr, cell_items, ref, eps, buf)
+                    ):
                         stuck[i] = True
                     elif c < 0:
                         # hold the place reached: the slot is taken or walled off
@@ -547,7 +557,11 @@ def crowd_step(
                         v = speed[i] * max(d / brake, 0.2)
                     v = min(v, d / dt)
                 dvx, dvy = dx / d * v, dy / d * v
-        # separation
+        # separation; a unit on its way that has made no progress for a fifth of ``settle`` and
+        # touches one with a lower id, also on its way, and heads toward it gives way (stops
+        # driving), so two never push each other to a standstill in a gap only one fits through
+        going = moving[i] and not arrived[i] and stall[i] > 0.2 * settle
+        give_way = False
         sx, sy = 0.0, 0.0
         ix = int((px - hx0) / hcs)
         iy = int((py - hy0) / hcs)
@@ -564,6 +578,8 @@ def crowd_step(
                     if d2 >= rr * rr:
                         continue
                     crowded[i] = True
+                    if j < i and going and moving[j] and not arrived[j] and dvx * -ddx + dvy * -ddy > 0.0:
+                        give_way = True
                     if d2 > 0.0:
                         dd = math.sqrt(d2)
                         w = (rr - dd) / rr
@@ -574,6 +590,8 @@ def crowd_step(
                         ang = 2.399963 * (i - j)
                         sx += math.cos(ang)
                         sy += math.sin(ang)
+        if give_way:
+            dvx, dvy = 0.0, 0.0
         vx = dvx + sx * sep_weight * speed[i]
         vy = dvy + sy * sep_weight * speed[i]
         vmax = speed[i] * 1.5
