@@ -16,7 +16,7 @@ import shapely
 from numpy.typing import ArrayLike, NDArray
 
 from navmesh.errors import InvalidGeometryError, InvalidOptionError, NodeNotFoundError
-from navmesh.geometry import LineOfSight, cell_rectangles
+from navmesh.geometry import LineOfSight, cell_rectangles, inflate
 from navmesh.grid import GridMap
 from navmesh.steering import kernels as K
 from navmesh.terrain import CostProfile
@@ -81,13 +81,14 @@ def forbidden_area(
 
     With ``body`` False, where its centre may not be (the terrain itself, as the planner counts
     terrain); with ``body`` True, where its centre may not be for its body to stay out of that
-    terrain (the terrain grown by ``radius``, round joins, never less than the radius).
+    terrain (the terrain grown by ``radius``: :func:`navmesh.geometry.inflate`, round joins, never less than the
+    radius).
 
     The terrain at a point follows the painter's rule of :mod:`navmesh.terrain` (the last region
     containing it wins), so a ford or bridge region painted over water is not water, up to its
-    outline included: routes may run along that outline, so the area stops ``1e-7`` times the
-    level's size short of it (a unit centre may stand that far into the water beside a ford,
-    nowhere else; the kernels' wall tolerance is a thousand times finer). A manual
+    outline included: routes may run along that outline, so without ``body`` the area stops
+    ``1e-7`` times the level's size short of it (a unit centre may stand that far into the water
+    beside a ford, nowhere else; the kernels' wall tolerance is a thousand times finer). A manual
     link with a surface tag (a ``"bridge"`` or ``"ford|requires:wade"`` link) ignores the terrain
     under it; where the profile may use it (its tag not forbidden, its required capability held)
     a lane along it stays open: the segment buffered by ``max(2 * radius, length / 20)``, wide
@@ -112,17 +113,19 @@ def forbidden_area(
     if profile is None or not profile.forbidden or level is None or isinstance(source, GridMap):
         return None
     x0, y0, x1, y1 = level.bounds.bounds
-    margin = 1e-7 * max(x1 - x0, y1 - y0)
+    # (the margin keeps a centre's route along an allowed region's outline open; a body kept
+    # a radius off the terrain has no use for it)
+    margin = 0.0 if body and radius > 0 else 1e-7 * max(x1 - x0, y1 - y0)
     area = shapely.Polygon()
     for region in level.terrain:
         if region.tag in profile.forbidden:
             area = shapely.union(area, region.polygon)
         elif not area.is_empty:
-            area = shapely.difference(area, shapely.buffer(region.polygon, margin, join_style="mitre"))
+            grown = shapely.buffer(region.polygon, margin, join_style="mitre") if margin else region.polygon
+            area = shapely.difference(area, grown)
     if body and radius > 0 and not area.is_empty:
-        # round joins with 8 segments a quarter lie inside the true circle by at most
-        # 1 - cos(pi / 32): grow a little more, so the body never reaches the terrain
-        area = shapely.buffer(area, radius / np.cos(np.pi / 32), quad_segs=8)
+        # round corners whose chords stay outside the circle: the body never reaches the terrain
+        area = shapely.union_all(inflate(shapely.get_parts(area), radius, join="round", quad_segs=8))
     lanes = []
     for lk in level.links:
         usable = lk.kind != "forbidden" and lk.tag not in profile.forbidden
