@@ -836,20 +836,30 @@ class Crowd:
         graph = self.map.graph
         n = graph.n_nodes
         pts = np.ascontiguousarray(graph.points[:, :2])
-        w = np.asarray(self.map.weights(profile).values, dtype=np.float64)
         if n == 0:
             return _Block(goal[None].copy(), np.full(1, -1, np.int64), np.zeros(1), goal, self.map.point_multipliers(goal[None], profile))
         gd, gi = self._node_tree().query(goal[None], k=min(16, n))
         gi, gd = np.atleast_1d(gi[0]), np.atleast_1d(gd[0])
         vis = self._walls.sees(np.repeat(goal[None], len(gi), axis=0), pts[gi], cls)
         exits, exit_cost = gi[vis], gd[vis]
-        src = np.repeat(np.arange(n), np.diff(graph.indptr))
-        keep = np.isfinite(w)
-        # reversed arcs plus the goal as node n, so dist[u] is the cost from u to the goal
-        rows = np.concatenate([graph.indices[keep], np.full(len(exits), n)])
-        cols = np.concatenate([src[keep], exits])
-        vals = np.maximum(np.concatenate([w[keep], exit_cost]), 1e-12)
-        rev = scipy.sparse.csr_array((vals, (rows, cols)), shape=(n + 1, n + 1))
+        rkey = ("reversed", profile)
+        if rkey not in self._tree_cache:
+            # the reversed arcs (once per unit type), rows 0..n-1; the goal becomes node n
+            w = np.asarray(self.map.weights(profile).values, dtype=np.float64)
+            src = np.repeat(np.arange(n), np.diff(graph.indptr))
+            keep = np.isfinite(w)
+            base = scipy.sparse.csr_array(
+                (np.maximum(w[keep], 1e-12), (graph.indices[keep], src[keep])), shape=(n + 1, n + 1)
+            )
+            base.sum_duplicates()
+            self._tree_cache[rkey] = base
+        base = self._tree_cache[rkey]
+        # row n: the goal's arcs to the nodes in sight of it, so dist[u] is the cost from u to it
+        indptr = np.append(base.indptr[: n + 1], base.indptr[n] + len(exits))
+        rev = scipy.sparse.csr_array(
+            (np.concatenate([base.data, np.maximum(exit_cost, 1e-12)]), np.concatenate([base.indices, exits]), indptr),
+            shape=(n + 1, n + 1),
+        )
         dist, pred = scipy.sparse.csgraph.dijkstra(rev, indices=n, return_predecessors=True)
         # route rows: the graph nodes, then the goal itself (row n), then each unit's slot
         nxt = np.where(pred >= 0, pred, -1).astype(np.int64)
@@ -858,7 +868,11 @@ class Crowd:
         if key not in self._tree_cache:
             self._tree_cache[key] = self._standable(pts, cls)
         xy = np.concatenate([self._tree_cache[key], goal[None]])
-        return _Block(xy, nxt, dist, goal, self.map.point_multipliers(np.concatenate([pts, goal[None]]), profile))
+        mkey = ("mult", profile)
+        if mkey not in self._tree_cache:  # the terrain under every node: once per unit type
+            self._tree_cache[mkey] = np.asarray(self.map.point_multipliers(pts, profile), np.float64)
+        mult = np.append(self._tree_cache[mkey], self.map.point_multipliers(goal[None], profile))
+        return _Block(xy, nxt, dist, goal, mult)
 
     def _standable(self, pts: NDArray[np.float64], cls: int) -> NDArray[np.float64]:
         """Route points moved out of class ``cls``'s walls (to the nearest free point)."""

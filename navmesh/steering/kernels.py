@@ -162,6 +162,61 @@ def segment_hit(ax, ay, bx, by, cls, edges, grid, cell_ptr, cell_items, buf):
 
 
 @njit(cache=True)
+def _crosses_in_cell(ax, ay, bx, by, slot, edges, cell_ptr, cell_items, seg):
+    """Whether the segment a -> b crosses a wall edge of cell slot ``slot`` (as in
+    :func:`segment_hit`)."""
+    for k in range(cell_ptr[slot], cell_ptr[slot + 1]):
+        e = cell_items[k]
+        px, py, qx, qy = edges[e, 0], edges[e, 1], edges[e, 2], edges[e, 3]
+        if (_orient(ax, ay, bx, by, px, py) >= 0.0) == (_orient(ax, ay, bx, by, qx, qy) >= 0.0):
+            continue
+        o1 = _orient(px, py, qx, qy, ax, ay)
+        o2 = _orient(px, py, qx, qy, bx, by)
+        tol = 1e-12 * seg * math.sqrt((qx - px) ** 2 + (qy - py) ** 2)
+        if (o1 > tol and o2 < -tol) or (o1 < -tol and o2 > tol):
+            return True
+    return False
+
+
+@njit(cache=True)
+def segment_crosses(ax, ay, bx, by, cls, edges, grid, cell_ptr, cell_items):
+    """Whether the segment a -> b crosses any wall edge of class ``cls`` (the crossings of
+    :func:`segment_hit`), walking the cells it passes from a and stopping at the first
+    crossing: a blocked sight line costs only the cells up to its first wall."""
+    ox, oy, cs, nx, ny = grid[0], grid[1], grid[2], int(grid[3]), int(grid[4])
+    base = cls * (nx * ny)
+    seg = math.sqrt((bx - ax) ** 2 + (by - ay) ** 2)
+    gx0, gy0 = (ax - ox) / cs, (ay - oy) / cs
+    gx1, gy1 = (bx - ox) / cs, (by - oy) / cs
+    i0 = min(nx - 1, max(0, math.floor(min(gx0, gx1) - _CELL_EPS)))
+    i1 = min(nx - 1, max(0, math.floor(max(gx0, gx1) + _CELL_EPS)))
+    step = 1 if gx1 >= gx0 else -1
+    first, last = (i0, i1) if step > 0 else (i1, i0)
+    ix = first
+    while True:
+        xa = max(min(gx0, gx1), float(ix))
+        xb = min(max(gx0, gx1), float(ix + 1))
+        if gx1 != gx0:
+            ya = gy0 + (gy1 - gy0) * (xa - gx0) / (gx1 - gx0)
+            yb = gy0 + (gy1 - gy0) * (xb - gx0) / (gx1 - gx0)
+        else:
+            ya, yb = gy0, gy1
+        lo = max(0, math.floor(min(ya, yb) - _CELL_EPS))
+        hi = min(ny - 1, math.floor(max(ya, yb) + _CELL_EPS))
+        if gy1 >= gy0:
+            for iy in range(lo, hi + 1):
+                if _crosses_in_cell(ax, ay, bx, by, base + iy * nx + ix, edges, cell_ptr, cell_items, seg):
+                    return True
+        else:
+            for iy in range(hi, lo - 1, -1):
+                if _crosses_in_cell(ax, ay, bx, by, base + iy * nx + ix, edges, cell_ptr, cell_items, seg):
+                    return True
+        if ix == last:
+            return False
+        ix += step
+
+
+@njit(cache=True)
 def segment_free(ax, ay, bx, by, cls, edges, grid, cell_ptr, cell_items, ref, eps, buf):
     """Whether a unit can walk straight from a to b (a not inside a wall): b not inside a wall
     and no wall edge crossed. Ending on a wall and running along the inside of a wall edge are
@@ -169,8 +224,7 @@ def segment_free(ax, ay, bx, by, cls, edges, grid, cell_ptr, cell_items, ref, ep
     may count as blocked (the conservative side)."""
     if point_status(bx, by, cls, edges, grid, cell_ptr, cell_items, ref, eps) < 0:
         return False
-    t, e = segment_hit(ax, ay, bx, by, cls, edges, grid, cell_ptr, cell_items, buf)
-    return e < 0 and t > 1.0
+    return not segment_crosses(ax, ay, bx, by, cls, edges, grid, cell_ptr, cell_items)
 
 
 @njit(cache=True)
@@ -185,10 +239,8 @@ def target_visible(ax, ay, bx, by, cls, barrier, edges, grid, cell_ptr, cell_ite
         return True
     k = (d - cut) / d
     ex, ey = ax + dx * k, ay + dy * k
-    if barrier >= 0:
-        t, e = segment_hit(ax, ay, ex, ey, barrier, edges, grid, cell_ptr, cell_items, buf)
-        if e >= 0 or t <= 1.0:
-            return False
+    if barrier >= 0 and segment_crosses(ax, ay, ex, ey, barrier, edges, grid, cell_ptr, cell_items):
+        return False
     return segment_free(ax, ay, ex, ey, cls, edges, grid, cell_ptr, cell_items, ref, eps, buf)
 
 
