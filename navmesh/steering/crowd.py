@@ -230,7 +230,10 @@ class Crowd:
     headings : float array (n,)
         Direction of travel in radians (counter-clockwise from +x); kept while standing.
     arrived : bool array (n,)
-        True once the unit stands on its slot of its latest order.
+        True once the unit stands on its slot of its latest order, or, its slot in sight but
+        held by others it cannot pass, stands as close as it got (``settle_time``): every
+        unit of an order arrives, also when the group cannot reach all its slots (a slot it
+        cannot reach at all becomes the end of its partial path).
     alive : bool array (n,)
         False for removed units.
     last_expansions : int
@@ -524,8 +527,9 @@ class Crowd:
         """Order units to a goal as a group.
 
         Each unit gets a formation slot around ``goal`` (slots are at least two radii apart,
-        on free space connected to the goal); the units closest to the goal take the inner
-        slots. Routes are computed during the next updates (within ``expansions_per_update``,
+        on free space connected to the goal, and clear of the places other units stand on or
+        hold for their own orders, so groups sent to one goal form up side by side); the units
+        closest to the goal take the inner slots. Routes are computed during the next updates (within ``expansions_per_update``,
         ``searches_per_update`` and ``joins_per_update``); until then the units keep still.
 
         Parameters
@@ -744,13 +748,14 @@ class Crowd:
             pts = slot[None]
         profile = self._profiles[prof_i]
         pts = self._standable(np.ascontiguousarray(pts), cls)
+        pts = self._detour(a["positions"][u].copy(), pts, cls)
         nxt = np.append(np.arange(1, len(pts)), -1).astype(np.int64)
         legs = self.map.straight_costs(pts[:-1], pts[1:], profile)
         rest = np.append(np.cumsum(legs[::-1])[::-1], 0.0)
         mult = self.map.point_multipliers(pts, profile)
-        self._orders[oid].blocks[(prof_i, cls, u)] = _Block(pts, nxt, rest, slot, mult, path)
-        self._routes_dirty = True
-        self._rebuild_routes()
+        block = _Block(pts, nxt, rest, slot, mult, path)
+        self._orders[oid].blocks[(prof_i, cls, u)] = block
+        self._append_block((oid, (prof_i, cls, u)), block)
         a["_cur"][u] = self._route_base[(oid, (prof_i, cls, u))]
         a["_moving"][u] = True
         self._restart(np.array([u]))
@@ -874,6 +879,21 @@ class Crowd:
         mult = np.append(self._tree_cache[mkey], self.map.point_multipliers(goal[None], profile))
         return _Block(xy, nxt, dist, goal, mult)
 
+    def _detour(self, start: NDArray[np.float64], pts: NDArray[np.float64], cls: int, depth: int = 3) -> NDArray[np.float64]:
+        """A unit's own route ``pts`` from ``start`` with points added where a leg is not
+        walkable for the unit's body (a route along a ford's outline, planned for a centre):
+        the leg's midpoint moved to the nearest free point, up to ``depth`` halvings, so the
+        unit slides round the corner the right way."""
+        for _ in range(depth):
+            full = np.concatenate([start[None], pts])
+            ok = self._walls.sees(full[:-1], full[1:], cls)
+            if ok.all():
+                break
+            bad = np.flatnonzero(~ok)
+            mids = self._walls.nearest_free(0.5 * (full[bad] + full[bad + 1]), cls)
+            pts = np.insert(pts, bad, mids, axis=0)
+        return pts
+
     def _standable(self, pts: NDArray[np.float64], cls: int) -> NDArray[np.float64]:
         """Route points moved out of class ``cls``'s walls (to the nearest free point)."""
         inside = np.flatnonzero(self._walls.status(pts, cls) < 0)
@@ -974,6 +994,21 @@ class Crowd:
     def _route_ends(self) -> NDArray[np.int64]:
         """Route rows after which units walk to their slots."""
         return np.flatnonzero(self._route_next < 0)
+
+    def _append_block(self, key: tuple[int, Any], block: _Block) -> None:
+        """Add one unit's own route at the end of the route arrays (a block it replaces stays
+        behind, unused, until the next full rebuild)."""
+        if self._routes_dirty:
+            self._routes_dirty = True
+            self._rebuild_routes()
+            return
+        off = len(self._route_xy)
+        self._route_xy = np.concatenate([self._route_xy, block.xy])
+        self._route_next = np.concatenate([self._route_next, np.where(block.nxt >= 0, block.nxt + off, -1)])
+        self._route_rest = np.concatenate([self._route_rest, np.asarray(block.dist, np.float64)])
+        self._route_mult = np.concatenate([self._route_mult, np.asarray(block.mult, np.float64)])
+        self._route_base[key] = off
+        self._route_blocks[key] = block
 
     def _rebuild_routes(self) -> None:
         if not self._routes_dirty:
