@@ -68,6 +68,7 @@ from navmesh.errors import (
     SearchBudgetError,
     describe,
 )
+from navmesh.geometry import endpoint_tolerance, nearest_walkable
 from navmesh.path import Path
 from navmesh.terrain import CostProfile, DangerZone, add_danger
 from navmesh.waypoints.navmap import NavMap, check_danger, check_profile
@@ -448,8 +449,7 @@ class NavQuery:
         single = rows.ndim == 1
         pts = self._positions("points", rows)
         if len(pts):
-            bad = np.flatnonzero(~self.navmap.line_of_sight.walkable(pts[:, :2]))
-            pts[bad, :2] = self._moved_inside(pts[bad, :2])
+            pts[:, :2] = self._moved_inside(pts[:, :2])[0]
         return pts[0] if single else pts
 
     def smooth_path(self, path: Path, *, danger: Iterable[DangerZone] = ()) -> Path:
@@ -628,38 +628,30 @@ class NavQuery:
         np.cumsum(counts, out=ptr[1:])
         return ptr, nodes, dist
 
-    def _moved_inside(self, pts: NDArray[np.float64]) -> NDArray[np.float64]:
-        """Nearest points of the walkable region to ``pts``, nudged inward until the line of
-        sight agrees."""
-        if len(pts) == 0:
-            return pts
+    def _moved_inside(self, pts: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """Nearest walkable points to ``pts`` (n, 2) and how far each moved (see
+        :func:`~navmesh.geometry.nearest_walkable`)."""
         nav = self.navmap
+        if len(pts) == 0:
+            return pts, np.zeros(0)
         region = nav.walkable
         if region.is_empty:
             raise NodeNotFoundError(
                 f"no walkable point exists for agent_radius={nav.options.agent_radius}: the obstacles cover the level"
             )
-        boundary = shapely.boundary(region) if region.geom_type != "GeometryCollection" else region
-        near = shapely.get_coordinates(shapely.shortest_line(shapely.points(pts), boundary))[1::2]
-        out = near.copy()
-        away = near - pts
-        norm = np.hypot(away[:, 0], away[:, 1])
-        away /= np.where(norm > 0, norm, 1.0)[:, None]
-        scale = max(1.0, float(np.abs(np.asarray(region.bounds)).max()))
-        ok = nav.line_of_sight.walkable(out)
-        for eps in scale * np.array([1e-12, 1e-9, 1e-6]):
-            if ok.all():
-                break
-            out[~ok] = near[~ok] + away[~ok] * eps
-            ok = nav.line_of_sight.walkable(out)
-        if not ok.all():
-            raise NodeNotFoundError(f"point={pts[~ok][0].tolist()}: no walkable point found near it")
-        return out
+        x0, y0, x1, y1 = nav.level.bounds.bounds
+        try:
+            return nearest_walkable(nav.line_of_sight, region, pts, size=max(1.0, x1 - x0, y1 - y0))
+        except InvalidGeometryError as err:
+            raise NodeNotFoundError(str(err)) from None
 
     def _join(self, p: NDArray[np.float64], strict: bool, names: Any):
         """Positions made walkable (or checked, ``strict``) and joined: (positions, moved, (ptr,
         nodes), floor). Seeing a waypoint inside W proves a position walkable, so the shapely test
-        runs only for positions that see none. ``names(i)`` names row i in errors."""
+        runs only for positions that see none. A position within the endpoint tolerance of W is
+        walkable (moved by at most that much, not reported); ``strict`` raises for one farther
+        away, and so does a position farther than the tolerance outside the level's bounds.
+        ``names(i)`` names row i in errors."""
         floor = self._floor_of(p)
         ptr, nodes, dist = self._visible(p, floor)
         moved = np.zeros(len(p), bool)
@@ -667,16 +659,30 @@ class NavQuery:
         if not proven.all():
             doubt = np.flatnonzero(~proven)
             bad = doubt[~self.navmap.line_of_sight.walkable(p[doubt, :2])]
-            if len(bad) and strict:
-                q = p[bad[0]].tolist()
-                raise NodeNotFoundError(
-                    f"{names(int(bad[0]))}={q} is not walkable for agent_radius={self.navmap.options.agent_radius}: "
-                    "it lies inside an obstacle (inflated by the agent radius) or outside the bounds"
-                )
             if len(bad):
+                nav = self.navmap
+                tol = endpoint_tolerance(nav.level.bounds)
+                outside = shapely.distance(nav.level.bounds, shapely.points(p[bad, :2]))
+                if (outside > tol).any():
+                    i = int(np.argmax(outside > tol))
+                    raise NodeNotFoundError(
+                        f"{names(int(bad[i]))}={p[bad[i]].tolist()} lies {outside[i]:.6g} world units outside the "
+                        f"level's bounds {tuple(round(v, 6) for v in nav.level.bounds.bounds)}; a start or goal must "
+                        f"lie within the bounds (tolerance {tol:.3g})"
+                    )
+                inside, how_far = self._moved_inside(p[bad, :2])
+                far = how_far > tol
+                if strict and far.any():
+                    i = int(np.argmax(far))
+                    raise NodeNotFoundError(
+                        f"{names(int(bad[i]))}={p[bad[i]].tolist()} is not walkable for agent_radius="
+                        f"{nav.options.agent_radius}: it lies inside an obstacle (inflated by the agent radius) or "
+                        f"outside the eroded bounds, {how_far[i]:.6g} world units from the nearest walkable point "
+                        f"{inside[i].tolist()} (pass strict=False to start from there)"
+                    )
                 p = p.copy()
-                p[bad, :2] = self._moved_inside(p[bad, :2])
-                moved[bad] = True
+                p[bad, :2] = inside
+                moved[bad] = far
                 ptr, nodes, dist = self._visible(p, floor)
         return p, moved, (ptr, nodes, dist), floor
 
