@@ -334,8 +334,14 @@ class PathFollower:
         return length - root * root
 
     def update(self, dt: float) -> tuple[FollowerEvent, ...]:
-        """Advance by ``dt`` seconds (> 0); returns (and stores in ``events``) what happened."""
-        dt = _positive("dt", dt)
+        """Advance by ``dt`` seconds (>= 0); returns (and stores in ``events``) what happened.
+
+        ``dt = 0`` (a paused game) changes nothing and returns no events.
+        """
+        dt = _positive("dt", dt, allow_zero=True)
+        if dt == 0.0:
+            self.events = ()
+            return self.events
         events: list[FollowerEvent] = []
         self._since_plan += dt
         if self.target is not None and self.replan_interval is not None and self._since_plan >= self.replan_interval:

@@ -73,11 +73,12 @@ from navmesh.path import Path
 from navmesh.terrain import CostProfile, DangerZone, add_danger
 from navmesh.waypoints.navmap import NavMap, check_danger, check_profile
 
-__all__ = ["JOIN_CONE_CANDIDATES", "JOIN_NEAREST", "REFINES", "NavQuery", "Refine", "SlicedSearch", "find_path", "smooth_path", "snap"]
+__all__ = ["JOIN_CONE_CANDIDATES", "JOIN_NEAREST", "MAX_LOOKBACK", "REFINES", "NavQuery", "Refine", "SlicedSearch", "find_path", "smooth_path", "snap"]
 
 Refine = Literal["none", "smooth", "any_angle"]
 REFINES: tuple[str, ...] = ("none", "smooth", "any_angle")
 DEFAULT_LOOKBACK = 1
+MAX_LOOKBACK = 1024  # ancestors a node may take as its parent (any_angle); more finds nothing new in practice
 JOIN_NEAREST = 100  # nearest waypoints a position tests before it looks at every one
 JOIN_CONE_CANDIDATES = 200  # on cone maps, how far (in candidates) a position's cone search looks
 
@@ -86,6 +87,19 @@ def _check_nav(nav: NavMap) -> NavMap:
     if not isinstance(nav, NavMap):
         raise InvalidOptionError(f"nav={describe(nav)} is not a NavMap (see build_waypoint_graph)")
     return nav
+
+
+def _one_point(name: str, value: Any) -> None:
+    """Raise unless ``value`` reads as one position: shape (2,) or (3,)."""
+    try:
+        shape = np.shape(value)
+    except (TypeError, ValueError):
+        return  # as_float_array names the problem
+    if shape not in ((2,), (3,)):
+        raise InvalidGeometryError(
+            f"{name}={describe(value)} has shape {shape}; expected one position of shape (2,) or (3,) "
+            "(use find_paths for many)"
+        )
 
 
 def _check_bool(name: str, value: Any) -> bool:
@@ -258,8 +272,9 @@ class NavQuery:
         strict : bool
             Raise instead of moving an endpoint that is not walkable.
         lookback : int
-            ``refine="any_angle"`` only: how many ancestors (>= 1) a node may take as its parent;
-            1 is Theta*. Larger values find a few more shortcuts for more line-of-sight tests.
+            ``refine="any_angle"`` only: how many ancestors (1 to ``MAX_LOOKBACK`` = 1024) a node
+            may take as its parent; 1 is Theta*. Larger values find a few more shortcuts for more
+            line-of-sight tests.
 
         Returns
         -------
@@ -271,14 +286,21 @@ class NavQuery:
         Raises
         ------
         NodeNotFoundError
-            ``strict=True`` and an endpoint is not walkable; or nothing is walkable at all.
+            An endpoint lies outside the level's bounds by more than the endpoint tolerance
+            (:data:`~navmesh.geometry.ENDPOINT_TOLERANCE` times the level's size); ``strict=True``
+            and an endpoint is farther than that tolerance from the walkable area; or nothing is
+            walkable at all.
         NoPathError
             The goal cannot be reached (and ``allow_partial`` is False).
         SearchBudgetError
             The budget ran out (and ``allow_partial`` is False).
         InvalidGeometryError
-            A position is not 2 or 3 finite numbers.
+            A position is not one point of 2 or 3 finite numbers (use :meth:`find_paths` for many).
+        InvalidOptionError
+            An option is out of range (``lookback`` above ``MAX_LOOKBACK``, ...).
         """
+        _one_point("start", start)
+        _one_point("goal", goal)
         return self.find_paths(start, goal, danger=danger, refine=refine, heuristic_weight=heuristic_weight,
                                max_expansions=max_expansions, allow_partial=allow_partial, strict=strict,
                                lookback=lookback)[0]
@@ -510,6 +532,10 @@ class NavQuery:
             raise InvalidOptionError(f"heuristic_weight={heuristic_weight!r} is not valid; expected a number >= 1")
         budget = check_positive_int("max_expansions", max_expansions)
         lookback = check_positive_int("lookback", lookback, allow_none=False)
+        if lookback > MAX_LOOKBACK:
+            raise InvalidOptionError(
+                f"lookback={lookback} is not valid; expected an integer from 1 to MAX_LOOKBACK={MAX_LOOKBACK}"
+            )
         partial = _check_bool("allow_partial", allow_partial)
         if refine == "any_angle":
             return _Options(self._hscale, lookback, True, budget or 0, partial)
