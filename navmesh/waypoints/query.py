@@ -21,6 +21,19 @@ is a candidate too, and it is returned whenever the search finds nothing cheaper
 or runs out of budget. Visibility in queries always uses the numba line-of-sight kernel (the rule
 the shapely backend implements), whatever backend built the map.
 
+Endpoints off the walkable area
+-------------------------------
+The library's one endpoint policy (the same for grids, the ``navmesh path`` command and level
+files): a start or goal that is not walkable (inside an obstacle inflated by the agent radius,
+or inside the bounds but outside the area eroded by the radius) moves to the nearest walkable
+point and the path says so (``Path.start_moved`` / ``goal_moved``); ``strict=True`` raises
+:class:`~navmesh.errors.NodeNotFoundError` instead, naming the point and how far the nearest
+walkable point is. A position within :data:`~navmesh.geometry.ENDPOINT_TOLERANCE` (1e-9) times
+the level's size of the walkable area counts as walkable, also under ``strict``: points the
+library produced (path corners, positions along legs, where a follower or crowd unit stands) may
+lie a few ulps outside the inflated walls, and they are always valid endpoints. A position
+farther than that tolerance outside the level's bounds is an error either way.
+
 Refinement (``refine=``)
 ------------------------
 - ``"none"``: the cheapest path through the graph (A* with the joins as extra arcs).
