@@ -437,7 +437,7 @@ class NavQuery:
 
     def snap(self, point: ArrayLike, *, strict: bool = False) -> int:
         """The nearest waypoint visible from ``point`` (moved to the nearest walkable point first,
-        unless ``strict=True``), looking as far as needed.
+        wherever it lies, unless ``strict=True``), looking as far as needed.
 
         Parameters
         ----------
@@ -456,7 +456,7 @@ class NavQuery:
         p = self._positions("point", point)
         if len(p) != 1:
             raise InvalidGeometryError(f"point={describe(point)} is not one position")
-        p, _, (ptr, nodes, _), _ = self._join(p, _check_bool("strict", strict), lambda i: "point")
+        p, _, (ptr, nodes, _), _ = self._join(p, _check_bool("strict", strict), lambda i: "point", outside_ok=True)
         if ptr[1] == 0:
             raise NodeNotFoundError(f"point={p[0].tolist()}: no waypoint is visible from it")
         return int(nodes[0])
@@ -684,13 +684,13 @@ class NavQuery:
         except InvalidGeometryError as err:
             raise NodeNotFoundError(str(err)) from None
 
-    def _join(self, p: NDArray[np.float64], strict: bool, names: Any):
+    def _join(self, p: NDArray[np.float64], strict: bool, names: Any, *, outside_ok: bool = False):
         """Positions made walkable (or checked, ``strict``) and joined: (positions, moved, (ptr,
         nodes), floor). Seeing a waypoint inside W proves a position walkable, so the shapely test
         runs only for positions that see none. A position within the endpoint tolerance of W is
         walkable (moved by at most that much, not reported); ``strict`` raises for one farther
-        away, and so does a position farther than the tolerance outside the level's bounds.
-        ``names(i)`` names row i in errors."""
+        away, and so does a position farther than the tolerance outside the level's bounds (unless
+        ``outside_ok``). ``names(i)`` names row i in errors."""
         floor = self._floor_of(p)
         ptr, nodes, dist = self._visible(p, floor)
         moved = np.zeros(len(p), bool)
@@ -702,7 +702,7 @@ class NavQuery:
                 nav = self.navmap
                 tol = endpoint_tolerance(nav.level.bounds)
                 outside = shapely.distance(nav.level.bounds, shapely.points(p[bad, :2]))
-                if (outside > tol).any():
+                if not outside_ok and (outside > tol).any():
                     i = int(np.argmax(outside > tol))
                     raise NodeNotFoundError(
                         f"{names(int(bad[i]))}={p[bad[i]].tolist()} lies {outside[i]:.6g} world units outside the "
