@@ -43,8 +43,8 @@ from navmesh.errors import InvalidGeometryError, InvalidOptionError, NavmeshWarn
 from navmesh.grid import GridMap
 from navmesh.io.tiled import load_tiled_level
 from navmesh.level import Level
-from navmesh.path import Path
 from navmesh.steering import Crowd, FollowerEvent, PathFollower
+from navmesh.steering.follower import from_here
 from navmesh.waypoints.navmap import NavMap
 from navmesh.waypoints.query import NavQuery, find_path
 
@@ -394,11 +394,7 @@ def walk_to(
     else:
         path = find_path(where, start, end)
         query = None
-    points = path.points[:, :2]
-    if not np.array_equal(points[0], start):
-        # standing in a wall (or a rounding step off the walkable area): walk out from here
-        path = Path(path.nodes, np.vstack([start, points]), path.cost, path.expansions, path.partial,
-                    path.start_moved, path.goal_moved)
+    path = from_here(path, start)
     if query is not None:
         follower_options.setdefault("profile", query.profile)
     return PathFollower(path, speed, navmap=where if query is None else query.navmap, **follower_options)
