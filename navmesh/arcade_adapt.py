@@ -376,9 +376,8 @@ def walk_to(
     NoPathError
         The goal cannot be reached.
     NodeNotFoundError
-        The sprite or the goal lies outside the level's bounds (the grid) by more than the
-        endpoint tolerance (:data:`~navmesh.geometry.ENDPOINT_TOLERANCE` times the level size);
-        or nothing at all is walkable.
+        The sprite or the goal lies farther outside the level's bounds (the grid) than
+        :data:`~navmesh.geometry.BOUNDS_MARGIN` (5%) of its size; or nothing at all is walkable.
     InvalidGeometryError
         The goal is not two finite numbers.
     """

@@ -496,7 +496,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the path as one JSON object")
     p.add_argument("--strict", action="store_true",
                    help="fail when the start or goal is not walkable, instead of moving it to the nearest walkable "
-                        "point (a point outside the level's bounds always fails)")
+                        "point (a point more than 5%% of the level's size outside its bounds always fails)")
     p.set_defaults(run=cmd_path)
 
     p = level_parser("render", "Draw a level (obstacles, terrain, graph, a path) to a PNG, without a window.")

@@ -75,8 +75,10 @@ __all__ = [
     "orient",
     "ring_edges",
     "cell_rectangles",
+    "BOUNDS_MARGIN",
     "ENDPOINT_TOLERANCE",
     "endpoint_tolerance",
+    "level_size",
     "nearest_walkable",
     "Join",
 ]
@@ -1159,20 +1161,26 @@ def _edge_blocks(a: NDArray[np.float64], b: NDArray[np.float64], e: NDArray[np.f
 #: computes (path corners, positions interpolated along path legs) may land a few ulps outside
 #: the region; they must stay valid starts and goals.
 ENDPOINT_TOLERANCE = 1e-9
+#: How far outside the level's bounds (times its size) a start or goal may lie and still move to
+#: the nearest walkable point; farther out it is an error, never a silent move across the map.
+BOUNDS_MARGIN = 0.05
 
 # how far (times the level size) a point is pushed past the region's boundary, tried in turn
 _NUDGES = (0.0, 1e-12, 1e-11, 1e-10, 1e-9, 1e-8, 1e-7, 1e-6, 1e-5, 1e-4)
 _DIRECTIONS = np.column_stack([np.cos(np.arange(16) * np.pi / 8), np.sin(np.arange(16) * np.pi / 8)])
 
 
-def endpoint_tolerance(bounds: shapely.Geometry) -> float:
-    """Distance (world units) within which a point counts as on the walkable region.
+def level_size(box: tuple[float, float, float, float]) -> float:
+    """A level's size for relative tolerances: the larger side of its bounding box
+    ``(xmin, ymin, xmax, ymax)`` or its largest coordinate, at least 1 (world units)."""
+    x0, y0, x1, y1 = box
+    return max(1.0, x1 - x0, y1 - y0, abs(x0), abs(y0), abs(x1), abs(y1))
 
-    ``ENDPOINT_TOLERANCE`` times the level's size (the larger side of ``bounds``' bounding
-    box, at least 1).
-    """
-    x0, y0, x1, y1 = bounds.bounds
-    return ENDPOINT_TOLERANCE * max(1.0, x1 - x0, y1 - y0, abs(x0), abs(y0), abs(x1), abs(y1))
+
+def endpoint_tolerance(bounds: shapely.Geometry) -> float:
+    """Distance (world units) within which a point counts as on the walkable region:
+    ``ENDPOINT_TOLERANCE`` times :func:`level_size` of ``bounds``."""
+    return ENDPOINT_TOLERANCE * level_size(bounds.bounds)
 
 
 def nearest_walkable(

@@ -21,7 +21,8 @@ in a blocked cell moves to the passable cell whose centre is nearest and the pat
 (``start_moved`` / ``goal_moved``); ``strict=True`` raises instead, naming the cell and how far
 the nearest passable one is. A world position outside the grid by at most
 :data:`~navmesh.geometry.ENDPOINT_TOLERANCE` times the grid's size counts as in its border cell;
-one farther outside raises either way.
+one farther out, up to :data:`~navmesh.geometry.BOUNDS_MARGIN` (5%) of the grid's size, moves
+into the grid (``strict=True`` raises); one farther still raises either way.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from navmesh._checks import as_array
 from navmesh.errors import NodeNotFoundError, describe
-from navmesh.geometry import ENDPOINT_TOLERANCE
+from navmesh.geometry import BOUNDS_MARGIN, ENDPOINT_TOLERANCE, level_size
 from navmesh.grid.map import GridMap
 
 __all__ = ["cell_of", "cells_of", "resolve"]
@@ -59,23 +60,34 @@ def resolve(grid: GridMap, name: str, value: Any, *, strict: bool) -> tuple[int,
         A world position is not finite.
     """
     arr = None if isinstance(value, (int, np.integer)) else _floats(value)
+    out = 0.0
     if arr is not None:
         s = grid.cell_size
         x0, y0 = grid.origin
         x1, y1 = x0 + grid.width * s, y0 + grid.height * s
-        tol = ENDPOINT_TOLERANCE * max(1.0, x1 - x0, y1 - y0, abs(x0), abs(y0), abs(x1), abs(y1))
+        size = level_size((x0, y0, x1, y1))
         out = float(np.hypot(max(x0 - arr[0], 0.0, arr[0] - x1), max(y0 - arr[1], 0.0, arr[1] - y1)))
-        if out > tol:
+        if out > BOUNDS_MARGIN * size:
             raise NodeNotFoundError(
-                f"{name}={arr.tolist()} lies {out:.6g} world units outside the grid "
-                f"(x in [{x0:g}, {x1:g}], y in [{y0:g}, {y1:g}]); a start or goal must lie on the grid"
+                f"{name}={arr.tolist()} lies {out:.6g} world units outside the grid (x in [{x0:g}, {x1:g}], "
+                f"y in [{y0:g}, {y1:g}]); a start or goal may lie at most BOUNDS_MARGIN x the grid's size = "
+                f"{BOUNDS_MARGIN * size:.6g} outside it"
             )
         inner = np.array([min(max(arr[0], x0), np.nextafter(x1, x0)), min(max(arr[1], y0), np.nextafter(y1, y0))])
         cell = int(grid.cell_at(inner))
+        if out <= ENDPOINT_TOLERANCE * size:
+            out = 0.0
     else:
         cell = cell_of(grid, name, value, allow_blocked=True)
-    if not grid.arrays.blocked_bytes[cell]:
+    if not grid.arrays.blocked_bytes[cell] and out == 0.0:
         return cell, False
+    if not grid.arrays.blocked_bytes[cell]:  # outside the grid, beside a passable border cell
+        if strict:
+            raise NodeNotFoundError(
+                f"{name}={describe(value)} lies {out:.6g} world units outside the grid (pass strict=False to start "
+                "from its nearest cell)"
+            )
+        return cell, True
     near = int(grid.arrays.nearest_passable[cell])
     if near < 0:
         raise NodeNotFoundError(f"{name}={describe(value)}: the grid has no passable cell")

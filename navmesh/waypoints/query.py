@@ -32,7 +32,8 @@ walkable point is. A position within :data:`~navmesh.geometry.ENDPOINT_TOLERANCE
 the level's size of the walkable area counts as walkable, also under ``strict``: points the
 library produced (path corners, positions along legs, where a follower or crowd unit stands) may
 lie a few ulps outside the inflated walls, and they are always valid endpoints. A position
-farther than that tolerance outside the level's bounds is an error either way.
+farther outside the level's bounds than :data:`~navmesh.geometry.BOUNDS_MARGIN` (5%) of its size
+is an error either way, never a silent move across the map.
 
 Refinement (``refine=``)
 ------------------------
@@ -81,7 +82,7 @@ from navmesh.errors import (
     SearchBudgetError,
     describe,
 )
-from navmesh.geometry import endpoint_tolerance, nearest_walkable
+from navmesh.geometry import BOUNDS_MARGIN, endpoint_tolerance, level_size, nearest_walkable
 from navmesh.path import Path
 from navmesh.terrain import CostProfile, DangerZone, add_danger
 from navmesh.waypoints.navmap import NavMap, check_danger, check_profile
@@ -299,10 +300,10 @@ class NavQuery:
         Raises
         ------
         NodeNotFoundError
-            An endpoint lies outside the level's bounds by more than the endpoint tolerance
-            (:data:`~navmesh.geometry.ENDPOINT_TOLERANCE` times the level's size); ``strict=True``
-            and an endpoint is farther than that tolerance from the walkable area; or nothing is
-            walkable at all.
+            An endpoint lies farther outside the level's bounds than
+            :data:`~navmesh.geometry.BOUNDS_MARGIN` (5%) of the level's size; ``strict=True`` and
+            an endpoint is farther than :data:`~navmesh.geometry.ENDPOINT_TOLERANCE` times the
+            level's size from the walkable area; or nothing is walkable at all.
         NoPathError
             The goal cannot be reached (and ``allow_partial`` is False).
         SearchBudgetError
@@ -701,13 +702,14 @@ class NavQuery:
             if len(bad):
                 nav = self.navmap
                 tol = endpoint_tolerance(nav.level.bounds)
+                margin = BOUNDS_MARGIN * level_size(nav.level.bounds.bounds)
                 outside = shapely.distance(nav.level.bounds, shapely.points(p[bad, :2]))
-                if not outside_ok and (outside > tol).any():
-                    i = int(np.argmax(outside > tol))
+                if not outside_ok and (outside > margin).any():
+                    i = int(np.argmax(outside > margin))
                     raise NodeNotFoundError(
                         f"{names(int(bad[i]))}={p[bad[i]].tolist()} lies {outside[i]:.6g} world units outside the "
-                        f"level's bounds {tuple(round(v, 6) for v in nav.level.bounds.bounds)}; a start or goal must "
-                        f"lie within the bounds (tolerance {tol:.3g})"
+                        f"level's bounds {tuple(round(v, 6) for v in nav.level.bounds.bounds)}; a start or goal may "
+                        f"lie at most BOUNDS_MARGIN x the level's size = {margin:.6g} outside them"
                     )
                 inside, how_far = self._moved_inside(p[bad, :2])
                 far = how_far > tol

@@ -407,6 +407,12 @@ def test_find_path_positions_outside_the_grid():
         grid.find_path(0, (-50000.0, 3.0))
     edge = grid.find_path((8.0 + 1e-12, 6.0), 0)  # within the tolerance: the corner cell
     assert not edge.start_moved and int(edge.nodes[0]) == grid.cell_id(3, 0)
+    near = grid.find_path((8.3, 3.0), 0)  # within BOUNDS_MARGIN (5% of 8): the nearest cell, moved
+    assert near.start_moved and int(near.nodes[0]) == grid.cell_id(3, 1)
+    with pytest.raises(NodeNotFoundError, match="lies 0.3 world units outside the grid"):
+        grid.find_path((8.3, 3.0), 0, strict=True)
+    with pytest.raises(NodeNotFoundError, match="at most BOUNDS_MARGIN x the grid's size = 0.4 outside"):
+        grid.find_path((8.5, 3.0), 0)
 
 
 def test_find_path_on_an_all_wall_grid_says_so():

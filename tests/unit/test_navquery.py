@@ -266,9 +266,11 @@ def test_an_endpoint_beyond_the_bounds_is_an_error_not_a_snap():
         q.find_path([1, 1], [12, 1])
     with pytest.raises(NodeNotFoundError, match="start=.* lies 50000 world units outside"):
         q.find_path([-50000, 5], [1, 1])
-    # within the tolerance of the bounds it is a point of the bounds' edge, moved inside the eroded area
-    path = q.find_path([1, 1], [10 + 1e-12, 1])
+    # within BOUNDS_MARGIN (5% of the size) it moves inside the eroded area, and says so
+    path = q.find_path([1, 1], [10.4, 1])
     assert path.goal_moved and path.points[-1].tolist() == pytest.approx([9.5, 1.0])
+    with pytest.raises(NodeNotFoundError, match="at most BOUNDS_MARGIN x the level's size = 0.5 outside them"):
+        q.find_path([1, 1], [10.6, 1])
     # nearest_walkable itself projects any finite point
     assert q.nearest_walkable([12, 1]).tolist() == pytest.approx([9.5, 1.0])
 
