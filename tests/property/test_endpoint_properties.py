@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from navmesh.errors import NoPathError
 from navmesh.level import Level
-from navmesh.steering import PathFollower
+from navmesh.steering import Crowd, PathFollower
 from navmesh.waypoints.build import build_waypoint_graph
 from navmesh.waypoints.query import NavQuery
 
@@ -82,3 +82,26 @@ def test_nearest_walkable_never_fails_inside_or_near_the_bounds(radius):
     gap = np.hypot(*(moved - pts).T)
     exact = shapely.distance(nav.walkable, shapely.points(pts))
     assert (gap <= exact + 1e-6 * SIZE).all()
+
+
+def test_positions_a_crowd_produces_are_valid_starts():
+    level = Level.rectangle(SIZE, SIZE, obstacles=[[(100, 60), (140, 60), (140, 340), (100, 340)],
+                                                   [(220, 0), (260, 0), (260, 250), (220, 250)]])
+    radius = 9.0
+    nav = build_waypoint_graph(level, corners=True, agent_radius=radius)
+    q = NavQuery(nav)
+    crowd = Crowd(nav)
+    rng = np.random.default_rng(3)
+    ids = crowd.add(rng.uniform([10, 10], [90, 390], (40, 2)), radius=radius, speed=120.0)
+    crowd.move_to(ids, [350.0, 60.0])
+    checked = 0
+    for frame in range(240):
+        crowd.update(1 / 30)
+        if frame % 12:
+            continue
+        for p in crowd.positions:
+            path = q.find_path(p, (350.0, 60.0))  # never an exception
+            assert np.isfinite(path.cost) and path.cost >= np.hypot(*(np.subtract((350.0, 60.0), p))) - 1e-6
+            assert np.hypot(*(path.points[0] - p)) <= 1e-6 * SIZE  # nobody stands in a wall
+            checked += 1
+    assert checked == 40 * 20
