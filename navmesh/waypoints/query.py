@@ -672,9 +672,9 @@ class NavQuery:
         """Nearest walkable points to ``pts`` (n, 2) and how far each moved (see
         :func:`~navmesh.geometry.nearest_walkable`)."""
         nav = self.navmap
-        if len(pts) == 0:
-            return pts, np.zeros(0)
-        region = nav.walkable
+        if len(pts) == 0 or nav.line_of_sight.walkable(pts).all():
+            return pts, np.zeros(len(pts))
+        region = nav.walkable  # built on first use: only when a point needs moving
         if region.is_empty:
             raise NodeNotFoundError(
                 f"no walkable point exists for agent_radius={nav.options.agent_radius}: the obstacles cover the level"
