@@ -1,7 +1,8 @@
 """Hypothesis: positions the library produced are always valid starts and goals.
 
 On random levels with an agent radius, every point of a returned path, every position
-interpolated along its legs and every position a PathFollower walks through is re-planned from
+interpolated along its legs and every position a PathFollower walks through (straight or on
+its Hermite curve) and a Crowd unit stands on is re-planned from
 (and to), with ``strict=True``: never an exception, never reported as moved, and the new path
 is sane (finite cost, at least the straight-line distance).
 """
@@ -40,10 +41,11 @@ def levels(draw):
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(levels(), st.sampled_from(["any_angle", "smooth", "none"]))
-def test_positions_along_routes_are_valid_endpoints(case, refine):
+@given(levels(), st.sampled_from(["any_angle", "smooth", "none"]), st.sampled_from(["straight", "hermite"]))
+def test_positions_along_routes_are_valid_endpoints(case, refine, mode):
     level, radius, (sx, sy, gx, gy) = case
-    q = NavQuery(build_waypoint_graph(level, corners=True, agent_radius=radius))
+    nav = build_waypoint_graph(level, corners=True, agent_radius=radius)
+    q = NavQuery(nav)
     try:
         route = q.find_path((sx, sy), (gx, gy), refine=refine)
     except NoPathError:
@@ -51,7 +53,7 @@ def test_positions_along_routes_are_valid_endpoints(case, refine):
     start, goal = route.points[0], route.points[-1]
     t = np.linspace(0, 1, 7)[:, None]
     legs = [route.points[i] + t * (route.points[i + 1] - route.points[i]) for i in range(len(route.points) - 1)]
-    follower = PathFollower(route, speed=97.0)
+    follower = PathFollower(route, speed=97.0, mode=mode, navmap=nav, radius=radius)
     walked = []
     while not follower.done:
         follower.update(1 / 30)
