@@ -2,9 +2,9 @@
 
 On random levels with an agent radius, every point of a returned path, every position
 interpolated along its legs and every position a PathFollower walks through (straight or on
-its Hermite curve) and a Crowd unit stands on is re-planned from
-(and to), with ``strict=True``: never an exception, never reported as moved, and the new path
-is sane (finite cost, at least the straight-line distance).
+its Hermite curve) is re-planned from (and to) with ``strict=True``: never an exception, never
+reported as moved, and the new path is sane (finite cost, at least the straight-line
+distance). Where the units of a Crowd stand are valid starts too.
 """
 
 from __future__ import annotations
