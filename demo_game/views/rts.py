@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import arcade
 import numpy as np
-import shapely
 from arcade.types import LBWH, LRBT
 
 import navmesh
