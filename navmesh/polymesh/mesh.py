@@ -203,7 +203,9 @@ class PolyMesh:
         """The polygons as an array of shapely Polygons (for drawing and checks)."""
         import shapely
 
-        return shapely.polygons(self.vertices[self.indices], indices=self.polygon_of)
+        if not self.n_polygons:
+            return np.empty(0, dtype=object)
+        return shapely.polygons(shapely.linearrings(self.vertices[self.indices], indices=self.polygon_of))
 
     def __repr__(self) -> str:
         return f"PolyMesh({self.n_polygons} polygons, {self.n_vertices} vertices, agent_radius={self.agent_radius:g})"

@@ -222,6 +222,8 @@ class MeshQuery:
     def _snap_limit(self, max_snap: float | None) -> float:
         if max_snap is None:
             return SNAP_TOLERANCE * self._size
+        if isinstance(max_snap, (int, float, np.floating, np.integer)) and max_snap == math.inf:
+            return math.inf
         return check_nonneg_float("max_snap", max_snap, allow_none=False)
 
     # -- paths --------------------------------------------------------------------------------
