@@ -50,7 +50,7 @@ def _next_slot(indptr, p, e):
     return e + 1 if e + 1 < indptr[p + 1] else indptr[p]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def h_value(rx, ry, lx, ly, qx, qy, gx, gy):
     """Length of the shortest way from root r through the segment [L, Q] to the goal g."""
     if (rx == lx and ry == ly) or (rx == qx and ry == qy):
@@ -128,7 +128,7 @@ def workspace(n_vertices, capacity):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _push(ws, n_nodes, size, slot, lx, ly, rx, ry, root, g, parent, rootx, rooty, gx, gy, stamp, eps):
     """Add a node unless its root vertex is known with a smaller g; returns (n_nodes, size),
     n_nodes = -1 when the pool is full."""
@@ -158,7 +158,7 @@ def _push(ws, n_nodes, size, slot, lx, ly, rx, ry, root, g, parent, rootx, rooty
     return n_nodes + 1, size
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _on_segment(ax, ay, bx, by, px, py):
     if _orient(ax, ay, bx, by, px, py) != 0.0:
         return False

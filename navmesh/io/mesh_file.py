@@ -213,7 +213,7 @@ def _vertex_polygons(mesh: PolyMesh) -> list[list[int]]:
             q = order[(i + 1) % len(order)]
             if len(order) == 1 or (p, q) not in pairs:
                 ring.append(-1)
-        if not mesh.is_corner[v]:
+        if not mesh.on_wall[v]:
             ring = [p for p in ring if p >= 0]
         out.append(ring)
     return out

@@ -26,7 +26,9 @@ from numpy.typing import ArrayLike, NDArray
 
 from navmesh.errors import InvalidGeometryError, describe
 
-__all__ = ["PolyMesh"]
+__all__ = ["PolyMesh", "edge_twins", "match_edges", "split_pinches"]
+
+_FLAT = 1e-9  # radians: a vertex whose walkable angle is within this of 180 degrees is flat
 
 
 def _frozen(arr: Any, dtype: Any) -> NDArray[Any]:
@@ -75,8 +77,12 @@ class PolyMesh:
         For each edge with a neighbour, the slot of the same edge in the neighbour; -1 for walls.
     polygon_of : int32 array of shape (E,)
         The polygon owning each slot.
+    on_wall : bool array of shape (V,)
+        Whether a vertex touches a wall.
     is_corner : bool array of shape (V,)
-        Whether a vertex touches a wall (a shortest path can only turn at such vertices).
+        Whether a vertex is a reflex corner of the walls: it touches a wall and the walkable
+        angle around it exceeds 180 degrees (by more than 1e-9 radians). Shortest paths turn
+        only at such vertices.
 
     Raises
     ------
@@ -101,6 +107,7 @@ class PolyMesh:
     agent_radius: float = 0.0
     twins: NDArray[np.int32] = field(init=False, repr=False)
     polygon_of: NDArray[np.int32] = field(init=False, repr=False)
+    on_wall: NDArray[np.bool_] = field(init=False, repr=False)
     is_corner: NDArray[np.bool_] = field(init=False, repr=False)
     _cache: dict[str, Any] = field(init=False, repr=False, default_factory=dict)
 
@@ -157,9 +164,16 @@ class PolyMesh:
         wall = nbr < 0
         prev = np.empty_like(nxt)
         prev[nxt] = np.arange(len(nxt))
-        corner = np.zeros(len(xy), dtype=bool)
-        np.logical_or.at(corner, indices, wall | wall[prev])
-        put("is_corner", _frozen(corner, bool))
+        on_wall = np.zeros(len(xy), dtype=bool)
+        np.logical_or.at(on_wall, indices, wall | wall[prev])
+        put("on_wall", _frozen(on_wall, bool))
+        # free-space angle at each vertex: the sum of its polygons' interior angles there
+        u, w = xy[indices[prev]] - xy[indices], xy[indices[nxt]] - xy[indices]
+        # convex polygons: every interior angle is in [0, pi]; abs() maps atan2(-0.0, x < 0) = -pi to pi
+        angle = np.abs(np.arctan2(w[:, 0] * u[:, 1] - w[:, 1] * u[:, 0], (w * u).sum(axis=1))) if len(indices) else np.zeros(0)
+        total = np.zeros(len(xy))
+        np.add.at(total, indices, angle)
+        put("is_corner", _frozen(on_wall & (total > np.pi + _FLAT), bool))
 
     # -- derived values ---------------------------------------------------------------------
     @property

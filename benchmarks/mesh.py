@@ -1,0 +1,122 @@
+"""Navigation meshes: PolyMesh build time and exact Polyanya queries against waypoint graphs.
+
+Run: ``python -m benchmarks.mesh [--runs 3] [--queries 200] [--maps arena lak303d Berlin_0_256 maze512-1-0]
+[--exact-limit 6000]``.
+
+Maps are Moving AI maps taken as polygons (blocked cells -> obstacles, the map rectangle -> the
+bounds; ``../shared/data/movingai``), with the queries of :mod:`benchmarks.anyangle` (arena: the
+160 published lattice-point queries). Everything is prepared before timing: the level, the
+mesh and its query object, the graphs and their query objects, one warm-up call each. For each
+method the same queries run ``--runs`` times; each query's time is its median over the runs
+(one Python call each, validation included), and the table shows the mean, median and p95 over
+queries, the build time, and how the lengths compare with the mesh's (``exact``: all within
+1e-6 relative; ``ratio``: mean cost / mesh cost). Peers: the ``k=None`` corner waypoint graph
+(the visibility graph: exact; built only on maps with at most ``--exact-limit`` corners, as its
+build grows quadratically), the ``k=8`` cone graph with ``refine="any_angle"``, and
+extremitypathfinder when it is installed (skipped cleanly otherwise).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from statistics import median
+
+import numpy as np
+
+from benchmarks.anyangle import grid_level, map_blocked, queries_for
+from navmesh.errors import NoPathError
+from navmesh.polymesh.build import build_navmesh
+from navmesh.polymesh.query import MeshQuery
+from navmesh.waypoints.build import build_waypoint_graph
+from navmesh.waypoints.query import NavQuery
+
+
+def per_query_times(fn, pairs, runs: int) -> tuple[np.ndarray, list]:
+    """Per-query median seconds over runs, and the last run's results."""
+    times = np.empty((runs, len(pairs)))
+    out: list = [None] * len(pairs)
+    for r in range(runs):
+        for i, (s, g) in enumerate(pairs):
+            t = time.perf_counter()
+            try:
+                out[i] = fn(s, g)
+            except NoPathError:
+                out[i] = float("inf")
+            times[r, i] = time.perf_counter() - t
+    return np.median(times, axis=0), out
+
+
+def timed(fn, runs: int):
+    best, out = [], None
+    for _ in range(runs):
+        t = time.perf_counter()
+        out = fn()
+        best.append(time.perf_counter() - t)
+    return out, median(best)
+
+
+def row(name: str, build: float, times: np.ndarray, costs: np.ndarray, ref: np.ndarray, base_mean: float) -> str:
+    ok = np.isfinite(costs) & np.isfinite(ref)
+    exact = bool(np.all(np.abs(costs[ok] - ref[ok]) <= 1e-6 * np.maximum(ref[ok], 1.0))) and ok.sum() == np.isfinite(ref).sum()
+    ratio = float(np.mean(costs[ok] / np.maximum(ref[ok], 1e-300))) if ok.any() else float("nan")
+    return (f"  {name:<22} build {build:8.3f} s  query mean {times.mean() * 1e6:9.1f} us  median "
+            f"{np.median(times) * 1e6:9.1f} us  p95 {np.percentile(times, 95) * 1e6:9.1f} us  "
+            f"x{times.mean() / base_mean:7.1f} of mesh  {'exact' if exact else 'NOT exact'}  ratio {ratio:.5f}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--queries", type=int, default=200)
+    ap.add_argument("--maps", nargs="+", default=["arena", "lak303d", "Berlin_0_256", "maze512-1-0"])
+    ap.add_argument("--exact-limit", type=int, default=6000)
+    args = ap.parse_args(argv)
+    try:
+        import extremitypathfinder  # noqa: F401
+        have_epf = True
+    except ImportError:
+        have_epf = False
+        print("extremitypathfinder is not installed: skipped")
+    for name in args.maps:
+        try:
+            blocked = map_blocked(name)
+            pairs, published = queries_for(name, args.queries)
+        except FileNotFoundError as exc:
+            print(f"{name}: skipped ({exc})")
+            continue
+        level = grid_level(blocked)
+        level.line_of_sight()  # shared by every method: not part of any build time
+        mesh, t_mesh = timed(lambda: build_navmesh(level), args.runs)
+        corners = int(np.count_nonzero(mesh.is_corner))
+        query = MeshQuery(mesh)
+        query.find_path(*pairs[0])
+        times, paths = per_query_times(query.find_path, pairs, args.runs)
+        costs = np.array([p if isinstance(p, float) else p.cost for p in paths])
+        print(f"{name}: {mesh.n_polygons} polygons, {mesh.n_vertices} vertices ({corners} corners), "
+              f"{len(pairs)} queries, median of {args.runs} runs")
+        if published is not None:
+            worst = float(np.max(np.abs(costs - published) / published))
+            print(f"  mesh vs published lengths: worst relative difference {worst:.2e}")
+        print(row("PolyMesh (Polyanya)", t_mesh, times, costs, costs, times.mean()))
+        if corners <= args.exact_limit:
+            nav, t_nav = timed(lambda: build_waypoint_graph(level, corners=True, k=None), 1)
+            nq = NavQuery(nav)
+            nq.find_path(*pairs[0], refine="none")
+            t, res = per_query_times(lambda s, g: nq.find_path(s, g, refine="none"), pairs, args.runs)
+            c = np.array([p if isinstance(p, float) else p.cost for p in res])
+            print(row("k=None corners (exact)", t_nav, t, c, costs, times.mean()))
+        else:
+            print(f"  k=None corners: skipped ({corners} corners > --exact-limit {args.exact_limit})")
+        nav8, t8 = timed(lambda: build_waypoint_graph(level, corners=True, k=8, linking="cones"), 1)
+        q8 = NavQuery(nav8)
+        q8.find_path(*pairs[0])
+        t, res = per_query_times(q8.find_path, pairs, args.runs)
+        c = np.array([p if isinstance(p, float) else p.cost for p in res])
+        print(row("k=8 cones any_angle", t8, t, c, costs, times.mean()))
+        if have_epf:
+            print("  extremitypathfinder: not measured by this version of the benchmark")
+
+
+if __name__ == "__main__":
+    main()
