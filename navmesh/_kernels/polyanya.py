@@ -79,8 +79,8 @@ def h_value(rx, ry, lx, ly, qx, qy, gx, gy):
 
 
 @njit(cache=True)
-def locate(px, py, xy, indptr, indices, cell_ptr, cell_polys, grid, out):
-    """Polygons whose closed area contains (px, py), written to ``out``; returns their count.
+def locate(px, py, xy, indptr, indices, cell_ptr, cell_polys, grid, open_poly, out):
+    """Open polygons whose closed area contains (px, py), written to ``out``; returns their count.
 
     ``grid`` = (x0, y0, inverse cell size, nx, ny); ``cell_ptr``/``cell_polys`` list, per cell
     (row-major, x fastest), the polygons whose bounding box meets it.
@@ -97,6 +97,8 @@ def locate(px, py, xy, indptr, indices, cell_ptr, cell_polys, grid, out):
     count = 0
     for k in range(cell_ptr[c], cell_ptr[c + 1]):
         p = cell_polys[k]
+        if not open_poly[p]:
+            continue
         inside = True
         lo = indptr[p]
         hi = indptr[p + 1]
@@ -385,7 +387,32 @@ def trace_path(xy, indptr, indices, nbr, twins, owner, ws, final, sx, sy, gx, gy
     polys[0] = nbr[nslot[first]]
     pts[0, 0] = sx
     pts[0, 1] = sy
-    return pts, polys
+    return _dedupe(pts), polys
+
+
+@njit(cache=True)
+def _dedupe(pts):
+    """Drop points equal to the one before (a root on the start, a turn on a root)."""
+    keep = 1
+    for i in range(1, len(pts)):
+        if pts[i, 0] != pts[keep - 1, 0] or pts[i, 1] != pts[keep - 1, 1]:
+            pts[keep, 0] = pts[i, 0]
+            pts[keep, 1] = pts[i, 1]
+            keep += 1
+    if keep == 1:  # start == goal: a path of two equal points
+        pts[1, 0] = pts[0, 0]
+        pts[1, 1] = pts[0, 1]
+        keep = 2
+    return pts[:keep].copy()
+
+
+@njit(cache=True)
+def polyline_length(pts):
+    """Length of the polyline through ``pts``."""
+    total = 0.0
+    for i in range(1, len(pts)):
+        total += math.hypot(pts[i, 0] - pts[i - 1, 0], pts[i, 1] - pts[i - 1, 1])
+    return total
 
 
 @njit(cache=True)

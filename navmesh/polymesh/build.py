@@ -236,8 +236,11 @@ def build_navmesh(level: Level, *, agent_radius: float = 0.0, join: Join = "mitr
     free = free_space(level, agent_radius=r, join=join)
     pieces = _pieces(free, level)
     tris_list, tag_list = [], []
+    joins = len(pieces) > 1  # pieces meet along shared lines: their vertices must be matched up
     for poly, tag in pieces:
-        tris = _triangulate(_tiles(poly))
+        tiles = _tiles(poly)
+        joins = joins or len(tiles) > 1
+        tris = _triangulate(tiles)
         tris_list.append(tris)
         tag_list.append(np.full(len(tris), tag, np.int64))
     if not tris_list or sum(len(t) for t in tris_list) == 0:
@@ -257,7 +260,9 @@ def build_navmesh(level: Level, *, agent_radius: float = 0.0, join: Join = "mitr
     keep = cross != 0
     ids, tags = ids[keep], tags[keep]
     indptr = np.arange(0, 3 * len(ids) + 1, 3, dtype=np.int64)
-    indptr, indices = _insert_t_junctions(xy, indptr, ids.reshape(-1), tol)
+    indices = ids.reshape(-1)
+    if joins:
+        indptr, indices = _insert_t_junctions(xy, indptr, indices, tol)
     nbr = match_edges(indptr, indices, len(xy))
     twins = edge_twins(indices, indices[_next(indptr)], nbr, np.repeat(np.arange(len(indptr) - 1), np.diff(indptr)), len(xy))
     indptr, indices, tags = merge_convex(xy, indptr, indices, twins, tags)

@@ -125,6 +125,7 @@ class MeshQuery:
         x0, y0, x1, y1 = m.bounds
         self._size = max(x1 - x0, y1 - y0, abs(x0), abs(y0), abs(x1), abs(y1), 1e-300)
         self._eps = _EPS * self._size
+        self._default_snap = SNAP_TOLERANCE * self._size
         self._arrays = (
             m.vertices, m.indptr, m.indices.astype(np.int64), m.neighbours.astype(np.int64),
             m.twins.astype(np.int64), m.polygon_of.astype(np.int64), m.is_corner,
@@ -140,16 +141,15 @@ class MeshQuery:
     # -- endpoints ----------------------------------------------------------------------------
     def _point(self, name: str, point: ArrayLike) -> NDArray[np.float64]:
         p = as_float_array(name, point, InvalidGeometryError)
-        if p.shape != (2,) or not np.isfinite(p).all() or np.abs(p).max() > MAX_COORDINATE:
+        if p.shape != (2,) or not (abs(p[0]) <= MAX_COORDINATE and abs(p[1]) <= MAX_COORDINATE):
             raise InvalidGeometryError(f"{name}={describe(point)} is not valid; expected 2 finite coordinates")
         return p
 
     def _where(self, x: float, y: float) -> NDArray[np.int64]:
         g = self._grid
         xy, indptr, indices = self._arrays[0], self._arrays[1], self._arrays[2]
-        k = PK.locate(x, y, xy, indptr, indices, g.cell_ptr, g.cell_polys, g.grid, self._hits)
-        polys = self._hits[:k].copy()
-        return polys[self._open[polys]]
+        k = PK.locate(x, y, xy, indptr, indices, g.cell_ptr, g.cell_polys, g.grid, self._open, self._hits)
+        return self._hits[:k].copy()
 
     def polygon_at(self, point: ArrayLike) -> int:
         """The polygon containing ``point`` (one of them on a shared edge), -1 outside the mesh
@@ -278,8 +278,8 @@ class MeshQuery:
         >>> round(path.cost, 6), path.start_moved
         (17.231546, False)
         """
-        limit = self._snap_limit(max_snap)
-        budget = check_positive_int("max_expansions", max_expansions)
+        limit = self._default_snap if max_snap is None else self._snap_limit(max_snap)
+        budget = None if max_expansions is None else check_positive_int("max_expansions", max_expansions)
         s, s_polys, s_moved = self._endpoint("start", start, limit)
         g, g_polys, g_moved = self._endpoint("goal", goal, limit)
         if not self._uniform:
@@ -339,13 +339,17 @@ class MeshQuery:
 
     def _polyanya(self, s, s_polys, s_moved, g, g_polys, g_moved, budget, allow_partial) -> Path:
         comp = self._components()
-        if not set(comp[s_polys].tolist()) & set(comp[g_polys].tolist()):
+        if len(s_polys) == 1 and len(g_polys) == 1:
+            apart = comp[s_polys[0]] != comp[g_polys[0]]
+        else:
+            apart = not set(comp[s_polys].tolist()) & set(comp[g_polys].tolist())
+        if apart:
             return self._unreachable(s, s_polys, s_moved, g, g_moved, allow_partial, budget)
         status, final, expansions = self._run(s, s_polys, g, g_polys, budget if budget is not None else 2**62)
         if status == FOUND:
             if final < 0:
                 pts = np.array([s, g])
-                polys = np.array([int(np.intersect1d(s_polys, g_polys)[0])])
+                polys = np.array([next(p for p in s_polys.tolist() if p in g_polys.tolist())])
             else:
                 xy, indptr, indices, nbr, twins, owner, _ = self._arrays
                 pts, polys = PK.trace_path(xy, indptr, indices, nbr, twins, owner, self._ws, final, s[0], s[1], g[0], g[1])
@@ -358,15 +362,8 @@ class MeshQuery:
         return Path(np.array([int(s_polys[0])]), s[None, :], 0.0, expansions, True, s_moved, g_moved)
 
     def _make_path(self, pts, polys, expansions, partial, s_moved, g_moved) -> Path:
-        keep = np.ones(len(pts), bool)
-        keep[1:] = np.any(pts[1:] != pts[:-1], axis=1)
-        if len(pts) > 1 and not keep[-1]:
-            keep[-1], keep[np.flatnonzero(keep)[-1]] = True, len(pts) - 1 == np.flatnonzero(keep)[-1]
-        pts = pts[keep] if len(pts) > 1 else pts
-        if len(pts) == 1:
-            pts = np.repeat(pts, 2, axis=0)
-        length = float(np.hypot(*np.diff(pts, axis=0).T).sum())
-        return Path(polys.astype(np.int32), pts, length * self._scale_cost, expansions, partial, s_moved, g_moved)
+        length = PK.polyline_length(pts)
+        return Path(polys, pts, length * self._scale_cost, expansions, partial, s_moved, g_moved)
 
     def _unreachable(self, s, s_polys, s_moved, g, g_moved, allow_partial, budget) -> Path:
         if not allow_partial:
