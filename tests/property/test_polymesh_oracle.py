@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from navmesh.errors import NodeNotFoundError, NoPathError
 from navmesh.level import Level
+from navmesh.terrain import TerrainRegion
 from navmesh.polymesh.build import build_navmesh, free_space
 from navmesh.polymesh.query import MeshQuery
 from navmesh.waypoints.build import build_waypoint_graph
@@ -46,16 +47,27 @@ def levels(draw):
             obstacles.append(shapely.box(x + 1, y + 1, min(x + 2, 19.5), min(y + 2, 19.5)))
     obstacles = [o for o in obstacles if o.is_valid and o.area > 0]
     radius = draw(st.sampled_from([0.0, 0.0, 0.25, 0.6]))
-    return Level((0, 0, size, size), obstacles=obstacles), radius
+    # terrain regions split the mesh along their outlines; with uniform costs the paths must not change
+    terrain = []
+    for i in range(draw(st.integers(0, 2))):
+        cx, cy = draw(st.floats(2, 18)), draw(st.floats(2, 18))
+        terrain.append(TerrainRegion(shapely.Polygon([(cx - 3, cy - 1), (cx + 2.5, cy - 2), (cx + 1, cy + 3.3)]),
+                                     ["mud", "sand"][i]))
+    return Level((0, 0, size, size), obstacles=obstacles, terrain=terrain), radius
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(levels(), st.randoms(use_true_random=False))
 def test_polyanya_lengths_equal_the_visibility_graph(case, rnd):
     level, r = case
     mesh = build_navmesh(level, agent_radius=r)
     free = free_space(level, agent_radius=r)
     assert abs(mesh.areas().sum() - free.area) <= 1e-9 * max(free.area, 1)
+    # every polygon lies in one terrain class: its centre's tag is its tag
+    layer = level.terrain_layer()
+    centres = np.array([mesh.polygon_points(p).mean(axis=0) for p in range(mesh.n_polygons)])
+    if len(centres):
+        assert [mesh.tag_names[t] for t in mesh.tags] == [t or "" for t in layer.tag_at(centres).tolist()]
     query = MeshQuery(mesh)
     nav = build_waypoint_graph(level, corners=True, k=None, agent_radius=r)
     oracle = NavQuery(nav)
