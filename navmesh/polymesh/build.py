@@ -62,6 +62,9 @@ def free_space(level: Level, *, agent_radius: float = 0.0, join: Join = "mitre")
     blocked = [g for g in los.inflated if g is not None and not g.is_empty]
     if not blocked:
         return area
+    if los.agent_radius == 0:
+        # the line-of-sight tester merged the obstacles already: its parts meet at points at most
+        return shapely.difference(area, shapely.MultiPolygon(_polygons(shapely.GeometryCollection(blocked))))
     return shapely.difference(area, shapely.union_all(blocked))
 
 

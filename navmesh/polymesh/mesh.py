@@ -28,7 +28,7 @@ from navmesh.errors import InvalidGeometryError, describe
 
 __all__ = ["PolyMesh", "edge_twins", "match_edges", "split_pinches"]
 
-_FLAT = 1e-9  # radians: a vertex whose walkable angle is within this of 180 degrees is flat
+_FLAT = 1e-9  # radians: a wall vertex whose walkable angle is within this of 180 degrees may bend a path
 
 
 def _frozen(arr: Any, dtype: Any) -> NDArray[Any]:
@@ -80,9 +80,12 @@ class PolyMesh:
     on_wall : bool array of shape (V,)
         Whether a vertex touches a wall.
     is_corner : bool array of shape (V,)
-        Whether a vertex is a reflex corner of the walls: it touches a wall and the walkable
-        angle around it exceeds 180 degrees (by more than 1e-9 radians). Shortest paths turn
-        only at such vertices.
+        Whether a shortest path may turn at a vertex: it touches a wall and the walkable angle
+        around it is at least 180 degrees, less 1e-9 radians. (Flat wall vertices count: where
+        polygons are split along a terrain outline or a tile line, the vertex on the wall is a
+        rounded intersection point that may bend the wall inward by a hair; a path hugging
+        that wall must be allowed to bend there too.) Convex corners of the walkable area and
+        pinch-point wedges narrower than 180 degrees are not corners.
 
     Raises
     ------
@@ -173,7 +176,7 @@ class PolyMesh:
         angle = np.abs(np.arctan2(w[:, 0] * u[:, 1] - w[:, 1] * u[:, 0], (w * u).sum(axis=1))) if len(indices) else np.zeros(0)
         total = np.zeros(len(xy))
         np.add.at(total, indices, angle)
-        put("is_corner", _frozen(on_wall & (total > np.pi + _FLAT), bool))
+        put("is_corner", _frozen(on_wall & (total > np.pi - _FLAT), bool))
 
     # -- derived values ---------------------------------------------------------------------
     @property
