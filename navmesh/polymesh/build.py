@@ -53,7 +53,7 @@ def free_space(level: Level, *, agent_radius: float = 0.0, join: Join = "mitre")
     --------
     >>> level = Level.rectangle(10, 10, obstacles=[[(4, 0), (6, 0), (6, 6), (4, 6)]])
     >>> free_space(level).area, round(free_space(level, agent_radius=1).area, 6)
-    (88.0, 36.0)
+    (88.0, 40.343146)
     """
     los = level.line_of_sight(agent_radius=agent_radius, join=join)
     area = los.walkable_area
