@@ -262,20 +262,23 @@ def search(xy, indptr, indices, nbr, twins, owner, corner, open_poly, sx, sy, gx
         g_right = g + math.hypot(qx - rx, qy - ry)
         g_left = g + math.hypot(lx - rx, ly - ry)
         e = _next_slot(indptr, p, e0)
+        # orientations of each chain vertex against both rays, carried from edge to edge
+        srb = _orient(rx, ry, qx, qy, xy[vb, 0], xy[vb, 1])
+        slb = _orient(rx, ry, lx, ly, xy[vb, 0], xy[vb, 1])
         while e != e0:
             en = _next_slot(indptr, p, e)
+            sra = srb
+            sla = slb
+            b = indices[en]
+            bx = xy[b, 0]
+            by = xy[b, 1]
+            srb = _orient(rx, ry, qx, qy, bx, by)
+            slb = _orient(rx, ry, lx, ly, bx, by)
             q = nbr[e]
             if q >= 0 and open_poly[q]:
                 a = indices[e]
-                b = indices[en]
                 ax = xy[a, 0]
                 ay = xy[a, 1]
-                bx = xy[b, 0]
-                by = xy[b, 1]
-                sra = _orient(rx, ry, qx, qy, ax, ay)
-                srb = _orient(rx, ry, qx, qy, bx, by)
-                sla = _orient(rx, ry, lx, ly, ax, ay)
-                slb = _orient(rx, ry, lx, ly, bx, by)
                 # [0, tr): right of the ray root->R; (tl, 1]: left of root->L
                 if sra >= 0.0:
                     tr = 0.0
