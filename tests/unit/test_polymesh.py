@@ -131,3 +131,18 @@ def test_file_round_trip_of_a_built_mesh(tmp_path):
         assert np.array_equal(again.vertices, mesh.vertices) and np.array_equal(again.indices, mesh.indices)
         assert np.array_equal(again.neighbours, mesh.neighbours)
         assert not list(tmp_path.glob(".*.tmp"))
+
+
+def test_budget_same_point_and_pinch_endpoints():
+    from navmesh.errors import SearchBudgetError
+
+    level = Level.rectangle(10, 10, obstacles=[WALL, [(7, 7), (8, 7), (8, 8), (7, 8)], [(8, 8), (9, 8), (9, 9), (8, 9)]])
+    query = MeshQuery(build_navmesh(level))
+    with pytest.raises(SearchBudgetError):
+        query.find_path([1, 1], [9, 1], max_expansions=1)
+    assert query.find_path([1, 1], [9, 1], max_expansions=1, allow_partial=True).partial
+    same = query.find_path([2, 2], [2, 2])
+    assert same.cost == 0 and same.points.tolist() == [[2, 2], [2, 2]]
+    # from the pinch point where the two small boxes touch, both free sides are reachable
+    assert query.find_path([8, 8], [9.5, 7]).cost == pytest.approx(math.hypot(1.5, 1))
+    assert query.find_path([8, 8], [7.5, 9.5]).cost == pytest.approx(math.hypot(0.5, 1.5))
