@@ -36,7 +36,7 @@ from navmesh._kernels.polymerge import merge_convex
 from navmesh.errors import InvalidOptionError, describe
 from navmesh.geometry import JOINS, Join
 from navmesh.level import Level
-from navmesh.polymesh.mesh import PolyMesh, edge_twins, match_edges, split_pinches
+from navmesh.polymesh.mesh import PolyMesh, match_edges, split_pinches
 
 __all__ = ["build_navmesh", "free_space", "TILE_VERTICES"]
 
@@ -266,11 +266,10 @@ def build_navmesh(level: Level, *, agent_radius: float = 0.0, join: Join = "mitr
     indices = ids.reshape(-1)
     if joins:
         indptr, indices = _insert_t_junctions(xy, indptr, indices, tol)
-    nbr = match_edges(indptr, indices, len(xy))
-    twins = edge_twins(indices, indices[_next(indptr)], nbr, np.repeat(np.arange(len(indptr) - 1), np.diff(indptr)), len(xy))
+    _, twins = match_edges(indptr, indices, len(xy), with_twins=True)
     indptr, indices, tags = merge_convex(xy, indptr, indices, twins, tags)
-    nbr = match_edges(indptr, indices, len(xy))
-    xy2, indices = split_pinches(xy, indptr, indices, nbr)
+    nbr, twins = match_edges(indptr, indices, len(xy), with_twins=True)
+    xy2, indices = split_pinches(xy, indptr, indices, nbr, twins)
     used = np.zeros(len(xy2), bool)
     used[indices] = True
     if not used.all():  # vertices merged away or dropped with flat triangles
@@ -278,8 +277,3 @@ def build_navmesh(level: Level, *, agent_radius: float = 0.0, join: Join = "mitr
         xy2, indices = xy2[used], remap[indices]
     return PolyMesh(xy2, indptr, indices, nbr, tags=tags, tag_names=names, agent_radius=r)
 
-
-def _next(indptr: NDArray[np.int64]) -> NDArray[np.int64]:
-    nxt = np.arange(1, int(indptr[-1]) + 1, dtype=np.int64)
-    nxt[indptr[1:] - 1] = indptr[:-1]
-    return nxt

@@ -292,8 +292,10 @@ def edge_twins(a: NDArray[np.int64], b: NDArray[np.int64], nbr: NDArray[np.int64
     return twins
 
 
-def match_edges(indptr: NDArray[np.int64], indices: NDArray[np.int64], n_vertices: int) -> NDArray[np.int64]:
-    """Neighbour polygon across each slot's edge, from edges shared with opposite direction."""
+def match_edges(indptr: NDArray[np.int64], indices: NDArray[np.int64], n_vertices: int,
+                *, with_twins: bool = False) -> Any:
+    """Neighbour polygon across each slot's edge, from edges shared in opposite directions (and,
+    ``with_twins``, the slot of each edge in its neighbour, from the same sort)."""
     nxt = _next_slots(indptr)
     owner = np.repeat(np.arange(len(indptr) - 1, dtype=np.int64), np.diff(indptr))
     a, b = indices, indices[nxt]
@@ -302,15 +304,18 @@ def match_edges(indptr: NDArray[np.int64], indices: NDArray[np.int64], n_vertice
     want = b * n_vertices + a
     pos = np.minimum(np.searchsorted(key[order], want), max(len(order) - 1, 0))
     nbr = np.full(len(a), -1, np.int64)
+    twins = np.full(len(a), -1, np.int64)
     if len(order):
         cand = order[pos]
         hit = key[cand] == want
         nbr[hit] = owner[cand[hit]]
-    return nbr
+        twins[hit] = cand[hit]
+    return (nbr, twins) if with_twins else nbr
 
 
 def split_pinches(vertices: NDArray[np.float64], indptr: NDArray[np.int64], indices: NDArray[np.int64],
-                  neighbours: NDArray[np.int64]) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
+                  neighbours: NDArray[np.int64], twins: NDArray[np.int64] | None = None,
+                  ) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
     """Give each group of polygon corners joined across edges around a vertex its own vertex id.
 
     A corner is a slot (its polygon's corner at ``indices[e]``). Corners of one vertex in two
@@ -321,8 +326,9 @@ def split_pinches(vertices: NDArray[np.float64], indptr: NDArray[np.int64], indi
     if n == 0:
         return vertices, indices
     nxt = _next_slots(indptr)
-    twins = edge_twins(indices, indices[nxt], neighbours, np.repeat(np.arange(len(indptr) - 1), np.diff(indptr)),
-                            len(vertices))
+    if twins is None:
+        twins = edge_twins(indices, indices[nxt], neighbours, np.repeat(np.arange(len(indptr) - 1), np.diff(indptr)),
+                           len(vertices))
     has = np.flatnonzero(twins >= 0)
     # edge e runs a -> b; its twin runs b -> a, and the twin's next slot is the neighbour's corner at a
     rows = has
