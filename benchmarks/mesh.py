@@ -49,6 +49,33 @@ def per_query_times(fn, pairs, runs: int) -> tuple[np.ndarray, list]:
     return times.min(axis=0), out
 
 
+def extremity_environment(level):
+    """extremitypathfinder's environment of the level's largest free region (boundary + holes)."""
+    from extremitypathfinder import PolygonEnvironment
+    import shapely
+
+    from navmesh.polymesh.build import free_space
+
+    free = free_space(level)
+    part = max(shapely.get_parts(free), key=lambda g: g.area)
+    part = shapely.simplify(shapely.normalize(part), 0.0)
+    outer = np.asarray(shapely.orient_polygons(part, exterior_cw=False).exterior.coords)[:-1]
+    holes = [np.asarray(r.coords)[:-1] for r in shapely.orient_polygons(part, exterior_cw=False).interiors]
+    env = PolygonEnvironment()
+    env.store(outer, holes, validate=False)
+    if not env.prepared:  # recent versions prepare in store()
+        env.prepare()
+    return env
+
+
+def epf_cost(env, s, g) -> float:
+    try:
+        _, length = env.find_shortest_path(tuple(s), tuple(g), verify=False)
+    except Exception:  # a point outside its region, or no path
+        return float("inf")
+    return float("inf") if length is None else float(length)
+
+
 def timed(fn, runs: int):
     best, out = [], None
     for _ in range(runs):
@@ -79,7 +106,7 @@ def main(argv: list[str] | None = None) -> None:
         have_epf = True
     except ImportError:
         have_epf = False
-        print("extremitypathfinder is not installed: skipped")
+        print("extremitypathfinder is not installed (pip install extremitypathfinder): skipped")
     for name in args.maps:
         try:
             blocked = map_blocked(name)
@@ -118,8 +145,12 @@ def main(argv: list[str] | None = None) -> None:
         t, res = per_query_times(q8.find_path, pairs, args.runs)
         c = np.array([p if isinstance(p, float) else p.cost for p in res])
         print(row("k=8 cones any_angle", t8, t, c, costs, times.mean()))
-        if have_epf:
-            print("  extremitypathfinder: not measured by this version of the benchmark")
+        if have_epf and corners <= args.exact_limit:
+            epf, t_epf = timed(lambda: extremity_environment(level), 1)
+            t, res = per_query_times(lambda s, g: epf_cost(epf, s, g), pairs, args.runs)
+            print(row("extremitypathfinder", t_epf, t, np.array(res, dtype=float), costs, times.mean()))
+        elif have_epf:
+            print(f"  extremitypathfinder: skipped ({corners} corners > --exact-limit {args.exact_limit})")
 
 
 if __name__ == "__main__":
