@@ -167,16 +167,75 @@ def _on_segment(ax, ay, bx, by, px, py):
     return min(ax, bx) <= px <= max(ax, bx) and min(ay, by) <= py <= max(ay, by)
 
 
+@njit(cache=True, inline="always")
+def _may_enter(p, q, dead, up, mark, stamp):
+    """Whether a search in polygon p may step into its neighbour q: always into the live core,
+    into a dead-end branch only towards the goal (q is the goal's polygon or an ancestor of it)
+    or out of it (q is p's parent)."""
+    if not dead[q] or mark[q] == stamp:
+        return True
+    return dead[p] and up[p] == q
+
+
 @njit(cache=True)
-def search(xy, indptr, indices, nbr, twins, owner, corner, open_poly, sx, sy, gx, gy,
+def dead_ends(indptr, nbr, open_poly):
+    """The dead-end forest: polygons peeled off by repeatedly removing open polygons with at most
+    one open neighbour left, and for each its neighbour towards the rest (``up``, -1 for the last
+    of a component). A shortest path enters such a branch only to reach a goal inside it, and
+    leaves it only from a start inside it, always through ``up``.
+    """
+    n = len(indptr) - 1
+    deg = np.zeros(n, np.int64)
+    dead = np.zeros(n, np.bool_)
+    up = np.full(n, -1, np.int64)
+    queue = np.empty(n, np.int64)
+    queued = np.zeros(n, np.bool_)
+    head = 0
+    tail = 0
+    for p in range(n):
+        if not open_poly[p]:
+            continue
+        for e in range(indptr[p], indptr[p + 1]):
+            q = nbr[e]
+            if q >= 0 and open_poly[q]:
+                deg[p] += 1
+        if deg[p] <= 1:
+            queue[tail] = p
+            tail += 1
+            queued[p] = True
+    while head < tail:
+        p = queue[head]
+        head += 1
+        dead[p] = True
+        for e in range(indptr[p], indptr[p + 1]):
+            q = nbr[e]
+            if q >= 0 and open_poly[q] and not dead[q]:
+                up[p] = q
+                deg[q] -= 1
+                if deg[q] <= 1 and not queued[q]:
+                    queue[tail] = q
+                    tail += 1
+                    queued[q] = True
+    return dead, up
+
+
+@njit(cache=True)
+def search(xy, indptr, indices, nbr, twins, owner, corner, open_poly, dead, up, mark, sx, sy, gx, gy,
            start_polys, goal_polys, ws, stamp, eps, budget):
     """Polyanya from (sx, sy) to (gx, gy).
 
-    ``start_polys`` / ``goal_polys``: the open polygons containing the start / goal. Returns
-    (status, final node, expansions, n_nodes); final node -1 with FOUND means start and goal
-    share a polygon (the straight segment).
+    ``start_polys`` / ``goal_polys``: the open polygons containing the start / goal. ``dead``,
+    ``up``: the dead-end forest (see :func:`dead_ends`); ``mark`` (per polygon) is stamped here
+    on the goal polygons and their ancestors in it. Returns (status, final node, expansions,
+    n_nodes); final node -1 with FOUND means start and goal share a polygon (the straight
+    segment).
     """
     nroot, nslot, nint, ng, npar, keys, vals, root_g, root_stamp = ws
+    for j in range(len(goal_polys)):
+        v = goal_polys[j]
+        while v >= 0 and mark[v] != stamp:
+            mark[v] = stamp
+            v = up[v] if dead[v] else -1
     for i in range(len(start_polys)):
         for j in range(len(goal_polys)):
             if start_polys[i] == goal_polys[j]:
@@ -189,7 +248,7 @@ def search(xy, indptr, indices, nbr, twins, owner, corner, open_poly, sx, sy, gx
         hi = indptr[p + 1]
         for e in range(lo, hi):
             q = nbr[e]
-            if q < 0 or not open_poly[q]:
+            if q < 0 or not open_poly[q] or not _may_enter(p, q, dead, up, mark, stamp):
                 continue
             a = indices[e]
             b = indices[e + 1] if e + 1 < hi else indices[lo]
@@ -248,7 +307,7 @@ def search(xy, indptr, indices, nbr, twins, owner, corner, open_poly, sx, sy, gx
             e = _next_slot(indptr, p, e0)
             while e != e0:
                 q = nbr[e]
-                if q >= 0 and open_poly[q]:
+                if q >= 0 and open_poly[q] and _may_enter(p, q, dead, up, mark, stamp):
                     a = indices[e]
                     b = indices[_next_slot(indptr, p, e)]
                     n_nodes, size = _push(ws, n_nodes, size, twins[e], xy[b, 0], xy[b, 1], xy[a, 0], xy[a, 1], new_root,
@@ -275,7 +334,7 @@ def search(xy, indptr, indices, nbr, twins, owner, corner, open_poly, sx, sy, gx
             srb = _orient(rx, ry, qx, qy, bx, by)
             slb = _orient(rx, ry, lx, ly, bx, by)
             q = nbr[e]
-            if q >= 0 and open_poly[q]:
+            if q >= 0 and open_poly[q] and _may_enter(p, q, dead, up, mark, stamp):
                 a = indices[e]
                 ax = xy[a, 0]
                 ay = xy[a, 1]

@@ -131,6 +131,8 @@ class MeshQuery:
             m.twins.astype(np.int64), m.polygon_of.astype(np.int64), m.is_corner,
         )
         self._ws = PK.workspace(m.n_vertices, 1024)
+        self._dead, self._up = PK.dead_ends(m.indptr, m.neighbours.astype(np.int64), self._open)
+        self._mark = np.zeros(m.n_polygons, np.int64)
         self._stamp = 0
         self._hits = np.empty(_MAX_HITS, np.int64)
         self._component: NDArray[np.int64] | None = None
@@ -331,7 +333,8 @@ class MeshQuery:
         while True:
             self._stamp += 1
             status, final, expansions, _ = PK.search(
-                xy, indptr, indices, nbr, twins, owner, corner, self._open, s[0], s[1], g[0], g[1],
+                xy, indptr, indices, nbr, twins, owner, corner, self._open, self._dead, self._up, self._mark,
+                s[0], s[1], g[0], g[1],
                 s_polys, g_polys, self._ws, self._stamp, self._eps, budget)
             if status != PK.NEED_SPACE:
                 return status, final, expansions
