@@ -1,7 +1,7 @@
 """Navigation meshes: PolyMesh build time and exact Polyanya queries against waypoint graphs.
 
 Run: ``python -m benchmarks.mesh [--runs 3] [--queries 200] [--maps arena lak303d Berlin_0_256 maze512-1-0]
-[--exact-limit 6000]``.
+[--exact-limit 6000] [--epf-limit 500]``.
 
 Maps are Moving AI maps taken as polygons (blocked cells -> obstacles, the map rectangle -> the
 bounds; ``../shared/data/movingai``), with the queries of :mod:`benchmarks.anyangle` (arena: the
@@ -14,7 +14,8 @@ the mean, median and p95 over queries, the build time, and how the lengths compa
 1e-6 relative; ``ratio``: mean cost / mesh cost). Peers: the ``k=None`` corner waypoint graph
 (the visibility graph: exact; built only on maps with at most ``--exact-limit`` corners, as its
 build grows quadratically), the ``k=8`` cone graph with ``refine="any_angle"``, and
-extremitypathfinder when it is installed (skipped cleanly otherwise).
+extremitypathfinder when it is installed (skipped cleanly otherwise; only on maps with at most
+``--epf-limit`` corners, as its build and queries are slow: 1.5 s and 19 ms per query on arena).
 """
 
 from __future__ import annotations
@@ -100,6 +101,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--maps", nargs="+", default=["arena", "lak303d", "Berlin_0_256", "maze512-1-0"])
     ap.add_argument("--exact-limit", type=int, default=6000)
+    ap.add_argument("--epf-limit", type=int, default=500, help="largest corner count given to extremitypathfinder")
     args = ap.parse_args(argv)
     try:
         import extremitypathfinder  # noqa: F401
@@ -145,12 +147,12 @@ def main(argv: list[str] | None = None) -> None:
         t, res = per_query_times(q8.find_path, pairs, args.runs)
         c = np.array([p if isinstance(p, float) else p.cost for p in res])
         print(row("k=8 cones any_angle", t8, t, c, costs, times.mean()))
-        if have_epf and corners <= args.exact_limit:
+        if have_epf and corners <= args.epf_limit:
             epf, t_epf = timed(lambda: extremity_environment(level), 1)
             t, res = per_query_times(lambda s, g: epf_cost(epf, s, g), pairs, args.runs)
             print(row("extremitypathfinder", t_epf, t, np.array(res, dtype=float), costs, times.mean()))
         elif have_epf:
-            print(f"  extremitypathfinder: skipped ({corners} corners > --exact-limit {args.exact_limit})")
+            print(f"  extremitypathfinder: skipped ({corners} corners > --epf-limit {args.epf_limit})")
 
 
 if __name__ == "__main__":
