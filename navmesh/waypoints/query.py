@@ -175,8 +175,10 @@ class NavQuery:
 
     Parameters
     ----------
-    navmap : NavMap
-        The build output (:func:`~navmesh.waypoints.build.build_waypoint_graph`).
+    navmap : NavMap or PolyMesh
+        The build output (:func:`~navmesh.waypoints.build.build_waypoint_graph`); given a PolyMesh
+        (:func:`~navmesh.polymesh.build.build_navmesh`) the call returns a
+        :class:`~navmesh.polymesh.query.MeshQuery` instead.
     profile : CostProfile, optional
         Terrain multipliers, forbidden tags and capabilities. Default: everything x1, gated arcs
         closed.
@@ -193,6 +195,16 @@ class NavQuery:
     >>> path.goal_moved, path.points[-1].tolist()
     (True, [4.0, 4.0])
     """
+
+    def __new__(cls, navmap: Any = None, profile: CostProfile | None = None) -> Any:
+        # one query class for both maps: a PolyMesh gets a MeshQuery (navmesh.polymesh.query)
+        from navmesh.polymesh.mesh import PolyMesh
+
+        if cls is NavQuery and isinstance(navmap, PolyMesh):
+            from navmesh.polymesh.query import MeshQuery
+
+            return MeshQuery(navmap, profile)
+        return super().__new__(cls)
 
     def __init__(self, navmap: NavMap, profile: CostProfile | None = None) -> None:
         nav = _check_nav(navmap)
