@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-PARTS = ("waypoints", "grid", "jps", "flowfield", "steering")
+PARTS = ("waypoints", "grid", "jps", "flowfield", "steering", "mesh")
 DEMO_PARTS = ("waypoints", "steering", "flowfield", "grid")
 
 WARM_UP = """

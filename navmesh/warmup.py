@@ -34,11 +34,11 @@ __all__ = ["warm_up", "warm_up_steps", "PARTS"]
 
 logger = logging.getLogger("navmesh")
 
-PARTS: tuple[str, ...] = ("waypoints", "grid", "jps", "flowfield", "steering")
+PARTS: tuple[str, ...] = ("waypoints", "grid", "jps", "flowfield", "steering", "mesh")
 """What :func:`warm_up` can compile, each only when asked: waypoint graphs, their queries
 (``NavQuery``) and the graph searches (``astar`` ... ``search_trace``); grid paths (JPS+ and A*)
 and the maze first-step search; Jump Point Search without a table; flow fields; path followers
-and crowds."""
+and crowds; navigation meshes (build and Polyanya queries)."""
 
 COMPILE_NOTICE = (
     "compiling navigation kernels, once: the first search in a new installation takes a few "
@@ -161,6 +161,18 @@ def _crowds(ctx: dict[str, Any]) -> None:
             crowd.update(1 / 60)
 
 
+def _mesh(ctx: dict[str, Any]) -> None:
+    from navmesh.level import Level
+    from navmesh.polymesh.build import build_navmesh
+    from navmesh.polymesh.query import MeshQuery
+
+    level = Level.rectangle(12, 10, obstacles=[[(5, 2), (7, 2), (7, 8), (5, 8)]])
+    query = MeshQuery(build_navmesh(level, agent_radius=0.25))
+    query.find_path((1, 1), (11, 9))
+    query.find_path((1, 1), (2, 2))
+    query.raycast((1, 1), (11, 1))
+
+
 _STEPS: dict[str, tuple[tuple[str, Callable[[dict[str, Any]], None]], ...]] = {
     "waypoints": (
         ("waypoint graph", _wp_graph),
@@ -172,6 +184,7 @@ _STEPS: dict[str, tuple[tuple[str, Callable[[dict[str, Any]], None]], ...]] = {
     "jps": (("jump point search", _jps),),
     "flowfield": (("flow field", _flowfield),),
     "steering": (("path followers", _followers), ("crowds", _crowds)),
+    "mesh": (("navigation mesh", _mesh),),
 }
 
 
@@ -207,7 +220,7 @@ def _plan(parts: list[str]) -> list[Step]:
 
 # Relative cold compile cost of each part (CPU seconds on the reference machine, rounded), used
 # to share the parts between helper processes.
-_COST = {"waypoints": 45.0, "steering": 12.0, "grid": 10.0, "jps": 3.0, "flowfield": 3.0}
+_COST = {"waypoints": 45.0, "grid": 16.0, "steering": 12.0, "mesh": 10.0, "jps": 3.0, "flowfield": 3.0}
 _MAX_HELPERS = 3
 
 
@@ -311,7 +324,7 @@ def warm_up_steps(parts: Iterable[str] = PARTS, *, background: bool = True) -> I
 
     Parameters
     ----------
-    parts : iterable of {"waypoints", "grid", "jps", "flowfield", "steering"}
+    parts : iterable of {"waypoints", "grid", "jps", "flowfield", "steering", "mesh"}
         What the game uses (default: all); see :func:`warm_up`.
     background : bool
         Keep every step short (default): steps run here while they only load kernels from
@@ -383,12 +396,12 @@ def warm_up(
 
     Parameters
     ----------
-    parts : iterable of {"waypoints", "grid", "jps", "flowfield", "steering"}
+    parts : iterable of {"waypoints", "grid", "jps", "flowfield", "steering", "mesh"}
         What the game uses (default: all); name only those to compile only their kernels.
         ``"waypoints"``: graphs, ``NavQuery`` and the graph searches; ``"grid"``: ``GridMap``
         paths (JPS+ and A*) and ``first_step``; ``"jps"``: ``jump_point_search``;
         ``"flowfield"``: ``FlowField``; ``"steering"``: followers and crowds on waypoint graphs
-        and grids.
+        and grids; ``"mesh"``: ``build_navmesh`` and ``MeshQuery``.
     progress : callable(part, done, total), optional
         Called before each part (``done`` parts finished of ``total``) and once at the end with
         ``part=""`` and ``done == total``; for a loading screen. Progress is also logged on the
