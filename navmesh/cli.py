@@ -21,6 +21,7 @@ from typing import Any, Callable, NoReturn, Sequence
 
 import numpy as np
 
+from navmesh._checks import MAX_COST
 from navmesh.errors import InvalidOptionError, NavmeshError, NavmeshWarning, NoPathError
 
 __all__ = ["main"]
@@ -29,6 +30,8 @@ PROG = "navmesh"
 EXIT_OK, EXIT_PROBLEM, EXIT_USAGE = 0, 1, 2
 BENCHMARKS = ("search", "grid", "fatcat", "build", "anyangle")
 TILED_SUFFIXES = (".tmj", ".tmx")
+#: Longest side of a ``navmesh render`` picture, pixels (an RGB picture this size takes 200 MB).
+MAX_PICTURE_SIZE = 8192
 
 # Picture colours (RGB): chosen far apart so tests and eyes can tell them apart.
 COLORS: dict[str, tuple[int, int, int]] = {
@@ -56,8 +59,26 @@ class UsageError(Exception):
     """Bad command-line arguments (exit status 2)."""
 
 
+class _Formatter(argparse.HelpFormatter):
+    """Help that writes a metavar naming every value (``"X1 Y1 X2 Y2"`` for nargs=4) once, not nargs times."""
+
+    def _format_args(self, action: argparse.Action, default_metavar: str) -> str:
+        metavar = action.metavar
+        if isinstance(action.nargs, int) and isinstance(metavar, str) and len(metavar.split()) == action.nargs:
+            return metavar
+        return super()._format_args(action, default_metavar)
+
+
+class _RawFormatter(argparse.RawDescriptionHelpFormatter, _Formatter):
+    """:class:`_Formatter` keeping the description's line breaks (the top-level help)."""
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse that reports errors as one line and exit status 2, without the usage block."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{self.prog}: error: {message} (see {self.prog} --help)")
@@ -75,6 +96,8 @@ def _is_tiled_json(path: FilePath) -> bool:
 
 def _kind(path: str) -> str:
     p = FilePath(path)
+    if p.is_dir():
+        raise IsADirectoryError(f"{path}: is a directory; expected a level file (JSON, Tiled map or Moving AI .map)")
     if not p.is_file() and not path.startswith(":"):
         raise FileNotFoundError(f"{path}: no such file")
     suffix = p.suffix.lower()
@@ -200,8 +223,14 @@ def cmd_build(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _profile(spec: str | None) -> Any:
-    """A CostProfile from ``"swamp=3,water=forbid,+wade"``."""
+def _level_tags(level: Any) -> set[str]:
+    """Tags a --profile can name: terrain regions' and links' tags."""
+    tags = {region.tag for region in level.terrain}
+    return tags | {lk.tag for lk in (*level.links, *level.offmesh_links) if lk.tag}
+
+
+def _profile(spec: str | None, level: Any, name: str) -> Any:
+    """A CostProfile from ``"swamp=3,water=forbid,+wade"``; every tag must occur in ``level`` (file ``name``)."""
     from navmesh.terrain import CostProfile
 
     if spec is None:
@@ -222,6 +251,16 @@ def _profile(spec: str | None) -> Any:
             multipliers[tag] = float(value)
         except ValueError:
             raise UsageError(f"--profile item {item!r}: {value!r} is not a number") from None
+        if not 0 < multipliers[tag] <= MAX_COST:
+            raise UsageError(
+                f"--profile item {item!r}: a multiplier must be a number > 0 and <= {MAX_COST:g} "
+                f"(use {tag}=forbid to close the tag)"
+            )
+    known = _level_tags(level)
+    unknown = sorted((set(multipliers) | forbidden) - known)
+    if unknown:
+        shown = ", ".join(sorted(known)) if known else "none"
+        raise UsageError(f"--profile tag {unknown[0]!r} does not occur in {name}; its tags: {shown}")
     return CostProfile("cli", multipliers, forbidden=frozenset(forbidden), capabilities=frozenset(capabilities))
 
 
@@ -252,15 +291,25 @@ def _grid_path(args: argparse.Namespace) -> Any:
     return search(grid, start, goal)
 
 
-def _find_path(args: argparse.Namespace, nav: Any, coords: Sequence[float]) -> Any:
-    from navmesh.waypoints.query import NavQuery
-
+def _refine(args: argparse.Namespace) -> str:
     algorithm = args.algorithm or "any_angle"
     refine = {"any_angle": "any_angle", "smooth": "smooth", "astar": "none"}.get(algorithm)
     if refine is None:
         raise UsageError(f"--algorithm {algorithm} does not apply to a waypoint level; use any_angle, smooth or astar")
-    query = NavQuery(nav, _profile(args.profile))
-    return query.find_path(coords[:2], coords[2:], refine=refine)
+    return refine
+
+
+def _find_path(args: argparse.Namespace, nav: Any, coords: Sequence[float]) -> Any:
+    from navmesh.waypoints.query import NavQuery
+
+    query = NavQuery(nav, _profile(args.profile, nav.level, args.level))
+    return query.find_path(coords[:2], coords[2:], refine=_refine(args))
+
+
+def _check_path_options(args: argparse.Namespace, level: Any) -> None:
+    """Usage errors of --algorithm and --profile, before the (slow) build."""
+    _refine(args)
+    _profile(args.profile, level, args.level)
 
 
 def cmd_path(args: argparse.Namespace) -> int:
@@ -268,6 +317,7 @@ def cmd_path(args: argparse.Namespace) -> int:
         path = _grid_path(args)
     else:
         level = _load(args)
+        _check_path_options(args, level)
         path = _find_path(args, _build(level, args, _quiet), args.coords)
     if args.json:
         print(json.dumps(_path_dict(path)))
@@ -289,6 +339,8 @@ def cmd_render(args: argparse.Namespace) -> int:
     if unknown:
         raise UsageError(f"--overlay {','.join(sorted(unknown))} is not known; choose from graph, terrain, diagnostics")
     level = _load(args)
+    if args.path is not None:
+        _check_path_options(args, level)
     need_nav = bool(overlays & {"graph", "diagnostics"}) or args.path is not None
     nav = _build(level, args, _quiet) if need_nav else None
     path = _find_path(args, nav, args.path) if args.path is not None else None
@@ -359,7 +411,14 @@ def cmd_convert(args: argparse.Namespace) -> int:
     from navmesh.io.level_json import save_level
 
     if _kind(args.level) == "level":
-        raise UsageError(f"{args.level} is already a navmesh level; convert reads Tiled (.tmj/.tmx) or Moving AI (.map) maps")
+        if FilePath(args.level).suffix.lower() == ".json":
+            raise UsageError(
+                f"{args.level} is already a navmesh level; convert reads Tiled (.tmj/.tmx) or Moving AI (.map) maps"
+            )
+        raise UsageError(
+            f"{args.level}: the format is not recognised; convert reads Tiled maps (.tmj, .tmx, or a .json written "
+            "by Tiled) and Moving AI maps (.map)"
+        )
     level = _load(args)
     out = FilePath(args.output)
     if not out.parent.is_dir():
@@ -415,6 +474,13 @@ def _non_negative(text: str) -> float:
     return value
 
 
+def _picture_size(text: str) -> int:
+    value = _count(text)
+    if value > MAX_PICTURE_SIZE:
+        raise argparse.ArgumentTypeError(f"{text!r} is too large; the picture's longer side is at most {MAX_PICTURE_SIZE} px")
+    return value
+
+
 def _count(text: str) -> int:
     try:
         value = int(text)
@@ -428,7 +494,7 @@ def _count(text: str) -> int:
 def build_parser() -> argparse.ArgumentParser:
     """The ``navmesh`` argument parser (subcommands check, build, path, render, convert, bench)."""
     parser = _Parser(prog=PROG, description=__doc__.split("\n\n")[0], epilog=__doc__.split("\n\n", 1)[1],
-                     formatter_class=argparse.RawDescriptionHelpFormatter)
+                     formatter_class=_RawFormatter)
     from navmesh import __version__
 
     parser.add_argument("--version", action="version", version=f"navmesh {__version__}")
@@ -467,7 +533,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = level_parser("path", "Find a path from (X1, Y1) to (X2, Y2), world units, and print it.")
     p.add_argument("coords", metavar="X1 Y1 X2 Y2", nargs=4, type=_finite, help="start and goal")
-    p.add_argument("--profile", metavar="SPEC", help="terrain costs, e.g. 'swamp=3,water=forbid,+wade'")
+    p.add_argument("--profile", metavar="SPEC",
+                   help="terrain costs, e.g. 'swamp=3,water=forbid,+wade': multipliers > 0, each TAG one the level "
+                        "uses (a tag the level lacks is an error, exit 2)")
     p.add_argument("--algorithm", choices=["any_angle", "smooth", "astar", "jps"], default=None,
                    help="waypoint levels: any_angle (default), smooth, astar (graph path, unrefined); "
                         "Moving AI grids: astar (default), jps")
@@ -479,7 +547,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--path", nargs=4, type=_finite, metavar=("X1", "Y1", "X2", "Y2"), help="also draw this path")
     p.add_argument("--overlay", default="terrain", metavar="LIST",
                    help="comma-separated: graph, terrain, diagnostics (default terrain)")
-    p.add_argument("--size", type=_count, default=800, help="longer side of the picture in pixels (default 800)")
+    p.add_argument("--size", type=_picture_size, default=800,
+                   help=f"longer side of the picture in pixels, 1 to {MAX_PICTURE_SIZE} (default 800)")
     p.add_argument("--profile", metavar="SPEC", help="terrain costs of the drawn path (as for path)")
     p.add_argument("--algorithm", choices=["any_angle", "smooth", "astar"], default=None, help="as for path")
     p.set_defaults(run=cmd_render)
