@@ -29,6 +29,7 @@ Examples
 from __future__ import annotations
 
 import math
+from decimal import Decimal
 from typing import Any, Iterable, Sequence
 
 import arcade
@@ -247,9 +248,9 @@ def grid_from_sprites(
         raise InvalidOptionError(f"cell_size={describe(cell_size)} is not valid; expected a finite number > 0")
     cols, rows = (math.ceil((right - left) / size - 1e-9), math.ceil((top - bottom) / size - 1e-9))
     if cols * rows > MAX_SPRITE_GRID_CELLS:
-        raise InvalidOptionError(
+        raise InvalidOptionError(  # Decimal: the count may not even fit a float
             f"cell_size={describe(cell_size)} is too small: bounds {right - left:g} x {top - bottom:g} would make "
-            f"{cols} x {rows} = {cols * rows:.3g} cells; grid_from_sprites supports at most "
+            f"{Decimal(cols * rows):.2e} cells; grid_from_sprites supports at most "
             f"{MAX_SPRITE_GRID_CELLS} cells (MAX_SPRITE_GRID_CELLS); use a larger cell_size"
         )
     _check_radius(agent_radius, extent=math.hypot(right - left, top - bottom))
