@@ -67,3 +67,17 @@ def test_terrain_costs_labels_stay_inside_the_window_and_off_the_terrain(window)
         assert 0 <= label.left and label.right <= example.WIDTH, (label.text, label.left, label.right)
         assert 0 <= label.bottom and label.top <= example.HEIGHT, (label.text, label.bottom, label.top)
         assert label.left >= lake_right, (label.text, label.left)  # on the open floor, not over the lake
+
+
+def test_search_visualiser_title_is_above_the_maze_not_over_it(window):
+    example = import_example("search_visualiser")
+    view = example.TraceView()
+    grid = view.grid
+    maze_top = grid.origin[1] + grid.height * grid.cell_size
+    title = view.title
+    assert title.bottom >= maze_top, (title.bottom, maze_top)  # the text clears every cell, walls included
+    assert 0 <= title.left and title.right <= example.WIDTH and title.top <= example.HEIGHT
+    assert grid.origin[0] >= 0 and grid.origin[1] >= 0 and grid.origin[0] + grid.width * grid.cell_size <= example.WIDTH
+    goal = view.goal
+    view.on_mouse_press(example.WIDTH / 2, example.HEIGHT - 5, 1, 0)  # a click on the title: nothing happens
+    assert view.goal == goal
