@@ -14,6 +14,7 @@ from demo_game.units import INFANTRY, TANK, UNIT_TYPES
 from demo_game.views.base import PANEL
 from demo_game.views.rts import (
     GRAPH_NODE,
+    QUEUE_COLOR,
     RING_SCALE,
     ROUTE_COLOR,
     TERRAIN_COLORS,
@@ -168,6 +169,40 @@ def test_shift_right_click_queues_waypoints(window: Any) -> None:
     (track,) = _walk(view, scout, 2000)
     assert np.hypot(*(track - first).T).min() < 30  # it passed the first goal
     assert np.hypot(*(track[-1] - second)) < 30
+
+
+def test_queued_orders_are_drawn_as_dashed_order_markers_not_as_paths(window: Any, screenshot_dir: Any) -> None:
+    """A queued order has no route yet: its line from goal to goal must not look like a path over the river."""
+    view = make(window, seed=0)
+    scouts = blue(view, UNIT_TYPES[2])
+    view.select(scouts)
+    view.order((1250.0, 1500.0))
+    view.order((2400.0, 1450.0), queue=True)
+    run(view, 10)
+    view.camera.zoom = 0.4
+    view.camera.position = (1800.0, 1400.0)
+    image = frame(window, view)
+    image.save(screenshot_dir / "demo_rts_queued_order.png")
+
+    def coloured(x: float, y: float) -> bool:
+        return any(close_to(pixel(image, x, y + dy), QUEUE_COLOR[:3], 60) for dy in (-1, 0, 1))
+
+    a, b = np.array(screen(view, (1250.0, 1500.0))), np.array(screen(view, (2400.0, 1450.0)))
+    # One dashed line from the group's goal to the queued goal: over the river (away from the
+    # terrain labels) about half the samples show the order colour and the other half the water.
+    over_water = shapely.intersection(shapely.LineString([(1250.0, 1500.0), (2400.0, 1450.0)]), region(view, "water"))
+    assert over_water.length > 50
+    samples = [screen(view, over_water.interpolate(d).coords[0]) for d in np.arange(0.0, over_water.length, 2.5)]
+    hits = [coloured(*p) for p in samples]
+    assert 0.25 <= np.mean(hits) <= 0.75, np.mean(hits)  # dashes and gaps, not a solid line
+    gaps = [p for p, hit in zip(samples, hits) if not hit]
+    assert sum(close_to(pixel(image, *p), TERRAIN_COLORS["water"][:3], 12) for p in gaps) >= 0.8 * len(gaps)
+    # the whole line is dashed, not only over the water
+    along = [coloured(*(a + t * (b - a))) for t in np.linspace(0.05, 0.95, 400)]
+    assert 0.25 <= np.mean(along) <= 0.75, np.mean(along)
+    # a ring marks the queued goal
+    ring = [coloured(b[0] + 10 * np.cos(t), b[1] + 10 * np.sin(t)) for t in np.linspace(0, 2 * np.pi, 36, endpoint=False)]
+    assert np.mean(ring) >= 0.75
 
 
 def test_camera_pans_and_zooms(window: Any) -> None:
