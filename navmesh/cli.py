@@ -23,6 +23,7 @@ import numpy as np
 
 from navmesh._checks import MAX_COST
 from navmesh.errors import InvalidOptionError, NavmeshError, NavmeshWarning, NoPathError
+from navmesh.palette import TERRAIN_RGB, terrain_rgb
 
 __all__ = ["main"]
 
@@ -39,20 +40,13 @@ COLORS: dict[str, tuple[int, int, int]] = {
     "floor": (236, 236, 228),
     "obstacle": (70, 74, 84),
     "edge": (120, 150, 200),
-    "node": (40, 90, 180),
+    "node": (20, 45, 120),
     "path": (220, 40, 40),
     "start": (30, 160, 60),
     "goal": (230, 140, 20),
     "problem": (200, 0, 200),
 }
-TERRAIN_COLORS: dict[str, tuple[int, int, int]] = {
-    "swamp": (150, 170, 90),
-    "water": (110, 170, 230),
-    "road": (205, 180, 135),
-    "forest": (60, 140, 70),
-    "sand": (235, 215, 150),
-}
-_PALETTE = [(180, 140, 200), (140, 200, 190), (210, 170, 120), (170, 190, 120), (200, 150, 150)]
+TERRAIN_COLORS = TERRAIN_RGB  # the terrain colours of every picture (navmesh.palette)
 
 
 class UsageError(Exception):
@@ -398,13 +392,6 @@ def cmd_render(args: argparse.Namespace) -> int:
         raise OSError(f"{args.output}: cannot write the picture ({exc})") from None
     print(f"wrote {args.output} ({width} x {height} px)")
     return EXIT_OK
-
-
-def terrain_rgb(tag: str) -> tuple[int, int, int]:
-    """Picture colour of a terrain tag: a fixed one for common tags, else one from a small palette."""
-    if tag in TERRAIN_COLORS:
-        return TERRAIN_COLORS[tag]
-    return _PALETTE[sum(tag.encode()) % len(_PALETTE)]
 
 
 def cmd_convert(args: argparse.Namespace) -> int:

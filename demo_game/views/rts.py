@@ -35,14 +35,8 @@ from .base import (
     panel,
 )
 
-TERRAIN_COLORS = {
-    "water": (40, 105, 200, 255),
-    "ford": (95, 160, 215, 255),
-    "bridge": (150, 105, 60, 255),
-    "road": (176, 156, 112, 255),
-    "swamp": (88, 96, 52, 255),
-    "forest": (30, 82, 42, 255),
-}
+# The library's shared terrain colours (the ones ``navmesh render`` uses), drawn opaque: the map's ground.
+TERRAIN_COLORS = {tag: (*nd.terrain_color(tag)[:3], 255) for tag in ("water", "ford", "bridge", "road", "swamp", "forest")}
 PATH_COLOR = (255, 215, 90, 255)
 ROUTE_COLOR = (120, 255, 160, 230)
 QUEUE_COLOR = (255, 150, 60, 255)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -203,6 +204,36 @@ def test_queued_orders_are_drawn_as_dashed_order_markers_not_as_paths(window: An
     # a ring marks the queued goal
     ring = [coloured(b[0] + 10 * np.cos(t), b[1] + 10 * np.sin(t)) for t in np.linspace(0, 2 * np.pi, 36, endpoint=False)]
     assert np.mean(ring) >= 0.75
+
+
+def test_navmesh_render_colours_terrain_as_the_demo_does(window: Any, tmp_path: Any) -> None:
+    """The bridge is brown and the ford light blue both in the demo window and in ``navmesh render``."""
+    from PIL import Image
+
+    from demo_game.levels import __file__ as levels_init
+    from navmesh.cli import main as navmesh_cli
+
+    view = make(window, seed=0)
+    view.camera.zoom = 0.5
+    view.camera.position = (1800.0, 950.0)  # world x 1000-2600, y 350-1550 on screen
+    demo = frame(window, view)
+    size = 1200
+    assert navmesh_cli(["render", str(Path(levels_init).parent / "valley.json"), "-o", str(tmp_path / "v.png"),
+                        "--size", str(size)]) == 0
+    png = Image.open(tmp_path / "v.png").convert("RGB")
+    left, bottom, right, top = view.level.bounds.bounds
+    scale = (size - 16) / max(right - left, top - bottom)
+    tags = ("bridge", "ford", "water", "road")
+    for tag in tags:
+        # a point of the region in view, away from the other tags, the header, the hint and the minimap
+        others = shapely.union_all([region(view, t) for t in tags if t != tag])
+        inside = shapely.difference(shapely.intersection(region(view, tag), shapely.box(1000, 460, 2200, 1420)), others)
+        point = shapely.buffer(inside, -8).representative_point()
+        x, y = point.x, point.y
+        in_demo = pixel(demo, *screen(view, (x, y)))
+        in_png = png.getpixel((round(8 + (x - left) * scale), round(png.height - 8 - (y - bottom) * scale)))
+        assert close_to(in_demo, TERRAIN_COLORS[tag][:3], 12), (tag, in_demo)
+        assert close_to(in_png, TERRAIN_COLORS[tag][:3], 0), (tag, in_png)
 
 
 def test_camera_pans_and_zooms(window: Any) -> None:
