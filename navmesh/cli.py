@@ -109,20 +109,23 @@ def _grid(path: str, cell_size: float) -> Any:
 
 
 def _grid_level(grid: Any, waypoints: str) -> Any:
-    """A level from a tile grid: blocked cells as obstacles, optionally a waypoint per free cell."""
+    """A level from a tile grid: blocked cells merged into obstacle polygons (holes kept), optionally a
+    waypoint per free cell."""
+    import shapely
+
     from navmesh.geometry import cell_rectangles
     from navmesh.level import Level
 
     s = grid.cell_size
     ox, oy = grid.origin
-    boxes = [
-        [(ox + x0 * s, oy + y0 * s), (ox + x1 * s, oy + y0 * s), (ox + x1 * s, oy + y1 * s), (ox + x0 * s, oy + y1 * s)]
-        for x0, y0, x1, y1 in (b.bounds for b in cell_rectangles(grid.blocked[::-1]))
-    ]
+    # One polygon per connected wall (cells sharing an edge), not one box per run of cells: an editor
+    # shows walls, not hundreds of strips. simplify(0) drops the vertices left between merged boxes.
+    walls = shapely.simplify(shapely.union_all(cell_rectangles(grid.blocked[::-1])), 0.0)
+    obstacles = [shapely.transform(p, lambda xy: xy * s + (ox, oy)) for p in shapely.get_parts(walls) if p.area > 0]
     free = np.flatnonzero(~grid.blocked.reshape(-1))
     points = grid.cell_center(free) if waypoints == "cells" else np.zeros((0, 2))
     bounds = [(ox, oy), (ox + grid.width * s, oy), (ox + grid.width * s, oy + grid.height * s), (ox, oy + grid.height * s)]
-    return Level(bounds, obstacles=boxes, waypoints=points)
+    return Level(bounds, obstacles=obstacles, waypoints=points)
 
 
 def _load(args: argparse.Namespace) -> Any:

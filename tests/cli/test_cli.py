@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import navmesh
@@ -305,6 +306,39 @@ def test_convert_moving_ai_round_trip_paths_equal_the_grids(tmp_path):
     expected = query.find_path(start, goal, refine="none").cost  # joins may reach past the 8 neighbours
     assert json.loads(proc.stdout)["cost"] == pytest.approx(expected)
     assert expected <= 2 * optimal + 1e-9
+
+
+def test_convert_moving_ai_merges_walls_into_polygons_with_holes(tmp_path):
+    """One obstacle per wall (4-connected blocked cells), holes kept, not one box per run of cells."""
+    import shapely
+    from scipy import ndimage
+
+    rows = [
+        "..........",
+        ".@@@@@....",
+        ".@...@..@.",
+        ".@.@.@...@",
+        ".@...@....",
+        ".@@@@@.@@.",
+        ".......@..",
+    ]
+    path = write(tmp_path, "ring.map", f"type octile\nheight {len(rows)}\nwidth {len(rows[0])}\nmap\n" + "\n".join(rows) + "\n")
+    proc = run("convert", path, "-o", tmp_path / "ring.json", "--cell-size", 2, "--waypoints", "none")
+    assert proc.returncode == 0, proc.stderr
+    level = navmesh.load_level(tmp_path / "ring.json")
+    blocked = np.array([[ch == "@" for ch in row] for row in rows])
+    _, n_walls = ndimage.label(blocked)  # 4-connected: cells touching at a corner are separate walls
+    assert len(level.obstacles) == n_walls == 5
+    # exactly the blocked cells, world y up: row 0 of the file is the top row
+    cells = shapely.union_all([shapely.box(2 * c, 2 * (len(rows) - 1 - r), 2 * c + 2, 2 * (len(rows) - r))
+                               for r, c in zip(*np.nonzero(blocked))])
+    assert shapely.union_all(level.obstacles).symmetric_difference(cells).area == 0
+    ring = max(level.obstacles, key=lambda p: p.area)
+    assert len(ring.interiors) == 1 and ring.area == 4 * 16 and shapely.Polygon(ring.exterior).area == 4 * 25
+    assert len(ring.exterior.coords) == 5  # a square: no vertices left between merged boxes
+    # the island inside the ring is its own obstacle, standing in the hole
+    island = next(p for p in level.obstacles if p.area == 4 and p.within(shapely.Polygon(ring.exterior)))
+    assert island.bounds == (6.0, 6.0, 8.0, 8.0)
 
 
 def test_convert_tiled_map(tmp_path):
