@@ -52,6 +52,7 @@ from navmesh.waypoints.query import NavQuery
 MAX_SPRITE_GRID_CELLS = 2**22
 
 __all__ = [
+    "MAX_SPRITE_GRID_CELLS",
     "level_from_sprites",
     "level_from_tilemap",
     "grid_from_sprites",
@@ -435,6 +436,7 @@ def place_sprites(
         raise NodeNotFoundError(
             f"ids={describe(ids)} is not valid; expected integer unit ids as returned by crowd.add, one per sprite"
         )
+    idx = idx.astype(np.int64)  # an empty list reads as floats
     if idx.size != len(sprites):
         raise InvalidOptionError(f"ids has {idx.size} entries for {len(sprites)} sprites; expected one per sprite")
     out = (idx < 0) | (idx >= len(crowd))

@@ -261,6 +261,10 @@ class TestMovingSprites:
         place_sprites(sprites, crowd_of_three, [2])
         assert sprites[0].position == (200, 80)
 
+    def test_place_sprites_with_no_sprites_does_nothing(self, crowd_of_three):
+        place_sprites([], crowd_of_three, [])
+        place_sprites(arcade.SpriteList(), crowd_of_three, np.zeros(0, np.int64))
+
     def test_place_sprites_refuses_a_non_crowd(self):
         with pytest.raises(InvalidOptionError, match=r"crowd='crowd' is not a navmesh.Crowd"):
             place_sprites([arcade.SpriteSolidColor(4, 4)], "crowd", [0])
