@@ -345,7 +345,8 @@ def cmd_render(args: argparse.Namespace) -> int:
     left, bottom, right, top = level.bounds.bounds
     margin = 8
     scale = (args.size - 2 * margin) / max(right - left, top - bottom)
-    width, height = int(math.ceil((right - left) * scale)) + 2 * margin, int(math.ceil((top - bottom) * scale)) + 2 * margin
+    # ceil of a value rounding may have put just above a whole number: --size is the longer side exactly
+    width, height = (int(math.ceil(extent * scale - 1e-6)) + 2 * margin for extent in (right - left, top - bottom))
 
     def px(points: Any) -> list[tuple[float, float]]:
         pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)

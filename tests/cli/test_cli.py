@@ -265,6 +265,15 @@ def test_render_without_terrain_overlay(tmp_path):
     assert image.getpixel((30, 30)) == COLORS["floor"]
 
 
+@pytest.mark.parametrize("size", [8192, 1000, 33])
+def test_render_size_is_the_pictures_longer_side(tmp_path, size):
+    from PIL import Image
+
+    proc = run("render", LEVELS / "swamp_detour.json", "-o", tmp_path / "s.png", "--size", size)  # 100 x 100 units
+    assert proc.returncode == 0, proc.stderr
+    assert Image.open(tmp_path / "s.png").size == (size, size)
+
+
 def test_render_to_a_missing_folder(tmp_path):
     line = one_line_error(run("render", LEVELS / "swamp_detour.json", "-o", tmp_path / "no" / "x.png"), 1)
     assert "x.png" in line
