@@ -1080,8 +1080,16 @@ class LineOfSight:
             r += 1
 
     def _edge_pairs(self, a: NDArray[np.float64], b: NDArray[np.float64], ei: NDArray[np.int64]) -> NDArray[np.bool_]:
-        """Per (segment, wall edge) pair: whether that edge or its start corner blocks the segment."""
-        return _edge_blocks(a, b, self.edges[ei])
+        """Per (segment, wall edge) pair: whether that edge or its start corner blocks the segment.
+
+        Only pairs whose segment and edge may touch (a floating-point test with a wide margin:
+        never wrong about pairs far apart) go to the exact tests."""
+        out = np.zeros(len(a), dtype=bool)
+        e = self.edges
+        k = np.flatnonzero(_may_touch(a, b, e[ei, 0:2], e[ei, 2:4]))
+        if k.size:
+            out[k] = _edge_blocks(a[k], b[k], e[ei[k]])
+        return out
 
     def _gap_blocks(self, a: NDArray[np.float64], b: NDArray[np.float64], gi: NDArray[np.int64]) -> NDArray[np.bool_]:
         """Per (segment, seam or pinch point) pair: whether that gap blocks the segment."""
@@ -1204,6 +1212,27 @@ def _in_wedge(a: NDArray[np.float64], b: NDArray[np.float64], v: NDArray[np.floa
         c_qr > 0, (c_qd >= 0) & (c_dr >= 0),
         np.where(c_qr < 0, (c_qd >= 0) | (c_dr >= 0), np.where(opposite, c_qd >= 0, True)),
     )
+
+
+def _sides(o: NDArray[np.float64], d: NDArray[np.float64], c: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """cross(d, c - o) in floating point and a bound far above its rounding error."""
+    t1 = d[:, 0] * (c[:, 1] - o[:, 1])
+    t2 = d[:, 1] * (c[:, 0] - o[:, 0])
+    return t1 - t2, 1e-12 * (np.abs(t1) + np.abs(t2))
+
+
+def _may_touch(a: NDArray[np.float64], b: NDArray[np.float64], p: NDArray[np.float64],
+               q: NDArray[np.float64]) -> NDArray[np.bool_]:
+    """False only where segment a-b and edge p-q are surely apart: one's end points lie strictly on
+    one side of the other's line by far more than rounding (a zero or unsure sign keeps the pair).
+    An edge that does not touch a segment neither crosses it nor has its corner on it."""
+    s1, m1 = _sides(a, b - a, p)
+    s2, m2 = _sides(a, b - a, q)
+    apart = ((s1 > m1) & (s2 > m2)) | ((s1 < -m1) & (s2 < -m2))
+    s1, m1 = _sides(p, q - p, a)
+    s2, m2 = _sides(p, q - p, b)
+    apart |= ((s1 > m1) & (s2 > m2)) | ((s1 < -m1) & (s2 < -m2))
+    return ~apart
 
 
 def _edge_blocks(a: NDArray[np.float64], b: NDArray[np.float64], e: NDArray[np.float64]) -> NDArray[np.bool_]:
