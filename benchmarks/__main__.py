@@ -172,6 +172,23 @@ QUICK: dict[str, Callable[[], Ratios]] = {
 }
 
 
+def compare(found: Ratios, baseline: Ratios, factor: float) -> tuple[list[str], list[str]]:
+    """(report lines, labels that regressed): a ratio regressed when it is above ``factor`` times
+    its baseline; ratios without a baseline are reported, baseline ratios not measured are
+    reported as skipped."""
+    lines, failed = [], []
+    for label, ratio in found.items():
+        base = baseline.get(label)
+        verdict = "no baseline" if base is None else f"baseline {base:.3f}"
+        if base is not None and ratio > factor * base:
+            failed.append(label)
+            verdict += f"  REGRESSED (> {factor * base:.3f})"
+        lines.append(f"  {label:<44} {ratio:8.3f}   {verdict}")
+    for label in sorted(baseline.keys() - found.keys()):
+        lines.append(f"  {label:<44} skipped (peer missing or check failed to run)")
+    return lines, failed
+
+
 def run_quick(factor: float, write: bool) -> int:
     print(machine_line(), flush=True)
     baseline: Ratios = json.loads(BASELINE.read_text())["ratios"] if BASELINE.exists() else {}
@@ -185,16 +202,8 @@ def run_quick(factor: float, write: bool) -> int:
             continue
         found.update(ratios)
     print(f"\nratio = our time / peer time in this run (lower is better); fail above {factor:g}x the baseline")
-    failed = []
-    for label, ratio in found.items():
-        base = baseline.get(label)
-        verdict = "no baseline" if base is None else f"baseline {base:.3f}"
-        if base is not None and ratio > factor * base:
-            failed.append(label)
-            verdict += f"  REGRESSED (> {factor * base:.3f})"
-        print(f"  {label:<44} {ratio:8.3f}   {verdict}")
-    for label in baseline.keys() - found.keys():
-        print(f"  {label:<44} skipped (peer missing or check failed to run)")
+    lines, failed = compare(found, baseline, factor)
+    print("\n".join(lines))
     if write:
         BASELINE.write_text(json.dumps({"machine": machine_line(), "ratios": {k: round(v, 4) for k, v in found.items()}},
                                        indent=2) + "\n")
