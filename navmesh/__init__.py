@@ -5,9 +5,12 @@ the subpackages, one job each:
 
 - :mod:`navmesh.waypoints`: generated waypoints, the build (:class:`NavMap`), local updates and
   per-unit-type queries (:class:`NavQuery`);
+- :mod:`navmesh.polymesh`: navigation meshes of convex polygons (:func:`build_navmesh`,
+  :class:`PolyMesh`) with exact any-angle paths (Polyanya, :class:`MeshQuery`; ``NavQuery`` on
+  a PolyMesh gives one);
 - :mod:`navmesh.grid`: tile maps, grid searches, the maze first-step search, flow fields;
 - :mod:`navmesh.steering`: path following (straight or Hermite), re-planning, variation, crowds;
-- :mod:`navmesh.io`: level JSON, Tiled and Moving AI files (readers are imported on first use);
+- :mod:`navmesh.io`: level JSON, Tiled, Moving AI and ``.mesh`` files (readers are imported on first use);
 - :mod:`navmesh.search`, :mod:`navmesh.connectivity`, :mod:`navmesh.geometry`,
   :mod:`navmesh.terrain`: graph searches, reachability, line of sight, cost profiles;
 - :mod:`navmesh.arcade_draw` and :mod:`navmesh.arcade_adapt`: debug drawing, and levels, grids and
@@ -44,6 +47,9 @@ from navmesh.grid import (
 from navmesh.io.level_json import load_level, save_level
 from navmesh.level import Level, Link, OffMeshLink
 from navmesh.path import Path, SearchTrace
+from navmesh.polymesh.build import build_navmesh
+from navmesh.polymesh.mesh import PolyMesh
+from navmesh.polymesh.query import MeshQuery
 from navmesh.search import (
     all_pairs,
     astar,
@@ -95,6 +101,12 @@ __all__ = [
     "NavQuery",
     "find_path",
     "diagnose",
+    # navigation meshes
+    "build_navmesh",
+    "PolyMesh",
+    "MeshQuery",
+    "load_mesh",
+    "save_mesh",
     # tile maps
     "GridMap",
     "FlowField",
@@ -120,7 +132,7 @@ __all__ = [
     "NavmeshWarning",
 ]
 
-_LAZY = {"load_tiled_level": "navmesh.io.tiled"}  # format readers with heavy imports
+_LAZY = {"load_tiled_level": "navmesh.io.tiled", "load_mesh": "navmesh.io.mesh_file", "save_mesh": "navmesh.io.mesh_file"}  # format readers with heavy imports
 
 
 def __getattr__(name: str) -> Any:

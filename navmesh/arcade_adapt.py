@@ -29,8 +29,9 @@ Examples
 from __future__ import annotations
 
 import math
+import warnings
 from decimal import Decimal
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Literal, Sequence
 
 import arcade
 import numpy as np
@@ -38,14 +39,15 @@ import shapely
 from numpy.typing import ArrayLike, NDArray
 from scipy import ndimage
 
-from navmesh._checks import MAX_COORDINATE, as_array, describe
-from navmesh.errors import InvalidGeometryError, InvalidOptionError, NodeNotFoundError
+from navmesh._checks import MAX_COORDINATE, as_array, check_option, describe
+from navmesh.errors import InvalidGeometryError, InvalidOptionError, NavmeshWarning, NodeNotFoundError
 from navmesh.grid import GridMap
 from navmesh.io.tiled import load_tiled_level
 from navmesh.level import Level
 from navmesh.steering import Crowd, FollowerEvent, PathFollower
+from navmesh.steering.follower import from_here
 from navmesh.waypoints.navmap import NavMap
-from navmesh.waypoints.query import NavQuery
+from navmesh.waypoints.query import NavQuery, find_path
 
 #: Most cells :func:`grid_from_sprites` makes (2048 x 2048): it tests every cell against the walls'
 #: hit boxes (about 0.5 kB and 7 microseconds per cell), so a tiny ``cell_size`` would exhaust memory.
@@ -194,6 +196,18 @@ def _grow_walls(grid: GridMap, agent_radius: float) -> GridMap:
     gap = np.maximum(np.abs(off) - 0.5, 0.0)  # centre to the nearest edge of a cell that far away
     footprint = np.hypot(gap[:, None], gap[None, :]) * grid.cell_size < r
     grown = ndimage.binary_dilation(grid.blocked, structure=footprint)
+    if r > grid.cell_size / 2:
+        closed = int((grown & ~grid.blocked).sum())
+        free = int((~grid.blocked).sum())
+        if closed:
+            warnings.warn(
+                f"agent_radius={r:.6g} is more than half the cell size ({grid.cell_size:.6g} / 2): it closes every "
+                f"corridor narrower than 2 x {r:.6g} = {2 * r:.6g} world units, one-cell corridors included "
+                f"({closed} of {free} free cells blocked). A unit whose hit box fits a cell passes a one-cell "
+                "corridor: for a sprite use sprite_radius(sprite, fit='box') (half its hit box's larger side) "
+                "instead of the circle round it",
+                NavmeshWarning, stacklevel=3,
+            )
     return GridMap(
         np.where(grown, np.inf, grid.costs), cell_size=grid.cell_size, origin=grid.origin,
         connectivity=grid.connectivity, diagonal=grid.diagonal, wrap=grid.wrap, regions=grid.regions,
@@ -227,8 +241,17 @@ def grid_from_sprites(
         Also block cells whose centre is closer than this to a wall cell (world units, from 0 to
         the diagonal of ``bounds``), so an agent of that radius walking from cell centre to cell
         centre never touches a wall.
+        Games' rule for tile grids is that a unit fitting a cell passes a one-cell corridor:
+        that holds for any radius up to half the cell size (nothing is blocked then); use
+        ``sprite_radius(unit, fit="box")``. A larger radius closes one-cell corridors, with a
+        :class:`~navmesh.errors.NavmeshWarning` naming the numbers.
     **grid_options
         Passed to :class:`~navmesh.grid.GridMap` (``connectivity``, ``diagonal``).
+
+    Warns
+    -----
+    NavmeshWarning
+        ``agent_radius`` exceeds half the cell size and closes cells.
 
     Raises
     ------
@@ -310,20 +333,43 @@ def grid_from_tilemap(
     return _grow_walls(grid, agent_radius)
 
 
-def sprite_radius(sprite: arcade.BasicSprite) -> float:
-    """Radius of the circle around the sprite's centre that holds its whole hit box (world units).
+def sprite_radius(sprite: arcade.BasicSprite, *, fit: Literal["circle", "box"] = "circle") -> float:
+    """An agent radius for a sprite, from its hit box (world units).
 
-    Use it as an agent radius: an agent of this radius never overlaps a wall, whichever way it
-    turns.
+    Parameters
+    ----------
+    sprite : arcade sprite
+    fit : {"circle", "box"}
+        ``"circle"`` (default): the radius of the circle around the sprite's centre that holds
+        its whole hit box, for waypoint maps (an agent of this radius never overlaps a wall,
+        whichever way it turns). ``"box"``: half the larger side of the hit box's extent around
+        the centre, for tile grids (:func:`grid_from_sprites`), where a unit moves from cell
+        centre to cell centre without turning: a unit whose box fits a cell (this at most half
+        the cell size) passes a one-cell corridor.
 
     Examples
     --------
     >>> import arcade
     >>> round(sprite_radius(arcade.SpriteSolidColor(30, 40)), 6)
     25.0
+    >>> sprite_radius(arcade.SpriteSolidColor(30, 40), fit="box")
+    20.0
     """
-    pts = np.asarray(sprite.hit_box.get_adjusted_points(), dtype=np.float64)
-    return float(np.hypot(pts[:, 0] - sprite.center_x, pts[:, 1] - sprite.center_y).max())
+    check_option("fit", fit, ("circle", "box"))
+    dx, dy = _hit_box_offsets(sprite)
+    if fit == "box":
+        return float(max(np.abs(dx).max(), np.abs(dy).max()))
+    return float(np.hypot(dx, dy).max())
+
+
+def _hit_box_offsets(sprite: arcade.BasicSprite) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The sprite's hit box corners relative to its centre (x offsets, y offsets)."""
+    try:
+        pts = np.asarray(sprite.hit_box.get_adjusted_points(), dtype=np.float64).reshape(-1, 2)
+        cx, cy = float(sprite.center_x), float(sprite.center_y)
+    except (AttributeError, TypeError, ValueError):
+        raise InvalidOptionError(f"sprite={describe(sprite)} is not an arcade sprite") from None
+    return pts[:, 0] - cx, pts[:, 1] - cy
 
 
 def walk_to(
@@ -335,16 +381,21 @@ def walk_to(
 ) -> PathFollower:
     """Plan from the sprite's position to ``goal`` and return a follower for :func:`follow_path`.
 
+    Call it again from wherever the sprite stands (a chaser re-planning every few frames): any
+    position a follower produced is a valid start. A start or goal inside a wall follows the
+    library's endpoint policy: it moves to the nearest walkable point (``path.start_moved`` /
+    ``goal_moved``); a sprite standing in a wall walks out from where it stands, continuously.
+
     Parameters
     ----------
     sprite : arcade sprite
         The unit; its ``position`` is the start.
     where : NavQuery, NavMap or GridMap
         What to search: a NavQuery (its cost profile applies; re-plans use it too), a NavMap
-        (default profile) or a GridMap (grid A*, cell centres as waypoints).
+        (default profile) or a GridMap (:meth:`GridMap.find_path <navmesh.grid.GridMap.find_path>`,
+        cell centres as waypoints).
     goal : pair of float
-        World position. On a NavMap a goal inside an obstacle is moved to the nearest walkable
-        point (``path.goal_moved``).
+        World position.
     speed : float
         World units per second, > 0.
     **follower_options
@@ -353,24 +404,82 @@ def walk_to(
     Returns
     -------
     PathFollower
-        Starting exactly at the sprite's position.
+        Starting exactly at the sprite's position. On a grid the route runs from the sprite's
+        position through the cell centres to the goal and never sweeps the sprite's hit box over
+        a blocked cell: it goes by the centre of the sprite's own cell unless the first step
+        from where it stands is clear, and stops at the goal cell's centre (or as near the goal
+        as the hit box stays clear) when the hit box would overlap a blocked cell at the goal.
 
     Raises
     ------
     NoPathError
         The goal cannot be reached.
+    NodeNotFoundError
+        The sprite or the goal lies farther outside the level's bounds (the grid) than
+        :data:`~navmesh.geometry.BOUNDS_MARGIN` (5%) of its size; or nothing at all is walkable.
+    InvalidGeometryError
+        The goal is not two finite numbers.
     """
     start = np.array(sprite.position, dtype=np.float64)
+    end = np.asarray(goal, dtype=np.float64).reshape(-1)
+    if end.shape != (2,) or not np.isfinite(end).all():
+        raise InvalidGeometryError(f"goal={describe(goal)} is not valid; expected two finite numbers (x, y)")
     if isinstance(where, GridMap):
-        from navmesh.grid import grid_astar
+        return PathFollower(_grid_route(where, sprite, start, end), speed, **follower_options)
+    if isinstance(where, NavQuery):
+        query = where
+        path = query.find_path(start, end)
+    else:
+        path = find_path(where, start, end)
+        query = None
+    path = from_here(path, start)
+    if query is not None:
+        follower_options.setdefault("profile", query.profile)
+    return PathFollower(path, speed, navmap=where if query is None else query.navmap, **follower_options)
 
-        path = grid_astar(where, where.cell_at(start), where.cell_at(goal))
-        points = np.vstack([start, path.points[1:-1], np.asarray(goal, dtype=np.float64)])
-        return PathFollower(points, speed, **follower_options)
-    query = where if isinstance(where, NavQuery) else NavQuery(where)
-    path = query.find_path(start, goal)
-    follower_options.setdefault("profile", query.profile)
-    return PathFollower(path, speed, navmap=query.navmap, **follower_options)
+
+def _grid_route(grid: GridMap, sprite: arcade.BasicSprite, start: NDArray[np.float64],
+                goal: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The route of :func:`walk_to` on a grid (see its Returns)."""
+    path = grid.find_path(start, goal)
+    dx, dy = _hit_box_offsets(sprite)
+    box = (min(dx.min(), 0.0), min(dy.min(), 0.0), max(dx.max(), 0.0), max(dy.max(), 0.0))
+    centres = path.points[:, :2]
+    end = centres[-1]
+    if not path.goal_moved:
+        end = goal
+        if not _sweep_clear(grid, box, centres[-1], goal):
+            # the hit box at the goal would overlap a wall: go as near as the box stays in the goal cell
+            half = grid.cell_size / 2
+            lo = centres[-1] - half - np.array(box[:2])
+            hi = centres[-1] + half - np.array(box[2:])
+            end = np.where(lo <= hi, np.clip(goal, lo, np.maximum(lo, hi)), centres[-1])
+    route = [start, *centres, end]
+    # skip the first and last cell centres when going straight past them keeps the box clear
+    if len(route) >= 3 and _sweep_clear(grid, box, route[0], route[2]):
+        del route[1]
+    if len(route) > 3 and _sweep_clear(grid, box, route[-3], route[-1]):
+        del route[-2]
+    return np.vstack(route)
+
+
+def _sweep_clear(grid: GridMap, box: tuple[float, float, float, float], a: NDArray[np.float64],
+                 b: NDArray[np.float64]) -> bool:
+    """Whether the hit box (offsets ``box`` = (left, bottom, right, top) from the centre) stays off
+    blocked cells and inside the grid while its centre moves straight from ``a`` to ``b``.
+
+    The swept area lies inside the bounding box of the two end boxes; every cell that bounding
+    box overlaps with positive area must be passable (a conservative test)."""
+    s = grid.cell_size
+    ox, oy = grid.origin
+    x0, x1 = min(a[0], b[0]) + box[0], max(a[0], b[0]) + box[2]
+    y0, y1 = min(a[1], b[1]) + box[1], max(a[1], b[1]) + box[3]
+    c0, c1 = math.floor((x0 - ox) / s), math.ceil((x1 - ox) / s) - 1
+    r0, r1 = math.floor((y0 - oy) / s), math.ceil((y1 - oy) / s) - 1  # rows counted upward
+    if c0 < 0 or r0 < 0 or c1 >= grid.width or r1 >= grid.height:
+        return False
+    rows = slice(grid.height - 1 - r1, grid.height - r0)
+    return not bool(grid.blocked[rows, c0 : c1 + 1].any())
 
 
 def _arcade_angle(heading: float | NDArray[np.float64], facing: float) -> Any:
@@ -388,7 +497,8 @@ def follow_path(
     sprite : arcade sprite
     follower : PathFollower
     delta_time : float
-        Seconds since the last update (arcade's ``on_update`` argument).
+        Seconds since the last update (arcade's ``on_update`` argument), >= 0; 0 (a paused
+        game) leaves the follower and the sprite where they are.
     turn : bool
         Also turn the sprite to its heading.
     facing : float

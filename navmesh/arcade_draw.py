@@ -58,11 +58,13 @@ from navmesh.grid.map import GridMap
 from navmesh.level import Level
 from navmesh.palette import TERRAIN_RGB, terrain_rgb
 from navmesh.path import Path, SearchTrace
+from navmesh.polymesh.mesh import PolyMesh
 
 __all__ = [
     "level_shapes",
     "graph_shapes",
     "grid_shapes",
+    "polymesh_shapes",
     "draw_path",
     "draw_trace",
     "draw_flow_field",
@@ -85,6 +87,8 @@ OPEN_COLOR: RGBOrA255 = (50, 205, 50, 235)
 TREE_COLOR: RGBOrA255 = (255, 255, 255, 70)
 ARROW_COLOR: RGBOrA255 = (173, 216, 230, 220)
 GOAL_COLOR: RGBOrA255 = (255, 215, 0, 255)
+MESH_FILL_COLOR: RGBOrA255 = (70, 130, 180, 70)
+MESH_EDGE_COLOR: RGBOrA255 = (135, 206, 250, 200)
 
 TERRAIN_ALPHA = 140
 """Opacity of terrain tints (0-255): the floor and grid show through."""
@@ -550,6 +554,60 @@ def grid_shapes(
 
 
 # -- per-frame drawing --------------------------------------------------------------------------
+def polymesh_shapes(
+    mesh: PolyMesh,
+    *,
+    fill_color: RGBOrA255 = MESH_FILL_COLOR,
+    edge_color: RGBOrA255 = MESH_EDGE_COLOR,
+    line_width: float = 1.0,
+    terrain_colors: Mapping[str, RGBOrA255] | None = None,
+) -> ShapeElementList:
+    """A navigation mesh as a cached shape list: its polygons filled, then their edges.
+
+    Parameters
+    ----------
+    mesh : PolyMesh
+        The mesh (:func:`navmesh.build_navmesh`).
+    fill_color : colour
+        Fill of plain-ground polygons (alpha 0 leaves the fill out).
+    edge_color : colour
+        Colour of every polygon edge.
+    line_width : float
+        Width of the edges in world units, >= 0 (0: no edges).
+    terrain_colors : mapping of str to colour, optional
+        Fill per terrain tag for tagged polygons; tags not listed use :func:`terrain_color`.
+
+    Returns
+    -------
+    arcade.shape_list.ShapeElementList
+        Call its ``draw()`` in ``on_draw``.
+
+    Raises
+    ------
+    InvalidOptionError
+        A colour or a size is invalid, or ``mesh`` is not a PolyMesh.
+    """
+    _check_type("mesh", mesh, PolyMesh)
+    width = _size("line_width", line_width)
+    fill_rgba = _color("fill_color", fill_color)
+    edge_rgba = _color("edge_color", edge_color)
+    fills = _Mesh()
+    shapes = mesh.to_shapely()
+    for t, tag in enumerate(mesh.tag_names):
+        mine = [shapes[p] for p in np.flatnonzero(mesh.tags == t)]
+        rgba = fill_rgba if not tag else np.asarray(terrain_color(tag, terrain_colors), dtype=np.float32)
+        if mine:
+            fills.add(_fill(mine), rgba)
+    lines = _Mesh()
+    if width > 0 and mesh.n_polygons:
+        a = mesh.vertices[mesh.indices]
+        nxt = np.arange(1, len(mesh.indices) + 1)
+        nxt[mesh.indptr[1:] - 1] = mesh.indptr[:-1]
+        b = mesh.vertices[mesh.indices[nxt]]
+        lines.add(_segments(a, b, width), edge_rgba)
+    return _shape_list([fills, lines])
+
+
 def draw_path(
     path: Path,
     *,

@@ -261,7 +261,16 @@ def _profile(spec: str | None, level: Any, name: str) -> Any:
     return CostProfile("cli", multipliers, forbidden=frozenset(forbidden), capabilities=frozenset(capabilities))
 
 
-def _path_dict(path: Any) -> dict[str, Any]:
+def _moves(path: Any, coords: Sequence[float]) -> dict[str, float]:
+    """How far the start and goal moved (world units): 0.0 unless the path says it moved it."""
+    asked = np.asarray(coords, dtype=np.float64).reshape(2, 2)
+    used = path.points[[0, -1], :2]
+    dist = np.hypot(*(used - asked).T)
+    return {"start": float(dist[0]) if path.start_moved else 0.0, "goal": float(dist[1]) if path.goal_moved else 0.0}
+
+
+def _path_dict(path: Any, coords: Sequence[float]) -> dict[str, Any]:
+    moves = _moves(path, coords)
     return {
         "cost": float(path.cost),
         "length": float(path.length),
@@ -269,6 +278,8 @@ def _path_dict(path: Any) -> dict[str, Any]:
         "partial": bool(path.partial),
         "start_moved": bool(path.start_moved),
         "goal_moved": bool(path.goal_moved),
+        "start_moved_by": moves["start"],
+        "goal_moved_by": moves["goal"],
         "nodes": path.nodes.tolist(),
         "points": path.points.tolist(),
     }
@@ -282,10 +293,16 @@ def _grid_path(args: argparse.Namespace) -> Any:
     algorithm = args.algorithm or "astar"
     if algorithm not in ("astar", "jps"):
         raise UsageError(f"--algorithm {algorithm} does not apply to a tile grid; use astar or jps")
+    from navmesh.grid.endpoints import resolve
+    from navmesh.path import Path
+
     grid = _grid(args.level, args.cell_size)
-    start, goal = grid.cell_at(args.coords[:2]), grid.cell_at(args.coords[2:])
+    strict = bool(getattr(args, "strict", False))
+    (start, s_moved), (goal, g_moved) = (resolve(grid, name, np.asarray(xy, dtype=np.float64), strict=strict)
+                                         for name, xy in (("start", args.coords[:2]), ("goal", args.coords[2:])))
     search = grid_astar if algorithm == "astar" else jump_point_search
-    return search(grid, start, goal)
+    path = search(grid, start, goal)
+    return Path(path.nodes, path.points, path.cost, path.expansions, path.partial, s_moved, g_moved)
 
 
 def _refine(args: argparse.Namespace) -> str:
@@ -300,7 +317,7 @@ def _find_path(args: argparse.Namespace, nav: Any, coords: Sequence[float]) -> A
     from navmesh.waypoints.query import NavQuery
 
     query = NavQuery(nav, _profile(args.profile, nav.level, args.level))
-    return query.find_path(coords[:2], coords[2:], refine=_refine(args))
+    return query.find_path(coords[:2], coords[2:], refine=_refine(args), strict=bool(getattr(args, "strict", False)))
 
 
 def _check_path_options(args: argparse.Namespace, level: Any) -> None:
@@ -317,10 +334,15 @@ def cmd_path(args: argparse.Namespace) -> int:
         _check_path_options(args, level)
         path = _find_path(args, _build(level, args, _quiet), args.coords)
     if args.json:
-        print(json.dumps(_path_dict(path)))
+        print(json.dumps(_path_dict(path, args.coords)))
         return EXIT_OK
-    notes = [n for n, flag in (("partial", path.partial), ("start moved", path.start_moved),
-                               ("goal moved", path.goal_moved)) if flag]
+    moves = _moves(path, args.coords)
+    for end, asked, point in (("start", args.coords[:2], path.points[0]), ("goal", args.coords[2:], path.points[-1])):
+        if getattr(path, f"{end}_moved"):
+            _stderr(f"{PROG}: note: the {end} ({asked[0]:g}, {asked[1]:g}) is not walkable; moved {moves[end]:.6g} "
+                    f"world units to ({point[0]:.6g}, {point[1]:.6g}), the nearest walkable point (--strict: fail instead)")
+    notes = [n for n, flag in (("partial", path.partial), (f"start moved {moves['start']:.6g}", path.start_moved),
+                               (f"goal moved {moves['goal']:.6g}", path.goal_moved)) if flag]
     print(f"cost {path.cost:.6g}, length {path.length:.6g}, {len(path.points)} points, "
           f"{path.expansions} expansions" + (f" ({', '.join(notes)})" if notes else ""))
     for x, y in path.points[:, :2]:
@@ -531,6 +553,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="waypoint levels: any_angle (default), smooth, astar (graph path, unrefined); "
                         "Moving AI grids: astar (default), jps")
     p.add_argument("--json", action="store_true", help="print the path as one JSON object")
+    p.add_argument("--strict", action="store_true",
+                   help="fail when the start or goal is not walkable, instead of moving it to the nearest walkable "
+                        "point (a point more than 5%% of the level's size outside its bounds always fails)")
     p.set_defaults(run=cmd_path)
 
     p = level_parser("render", "Draw a level (obstacles, terrain, graph, a path) to a PNG, without a window.")

@@ -45,8 +45,15 @@ class Path:
     partial : bool
         True when the goal was not reached and this path leads to the reached node nearest the goal.
     start_moved, goal_moved : bool
-        Position queries only: True when the asked start (goal) was not walkable and the path
-        starts (ends) at the nearest walkable point instead.
+        Position queries only (``NavQuery.find_path``, ``GridMap.find_path``): True when the
+        asked start (goal) was not walkable (inside an obstacle inflated by the agent radius,
+        within the bounds but outside the eroded area, or a blocked grid cell) and the path
+        starts (ends) at the nearest walkable point (grid: the centre of the nearest passable
+        cell) instead; ``strict=True`` raises instead of moving. A position within
+        :data:`~navmesh.geometry.ENDPOINT_TOLERANCE` times the level's size of the walkable
+        area counts as walkable: it may be pushed inside by at most about that much, unreported,
+        so every point of a returned path is a valid endpoint again. How far an endpoint moved
+        is ``|points[0] - start|`` (``|points[-1] - goal|``).
     """
 
     nodes: NDArray[np.int32]

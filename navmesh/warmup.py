@@ -27,10 +27,10 @@ __all__ = ["warm_up", "PARTS"]
 
 logger = logging.getLogger("navmesh")
 
-PARTS: tuple[str, ...] = ("waypoints", "grid", "jps", "flowfield", "steering")
+PARTS: tuple[str, ...] = ("waypoints", "grid", "jps", "flowfield", "steering", "mesh")
 """What :func:`warm_up` can compile, each only when asked: waypoint graphs and their queries
 (``NavQuery``), grid A* and the maze first-step search, Jump Point Search, flow fields, path
-followers and crowds."""
+followers and crowds, navigation meshes (build and Polyanya queries)."""
 
 COMPILE_NOTICE = (
     "compiling navigation kernels, once: the first search in a new installation takes a few "
@@ -112,8 +112,21 @@ def _steering() -> None:
             crowd.update(1 / 60)
 
 
+def _mesh() -> None:
+    from navmesh.level import Level
+    from navmesh.polymesh.build import build_navmesh
+    from navmesh.polymesh.query import MeshQuery
+
+    level = Level.rectangle(12, 10, obstacles=[[(5, 2), (7, 2), (7, 8), (5, 8)]])
+    query = MeshQuery(build_navmesh(level, agent_radius=0.25))
+    query.find_path((1, 1), (11, 9))
+    query.find_path((1, 1), (2, 2))
+    query.raycast((1, 1), (11, 1))
+
+
 _WORK: dict[str, Callable[[], None]] = {
     "waypoints": _waypoints, "grid": _grid, "jps": _jps, "flowfield": _flowfield, "steering": _steering,
+    "mesh": _mesh,
 }
 
 
@@ -130,7 +143,7 @@ def warm_up(
 
     Parameters
     ----------
-    parts : iterable of {"waypoints", "grid", "jps", "flowfield", "steering"}
+    parts : iterable of {"waypoints", "grid", "jps", "flowfield", "steering", "mesh"}
         What the game uses (default: all); name only those to compile only their kernels.
         ``"steering"`` includes waypoint graphs and grids as far as followers and crowds use them.
     progress : callable(part, done, total), optional

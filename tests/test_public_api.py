@@ -15,6 +15,7 @@ EXPECTED = {
     "Level", "Link", "OffMeshLink", "TerrainRegion", "CostProfile", "DangerZone",
     "load_level", "save_level", "load_tiled_level",
     "build_waypoint_graph", "NavMap", "NavQuery", "find_path", "diagnose",
+    "build_navmesh", "PolyMesh", "MeshQuery", "load_mesh", "save_mesh",
     "GridMap", "FlowField", "grid_astar", "jump_point_search", "first_step", "first_steps",
     "PathFollower", "Crowd", "warm_up",
     "NavmeshError", "InvalidGeometryError", "InvalidCostError", "InvalidOptionError", "NodeNotFoundError",

@@ -10,6 +10,19 @@ and accepts any of three forms:
 
 Batched forms are a 1-D integer array of ids, an (n, 2) integer array of (col, row) pairs, or an
 (n, 2) float array of world positions.
+
+Endpoints in a wall
+-------------------
+The individual searches (``grid_astar``, ``jump_point_search``, ...) take passable cells only
+and raise :class:`~navmesh.errors.NodeNotFoundError` for a blocked one. :func:`find_path` (and
+:meth:`GridMap.find_path`, ``walk_to`` on a grid) follow the library's one endpoint policy, the
+same as :meth:`NavQuery.find_path <navmesh.waypoints.query.NavQuery.find_path>`: a start or goal
+in a blocked cell moves to the passable cell whose centre is nearest and the path says so
+(``start_moved`` / ``goal_moved``); ``strict=True`` raises instead, naming the cell and how far
+the nearest passable one is. A world position outside the grid by at most
+:data:`~navmesh.geometry.ENDPOINT_TOLERANCE` times the grid's size counts as in its border cell;
+one farther out, up to :data:`~navmesh.geometry.BOUNDS_MARGIN` (5%) of the grid's size, moves
+into the grid (``strict=True`` raises); one farther still raises either way.
 """
 
 from __future__ import annotations
@@ -21,12 +34,85 @@ from numpy.typing import ArrayLike, NDArray
 
 from navmesh._checks import as_array
 from navmesh.errors import NodeNotFoundError, describe
+from navmesh.geometry import BOUNDS_MARGIN, ENDPOINT_TOLERANCE, level_size
 from navmesh.grid.map import GridMap
 
-__all__ = ["cell_of", "cells_of"]
+__all__ = ["cell_of", "cell_pair", "cells_of", "resolve"]
+
+_WHY = ("a wall, or a cell closed when the walls were grown by an agent radius (a radius above half the cell "
+        "size closes corridors one cell wide)")
 
 
-def cell_of(grid: GridMap, name: str, value: Any) -> int:
+def resolve(grid: GridMap, name: str, value: Any, *, strict: bool) -> tuple[int, bool]:
+    """The cell a search starts or ends in under the endpoint policy (see the module notes).
+
+    Returns
+    -------
+    (cell, moved) : (int, bool)
+        A passable cell id, and whether it replaces a blocked one.
+
+    Raises
+    ------
+    NodeNotFoundError
+        ``value`` is not a cell, lies outside the grid (world positions: beyond the tolerance),
+        the map has no passable cell, or ``strict`` and the cell is blocked.
+    InvalidGeometryError
+        A world position is not finite.
+    """
+    arr = None if isinstance(value, (int, np.integer)) else _floats(value)
+    out = 0.0
+    if arr is not None:
+        s = grid.cell_size
+        x0, y0 = grid.origin
+        x1, y1 = x0 + grid.width * s, y0 + grid.height * s
+        size = level_size((x0, y0, x1, y1))
+        out = float(np.hypot(max(x0 - arr[0], 0.0, arr[0] - x1), max(y0 - arr[1], 0.0, arr[1] - y1)))
+        if out > BOUNDS_MARGIN * size:
+            raise NodeNotFoundError(
+                f"{name}={arr.tolist()} lies {out:.6g} world units outside the grid (x in [{x0:g}, {x1:g}], "
+                f"y in [{y0:g}, {y1:g}]); a start or goal may lie at most BOUNDS_MARGIN x the grid's size = "
+                f"{BOUNDS_MARGIN * size:.6g} outside it"
+            )
+        inner = np.array([min(max(arr[0], x0), np.nextafter(x1, x0)), min(max(arr[1], y0), np.nextafter(y1, y0))])
+        cell = int(grid.cell_at(inner))
+        if out <= ENDPOINT_TOLERANCE * size:
+            out = 0.0
+    else:
+        cell = cell_of(grid, name, value, allow_blocked=True)
+    if not grid.arrays.blocked_bytes[cell] and out == 0.0:
+        return cell, False
+    if not grid.arrays.blocked_bytes[cell]:  # outside the grid, beside a passable border cell
+        if strict:
+            raise NodeNotFoundError(
+                f"{name}={describe(value)} lies {out:.6g} world units outside the grid (pass strict=False to start "
+                "from its nearest cell)"
+            )
+        return cell, True
+    near = int(grid.arrays.nearest_passable[cell])
+    if near < 0:
+        raise NodeNotFoundError(f"{name}={describe(value)}: the grid has no passable cell")
+    if strict:
+        col, row = cell % grid.width, cell // grid.width
+        gap = float(np.hypot(*(grid.cell_center(near) - grid.cell_center(cell))))
+        raise NodeNotFoundError(
+            f"{name}={describe(value)} is in cell {cell} (col {col}, row {row}), a blocked cell ({_WHY}); the nearest "
+            f"passable cell, {near}, is {gap:.6g} world units away centre to centre (pass strict=False to use it)"
+        )
+    return near, True
+
+
+def _floats(value: Any) -> NDArray[np.float64] | None:
+    """A world position (x, y) as floats, or None when ``value`` is not a pair with a float."""
+    try:
+        arr = np.asarray(value)
+    except (TypeError, ValueError):
+        return None
+    if arr.shape != (2,) or not np.issubdtype(arr.dtype, np.floating):
+        return None
+    return arr.astype(np.float64)
+
+
+def cell_of(grid: GridMap, name: str, value: Any, *, allow_blocked: bool = False) -> int:
     """The passable cell id that ``value`` names (see the module docstring).
 
     Raises
@@ -44,10 +130,22 @@ def cell_of(grid: GridMap, name: str, value: Any) -> int:
         cell = _pair(grid, name, value)
     if not 0 <= cell < grid.n_cells:
         raise NodeNotFoundError(f"{name}={cell} is out of range; cell ids run 0..{grid.n_cells - 1}")
-    if grid.arrays.blocked_bytes[cell]:
+    if grid.arrays.blocked_bytes[cell] and not allow_blocked:
         where = f"{name}={cell}" if isinstance(value, (int, np.integer)) else f"{name}={describe(value)}, cell {cell}"
-        raise NodeNotFoundError(f"{where} (col, row)={divmod(cell, grid.width)[::-1]} is a blocked cell")
+        raise NodeNotFoundError(f"{where} (col, row)={divmod(cell, grid.width)[::-1]} is a blocked cell ({_WHY})")
     return cell
+
+
+def cell_pair(grid: GridMap, start: Any, goal: Any) -> tuple[int, int]:
+    """``(cell_of(grid, "start", start), cell_of(grid, "goal", goal))``, with a short path for two
+    valid Python ints (the per-call cost of a single-query search is mostly this check)."""
+    if type(start) is int and type(goal) is int:
+        a = grid.arrays
+        n = a.n_cells
+        blocked = a.blocked_bytes
+        if 0 <= start < n and 0 <= goal < n and not blocked[start] and not blocked[goal]:
+            return start, goal
+    return cell_of(grid, "start", start), cell_of(grid, "goal", goal)
 
 
 def _pair(grid: GridMap, name: str, value: Any) -> int:
@@ -100,5 +198,5 @@ def cells_of(grid: GridMap, name: str, values: ArrayLike) -> NDArray[np.int64]:
         walls = grid.arrays.blocked[ids]
         if walls.any():
             i = int(np.flatnonzero(walls)[0])
-            raise NodeNotFoundError(f"{name}[{i}]={int(ids[i])} is a blocked cell")
+            raise NodeNotFoundError(f"{name}[{i}]={int(ids[i])} is a blocked cell ({_WHY})")
     return ids

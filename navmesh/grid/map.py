@@ -213,6 +213,25 @@ class GridArrays:
         self._lattice: NDArray[np.uint8] | None | bool = False
         self._grid_moves = bits
         self._grid_free = ~blocked
+        self._nearest: NDArray[np.int64] | None = None
+
+    @property
+    def nearest_passable(self) -> NDArray[np.int64]:
+        """For every cell, the passable cell whose centre is nearest to its centre (itself when
+        passable; -1 everywhere on an all-wall map). Built on first use: the endpoint rule of
+        :mod:`navmesh.grid.endpoints` moves a start or goal in a wall there."""
+        if self._nearest is None:
+            blocked = ~self._grid_free
+            if blocked.all():
+                near = np.full(self.n_cells, -1, dtype=np.int64)
+            else:
+                from scipy import ndimage
+
+                rows, cols = ndimage.distance_transform_edt(blocked, return_distances=False, return_indices=True)
+                near = (rows.astype(np.int64) * self.width + cols).reshape(-1)
+            near.flags.writeable = False
+            self._nearest = near
+        return self._nearest
 
     def borrow(self, n: int) -> Workspace:
         """A workspace of ``n`` cells for one search; hand it back with :meth:`give_back`."""
@@ -659,13 +678,21 @@ class GridMap:
 
     # -- searching, preprocessing and local changes ---------------------------------------------
     def find_path(
-        self, start: Any, goal: Any, *, max_expansions: int | None = None, allow_partial: bool = False
+        self,
+        start: Any,
+        goal: Any,
+        *,
+        max_expansions: int | None = None,
+        allow_partial: bool = False,
+        strict: bool = False,
     ) -> Path:
         """Least-cost path from ``start`` to ``goal`` by the fastest exact search for this map.
 
         See :func:`navmesh.grid.search.find_path`: JPS+ over the cached jump table where Jump
         Point Search applies (the table is built on the first call), octile A* elsewhere.
-        ``start`` and ``goal`` are cell ids, (col, row) pairs or world positions.
+        ``start`` and ``goal`` are cell ids, (col, row) pairs or world positions. A blocked
+        start or goal moves to the nearest passable cell (``path.start_moved`` /
+        ``path.goal_moved``) unless ``strict=True``.
 
         Examples
         --------
@@ -675,7 +702,7 @@ class GridMap:
         """
         from navmesh.grid.search import find_path
 
-        return find_path(self, start, goal, max_expansions=max_expansions, allow_partial=allow_partial)
+        return find_path(self, start, goal, max_expansions=max_expansions, allow_partial=allow_partial, strict=strict)
 
     def preprocess(self) -> JumpTable:
         """Build (once) and return the map's JPS+ jump table; later calls return the cached one.

@@ -33,7 +33,7 @@ from navmesh.errors import (
     NoPathError,
     SearchBudgetError,
 )
-from navmesh.grid.endpoints import cell_of, cells_of
+from navmesh.grid.endpoints import cell_pair, cells_of, resolve
 from navmesh.grid.map import GridMap
 from navmesh.path import Path
 
@@ -69,10 +69,10 @@ def _finish(
 
 
 def _best_first(
-    grid: GridMap, kind: str, start: Any, goal: Any, hscale: float, max_expansions: Any, allow_partial: bool
+    grid: GridMap, kind: str, start: Any, goal: Any, hscale: float, max_expansions: Any, allow_partial: bool,
+    cells: tuple[int, int] | None = None,
 ) -> Path:
-    s = cell_of(grid, "start", start)
-    t = cell_of(grid, "goal", goal)
+    s, t = cells if cells is not None else cell_pair(grid, start, goal)
     budget = -1 if max_expansions is None else check_positive_int("max_expansions", max_expansions)
     a = grid.arrays
     ws = a.borrow(a.n_cells)
@@ -248,13 +248,13 @@ def jps_plus(
 
 
 def _jump_search(
-    grid: GridMap, kind: str, start: Any, goal: Any, table: bool | None, max_expansions: Any, allow_partial: bool
+    grid: GridMap, kind: str, start: Any, goal: Any, table: bool | None, max_expansions: Any, allow_partial: bool,
+    cells: tuple[int, int] | None = None,
 ) -> Path:
     a = grid.arrays
     if a.jps_problem:
         raise InvalidOptionError(f"{kind} needs {a.jps_problem}; use grid_astar on this map")
-    s = cell_of(grid, "start", start)
-    t = cell_of(grid, "goal", goal)
+    s, t = cells if cells is not None else cell_pair(grid, start, goal)
     budget = -1 if max_expansions is None else check_positive_int("max_expansions", max_expansions)
     jumps = grid.preprocess().table if table else _NO_TABLE
     free = a.padded_free
@@ -283,6 +283,7 @@ def find_path(
     *,
     max_expansions: int | None = None,
     allow_partial: bool = False,
+    strict: bool = False,
 ) -> Path:
     """Least-cost path between two cells by the fastest exact search for the map.
 
@@ -291,6 +292,11 @@ def find_path(
     the first call and cached on the map); on every other map :func:`grid_astar`. Either way the
     cost is optimal. Same parameters, result and errors as :func:`grid_astar`; ``expansions``
     counts what the chosen search expands (jump points or cells).
+
+    Unlike the individual searches, a start or goal in a blocked cell is not an error: it moves
+    to the nearest passable cell and the path says so (``start_moved`` / ``goal_moved``), the
+    library's one endpoint policy (see :mod:`navmesh.grid.endpoints`). With ``strict=True`` a
+    blocked start or goal raises :class:`~navmesh.errors.NodeNotFoundError` instead.
 
     Examples
     --------
@@ -301,10 +307,21 @@ def find_path(
     (8.8284, 8, 3)
     >>> find_path(grid, (0.5, 0.5), (7.5, 5.5)).cost == path.cost    # world positions
     True
+    >>> moved = find_path(grid, (0.5, 0.5), (3.0, 3.0))              # the goal is in the wall
+    >>> moved.goal_moved, moved.points[-1].tolist()
+    (True, [1.0, 3.0])
     """
+    if not isinstance(strict, (bool, np.bool_)):
+        raise InvalidOptionError(f"strict={strict!r} is not valid; expected True or False")
+    s, s_moved = resolve(grid, "start", start, strict=bool(strict))
+    t, t_moved = resolve(grid, "goal", goal, strict=bool(strict))
     if grid.arrays.jps_problem:
-        return _best_first(grid, "find_path", start, goal, grid.arrays.hscale, max_expansions, allow_partial)
-    return _jump_search(grid, "find_path", start, goal, True, max_expansions, allow_partial)
+        path = _best_first(grid, "find_path", start, goal, grid.arrays.hscale, max_expansions, allow_partial, (s, t))
+    else:
+        path = _jump_search(grid, "find_path", start, goal, True, max_expansions, allow_partial, (s, t))
+    if s_moved or t_moved:
+        path = Path(path.nodes, path.points, path.cost, path.expansions, path.partial, s_moved, t_moved)
+    return path
 
 
 def _lattice_or_raise(grid: GridMap) -> NDArray[np.uint8]:
@@ -370,29 +387,31 @@ def first_step(grid: GridMap, start: Any, goal: Any, *, two_step: bool = False) 
     >>> first_step(maze, (1, 1), (5, 3), two_step=True) == step
     True
     """
-    s = cell_of(grid, "start", start)
-    t = cell_of(grid, "goal", goal)
+    s, t = cell_pair(grid, start, goal)
     a = grid.arrays
     if two_step and a.lattice is None:
         _lattice_or_raise(grid)
     if s == t:
         return s
     if a.unit_steps:
-        field = a.target_fields.field(t)
-        if field is not None:
-            nxt = int(field[s])
-        elif two_step and a.lattice[s]:
-            nxt = K.first_step_hop(a.moves, a.width, s, t)
-        elif a.wrap_r or a.wrap_c:
-            nxt = K.first_step_bfs_wrap(a.moves, a.height, a.width, s, t)
-        else:
-            nxt = K.first_step_bfs(a.moves, a.width, s, t)
+        nxt = a.target_fields.step(s, t)
+        if nxt is None:
+            nxt = _first_step_forward(a, s, t, two_step)
     else:
         path = _best_first(grid, "first_step", s, t, a.hscale, None, False)
         nxt = int(path.nodes[1])
     if nxt < 0:
         raise NoPathError(f"first_step: {_where(grid, t)} cannot be reached from {_where(grid, s)}")
     return nxt
+
+
+def _first_step_forward(a: Any, s: int, t: int, two_step: bool) -> int:
+    """The forward breadth-first search of :func:`first_step` on a unit-step map."""
+    if two_step and a.lattice[s]:
+        return int(K.first_step_hop(a.moves, a.width, s, t))
+    if a.wrap_r or a.wrap_c:
+        return int(K.first_step_bfs_wrap(a.moves, a.height, a.width, s, t))
+    return int(K.first_step_bfs(a.moves, a.width, s, t))
 
 
 def first_steps(grid: GridMap, starts: ArrayLike, goals: ArrayLike, *, two_step: bool = False) -> NDArray[np.int32]:

@@ -30,7 +30,7 @@ from navmesh.terrain import CostProfile
 from navmesh.waypoints.navmap import NavMap
 from navmesh.waypoints.query import NavQuery
 
-__all__ = ["MODES", "FollowerEvent", "Mode", "PathFollower"]
+__all__ = ["MODES", "FollowerEvent", "Mode", "PathFollower", "from_here"]
 
 Mode = Literal["straight", "hermite"]
 MODES: tuple[str, ...] = ("straight", "hermite")
@@ -339,8 +339,14 @@ class PathFollower:
         return length - root * root
 
     def update(self, dt: float) -> tuple[FollowerEvent, ...]:
-        """Advance by ``dt`` seconds (> 0); returns (and stores in ``events``) what happened."""
-        dt = _positive("dt", dt)
+        """Advance by ``dt`` seconds (>= 0); returns (and stores in ``events``) what happened.
+
+        ``dt = 0`` (a paused game) changes nothing and returns no events.
+        """
+        dt = _positive("dt", dt, allow_zero=True)
+        if dt == 0.0:
+            self.events = ()
+            return self.events
         events: list[FollowerEvent] = []
         self._since_plan += dt
         if self.target is not None and self.replan_interval is not None and self._since_plan >= self.replan_interval:
@@ -407,7 +413,21 @@ def _find_path(follower: PathFollower, start: NDArray[np.float64], goal: NDArray
     the nearest walkable point; a start pushed into one walks out first)."""
     if follower._query is None:
         follower._query = NavQuery(follower.navmap, follower.profile)
-    path = follower._query.find_path(start, goal)
+    return from_here(follower._query.find_path(start, goal), start)
+
+
+def from_here(path: Path, start: NDArray[np.float64]) -> Path:
+    """``path`` made to begin exactly at ``start``, where the unit stands: a start the search
+    moved (``start_moved``: the unit stands in a wall) gets a first leg from ``start`` to the
+    moved point, so the unit walks out continuously; a start only pushed inside by the endpoint
+    tolerance is replaced by ``start`` itself."""
+    points = path.points
+    if np.array_equal(points[0, :2], start[:2]):
+        return path
+    here = np.array(points[0], dtype=np.float64)
+    here[:2] = start[:2]
     if path.start_moved:
-        return Path(path.nodes, np.concatenate([start[None], path.points]), path.cost, path.expansions, path.partial)
-    return path
+        points = np.vstack([here, points])
+    else:
+        points = np.vstack([here, points[1:]])
+    return Path(path.nodes, points, path.cost, path.expansions, path.partial, path.start_moved, path.goal_moved)

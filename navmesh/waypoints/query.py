@@ -21,6 +21,20 @@ is a candidate too, and it is returned whenever the search finds nothing cheaper
 or runs out of budget. Visibility in queries always uses the numba line-of-sight kernel (the rule
 the shapely backend implements), whatever backend built the map.
 
+Endpoints off the walkable area
+-------------------------------
+The library's one endpoint policy (the same for grids, the ``navmesh path`` command and level
+files): a start or goal that is not walkable (inside an obstacle inflated by the agent radius,
+or inside the bounds but outside the area eroded by the radius) moves to the nearest walkable
+point and the path says so (``Path.start_moved`` / ``goal_moved``); ``strict=True`` raises
+:class:`~navmesh.errors.NodeNotFoundError` instead, naming the point and how far the nearest
+walkable point is. A position within :data:`~navmesh.geometry.ENDPOINT_TOLERANCE` (1e-9) times
+the level's size of the walkable area counts as walkable, also under ``strict``: points the
+library produced (path corners, positions along legs, where a follower or crowd unit stands) may
+lie a few ulps outside the inflated walls, and they are always valid endpoints. A position
+farther outside the level's bounds than :data:`~navmesh.geometry.BOUNDS_MARGIN` (5%) of its size
+is an error either way, never a silent move across the map.
+
 Refinement (``refine=``)
 ------------------------
 - ``"none"``: the cheapest path through the graph (A* with the joins as extra arcs).
@@ -68,15 +82,17 @@ from navmesh.errors import (
     SearchBudgetError,
     describe,
 )
+from navmesh.geometry import BOUNDS_MARGIN, endpoint_tolerance, level_size, nearest_walkable
 from navmesh.path import Path
 from navmesh.terrain import CostProfile, DangerZone, add_danger
 from navmesh.waypoints.navmap import NavMap, check_danger, check_profile
 
-__all__ = ["JOIN_CONE_CANDIDATES", "JOIN_NEAREST", "REFINES", "NavQuery", "Refine", "SlicedSearch", "find_path", "smooth_path", "snap"]
+__all__ = ["JOIN_CONE_CANDIDATES", "JOIN_NEAREST", "MAX_LOOKBACK", "REFINES", "NavQuery", "Refine", "SlicedSearch", "find_path", "smooth_path", "snap"]
 
 Refine = Literal["none", "smooth", "any_angle"]
 REFINES: tuple[str, ...] = ("none", "smooth", "any_angle")
 DEFAULT_LOOKBACK = 1
+MAX_LOOKBACK = 1024  # ancestors a node may take as its parent (any_angle); more finds nothing new in practice
 JOIN_NEAREST = 100  # nearest waypoints a position tests before it looks at every one
 JOIN_CONE_CANDIDATES = 200  # on cone maps, how far (in candidates) a position's cone search looks
 
@@ -85,6 +101,19 @@ def _check_nav(nav: NavMap) -> NavMap:
     if not isinstance(nav, NavMap):
         raise InvalidOptionError(f"nav={describe(nav)} is not a NavMap (see build_waypoint_graph)")
     return nav
+
+
+def _one_point(name: str, value: Any) -> None:
+    """Raise unless ``value`` reads as one position: shape (2,) or (3,)."""
+    try:
+        shape = np.shape(value)
+    except (TypeError, ValueError):
+        return  # as_float_array names the problem
+    if shape not in ((2,), (3,)):
+        raise InvalidGeometryError(
+            f"{name}={describe(value)} has shape {shape}; expected one position of shape (2,) or (3,) "
+            "(use find_paths for many)"
+        )
 
 
 def _check_bool(name: str, value: Any) -> bool:
@@ -146,8 +175,10 @@ class NavQuery:
 
     Parameters
     ----------
-    navmap : NavMap
-        The build output (:func:`~navmesh.waypoints.build.build_waypoint_graph`).
+    navmap : NavMap or PolyMesh
+        The build output (:func:`~navmesh.waypoints.build.build_waypoint_graph`); given a PolyMesh
+        (:func:`~navmesh.polymesh.build.build_navmesh`) the call returns a
+        :class:`~navmesh.polymesh.query.MeshQuery` instead.
     profile : CostProfile, optional
         Terrain multipliers, forbidden tags and capabilities. Default: everything x1, gated arcs
         closed.
@@ -164,6 +195,16 @@ class NavQuery:
     >>> path.goal_moved, path.points[-1].tolist()
     (True, [4.0, 4.0])
     """
+
+    def __new__(cls, navmap: Any = None, profile: CostProfile | None = None) -> Any:
+        # one query class for both maps: a PolyMesh gets a MeshQuery (navmesh.polymesh.query)
+        from navmesh.polymesh.mesh import PolyMesh
+
+        if cls is NavQuery and isinstance(navmap, PolyMesh):
+            from navmesh.polymesh.query import MeshQuery
+
+            return MeshQuery(navmap, profile)
+        return super().__new__(cls)
 
     def __init__(self, navmap: NavMap, profile: CostProfile | None = None) -> None:
         nav = _check_nav(navmap)
@@ -257,8 +298,9 @@ class NavQuery:
         strict : bool
             Raise instead of moving an endpoint that is not walkable.
         lookback : int
-            ``refine="any_angle"`` only: how many ancestors (>= 1) a node may take as its parent;
-            1 is Theta*. Larger values find a few more shortcuts for more line-of-sight tests.
+            ``refine="any_angle"`` only: how many ancestors (1 to ``MAX_LOOKBACK`` = 1024) a node
+            may take as its parent; 1 is Theta*. Larger values find a few more shortcuts for more
+            line-of-sight tests.
 
         Returns
         -------
@@ -270,14 +312,21 @@ class NavQuery:
         Raises
         ------
         NodeNotFoundError
-            ``strict=True`` and an endpoint is not walkable; or nothing is walkable at all.
+            An endpoint lies farther outside the level's bounds than
+            :data:`~navmesh.geometry.BOUNDS_MARGIN` (5%) of the level's size; ``strict=True`` and
+            an endpoint is farther than :data:`~navmesh.geometry.ENDPOINT_TOLERANCE` times the
+            level's size from the walkable area; or nothing is walkable at all.
         NoPathError
             The goal cannot be reached (and ``allow_partial`` is False).
         SearchBudgetError
             The budget ran out (and ``allow_partial`` is False).
         InvalidGeometryError
-            A position is not 2 or 3 finite numbers.
+            A position is not one point of 2 or 3 finite numbers (use :meth:`find_paths` for many).
+        InvalidOptionError
+            An option is out of range (``lookback`` above ``MAX_LOOKBACK``, ...).
         """
+        _one_point("start", start)
+        _one_point("goal", goal)
         return self.find_paths(start, goal, danger=danger, refine=refine, heuristic_weight=heuristic_weight,
                                max_expansions=max_expansions, allow_partial=allow_partial, strict=strict,
                                lookback=lookback)[0]
@@ -401,7 +450,7 @@ class NavQuery:
 
     def snap(self, point: ArrayLike, *, strict: bool = False) -> int:
         """The nearest waypoint visible from ``point`` (moved to the nearest walkable point first,
-        unless ``strict=True``), looking as far as needed.
+        wherever it lies, unless ``strict=True``), looking as far as needed.
 
         Parameters
         ----------
@@ -420,7 +469,7 @@ class NavQuery:
         p = self._positions("point", point)
         if len(p) != 1:
             raise InvalidGeometryError(f"point={describe(point)} is not one position")
-        p, _, (ptr, nodes, _), _ = self._join(p, _check_bool("strict", strict), lambda i: "point")
+        p, _, (ptr, nodes, _), _ = self._join(p, _check_bool("strict", strict), lambda i: "point", outside_ok=True)
         if ptr[1] == 0:
             raise NodeNotFoundError(f"point={p[0].tolist()}: no waypoint is visible from it")
         return int(nodes[0])
@@ -448,8 +497,7 @@ class NavQuery:
         single = rows.ndim == 1
         pts = self._positions("points", rows)
         if len(pts):
-            bad = np.flatnonzero(~self.navmap.line_of_sight.walkable(pts[:, :2]))
-            pts[bad, :2] = self._moved_inside(pts[bad, :2])
+            pts[:, :2] = self._moved_inside(pts[:, :2])[0]
         return pts[0] if single else pts
 
     def smooth_path(self, path: Path, *, danger: Iterable[DangerZone] = ()) -> Path:
@@ -510,6 +558,10 @@ class NavQuery:
             raise InvalidOptionError(f"heuristic_weight={heuristic_weight!r} is not valid; expected a number >= 1")
         budget = check_positive_int("max_expansions", max_expansions)
         lookback = check_positive_int("lookback", lookback, allow_none=False)
+        if lookback > MAX_LOOKBACK:
+            raise InvalidOptionError(
+                f"lookback={lookback} is not valid; expected an integer from 1 to MAX_LOOKBACK={MAX_LOOKBACK}"
+            )
         partial = _check_bool("allow_partial", allow_partial)
         if refine == "any_angle":
             return _Options(self._hscale, lookback, True, budget or 0, partial)
@@ -628,38 +680,30 @@ class NavQuery:
         np.cumsum(counts, out=ptr[1:])
         return ptr, nodes, dist
 
-    def _moved_inside(self, pts: NDArray[np.float64]) -> NDArray[np.float64]:
-        """Nearest points of the walkable region to ``pts``, nudged inward until the line of
-        sight agrees."""
-        if len(pts) == 0:
-            return pts
+    def _moved_inside(self, pts: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """Nearest walkable points to ``pts`` (n, 2) and how far each moved (see
+        :func:`~navmesh.geometry.nearest_walkable`)."""
         nav = self.navmap
-        region = nav.walkable
+        if len(pts) == 0 or nav.line_of_sight.walkable(pts).all():
+            return pts, np.zeros(len(pts))
+        region = nav.walkable  # built on first use: only when a point needs moving
         if region.is_empty:
             raise NodeNotFoundError(
                 f"no walkable point exists for agent_radius={nav.options.agent_radius}: the obstacles cover the level"
             )
-        boundary = shapely.boundary(region) if region.geom_type != "GeometryCollection" else region
-        near = shapely.get_coordinates(shapely.shortest_line(shapely.points(pts), boundary))[1::2]
-        out = near.copy()
-        away = near - pts
-        norm = np.hypot(away[:, 0], away[:, 1])
-        away /= np.where(norm > 0, norm, 1.0)[:, None]
-        scale = max(1.0, float(np.abs(np.asarray(region.bounds)).max()))
-        ok = nav.line_of_sight.walkable(out)
-        for eps in scale * np.array([1e-12, 1e-9, 1e-6]):
-            if ok.all():
-                break
-            out[~ok] = near[~ok] + away[~ok] * eps
-            ok = nav.line_of_sight.walkable(out)
-        if not ok.all():
-            raise NodeNotFoundError(f"point={pts[~ok][0].tolist()}: no walkable point found near it")
-        return out
+        x0, y0, x1, y1 = nav.level.bounds.bounds
+        try:
+            return nearest_walkable(nav.line_of_sight, region, pts, size=max(1.0, x1 - x0, y1 - y0))
+        except InvalidGeometryError as err:
+            raise NodeNotFoundError(str(err)) from None
 
-    def _join(self, p: NDArray[np.float64], strict: bool, names: Any):
+    def _join(self, p: NDArray[np.float64], strict: bool, names: Any, *, outside_ok: bool = False):
         """Positions made walkable (or checked, ``strict``) and joined: (positions, moved, (ptr,
         nodes), floor). Seeing a waypoint inside W proves a position walkable, so the shapely test
-        runs only for positions that see none. ``names(i)`` names row i in errors."""
+        runs only for positions that see none. A position within the endpoint tolerance of W is
+        walkable (moved by at most that much, not reported); ``strict`` raises for one farther
+        away, and so does a position farther than the tolerance outside the level's bounds (unless
+        ``outside_ok``). ``names(i)`` names row i in errors."""
         floor = self._floor_of(p)
         ptr, nodes, dist = self._visible(p, floor)
         moved = np.zeros(len(p), bool)
@@ -667,16 +711,31 @@ class NavQuery:
         if not proven.all():
             doubt = np.flatnonzero(~proven)
             bad = doubt[~self.navmap.line_of_sight.walkable(p[doubt, :2])]
-            if len(bad) and strict:
-                q = p[bad[0]].tolist()
-                raise NodeNotFoundError(
-                    f"{names(int(bad[0]))}={q} is not walkable for agent_radius={self.navmap.options.agent_radius}: "
-                    "it lies inside an obstacle (inflated by the agent radius) or outside the bounds"
-                )
             if len(bad):
+                nav = self.navmap
+                tol = endpoint_tolerance(nav.level.bounds)
+                margin = BOUNDS_MARGIN * level_size(nav.level.bounds.bounds)
+                outside = shapely.distance(nav.level.bounds, shapely.points(p[bad, :2]))
+                if not outside_ok and (outside > margin).any():
+                    i = int(np.argmax(outside > margin))
+                    raise NodeNotFoundError(
+                        f"{names(int(bad[i]))}={p[bad[i]].tolist()} lies {outside[i]:.6g} world units outside the "
+                        f"level's bounds {tuple(round(v, 6) for v in nav.level.bounds.bounds)}; a start or goal may "
+                        f"lie at most BOUNDS_MARGIN x the level's size = {margin:.6g} outside them"
+                    )
+                inside, how_far = self._moved_inside(p[bad, :2])
+                far = how_far > tol
+                if strict and far.any():
+                    i = int(np.argmax(far))
+                    raise NodeNotFoundError(
+                        f"{names(int(bad[i]))}={p[bad[i]].tolist()} is not walkable for agent_radius="
+                        f"{nav.options.agent_radius}: it lies inside an obstacle (inflated by the agent radius) or "
+                        f"outside the eroded bounds, {how_far[i]:.6g} world units from the nearest walkable point "
+                        f"{inside[i].tolist()} (pass strict=False to start from there)"
+                    )
                 p = p.copy()
-                p[bad, :2] = self._moved_inside(p[bad, :2])
-                moved[bad] = True
+                p[bad, :2] = inside
+                moved[bad] = far
                 ptr, nodes, dist = self._visible(p, floor)
         return p, moved, (ptr, nodes, dist), floor
 

@@ -156,6 +156,42 @@ def test_grid_path_on_a_moving_ai_map():
     assert json.loads(jps.stdout)["cost"] == pytest.approx(64.31370850)
 
 
+def test_path_endpoints_in_a_wall_move_and_say_how_far():
+    # swamp_detour is 100 x 100; with --agent-radius 2 the eroded bounds start at x = 2
+    proc = run("path", LEVELS / "swamp_detour.json", "--agent-radius", "2", "--", 0.5, 50, 90, 50)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.strip().splitlines() == [
+        "navmesh: note: the start (0.5, 50) is not walkable; moved 1.5 world units to (2, 50), the nearest walkable "
+        "point (--strict: fail instead)"]
+    assert "(start moved 1.5)" in proc.stdout.splitlines()[0]
+    out = json.loads(run("path", LEVELS / "swamp_detour.json", "--agent-radius", "2", "--json", "--",
+                         0.5, 50, 90, 50).stdout)
+    assert out["start_moved"] and out["start_moved_by"] == pytest.approx(1.5) and out["goal_moved_by"] == 0.0
+    line = one_line_error(run("path", LEVELS / "swamp_detour.json", "--agent-radius", "2", "--strict", "--",
+                              0.5, 50, 90, 50), 1)
+    assert "start=[0.5, 50.0] is not walkable" in line and "1.5 world units from the nearest walkable point" in line
+
+
+def test_path_endpoints_far_outside_the_bounds_fail():
+    # main 2c8c9c7 moved this start 50,000 units silently and exited 0
+    line = one_line_error(run("path", LEVELS / "swamp_detour.json", "--", -50000, 50, 90, 50), 1)
+    assert "start=[-50000.0, 50.0] lies 50000 world units outside the level's bounds" in line
+    line = one_line_error(run("path", MOVINGAI / "maze-32-32-2.map", "--", -50000, 16, 1.5, 4.5), 1)
+    assert "start=[-50000.0, 16.0] lies 50000 world units outside the grid" in line
+
+
+def test_grid_path_endpoint_in_a_wall_moves_like_on_a_level():
+    # (0.5, 0.5) is the maze's border wall; main 2c8c9c7 failed with "is a blocked cell"
+    proc = run("path", MOVINGAI / "maze-32-32-2.map", 0.5, 0.5, 1.5, 4.5, "--json")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["start_moved"] and out["start_moved_by"] == pytest.approx(1.0)
+    text = run("path", MOVINGAI / "maze-32-32-2.map", 0.5, 0.5, 1.5, 4.5)
+    assert "the start (0.5, 0.5) is not walkable; moved 1 world units" in text.stderr
+    line = one_line_error(run("path", MOVINGAI / "maze-32-32-2.map", "--strict", "--", 0.5, 0.5, 1.5, 4.5), 1)
+    assert "a blocked cell" in line
+
+
 # -- bad files and bad arguments -----------------------------------------------------------------
 def write(tmp_path, name, text):
     p = tmp_path / name

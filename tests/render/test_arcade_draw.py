@@ -308,3 +308,25 @@ def test_terrain_colors_are_stable() -> None:
     assert draw.terrain_color("swamp") == tuple(draw.TERRAIN_COLORS["swamp"])
     assert draw.terrain_color("swamp", {"swamp": (1, 2, 3)}) == (1, 2, 3, 255)
     assert draw.terrain_color("no-such-tag") == draw.terrain_color("no-such-tag")
+
+
+def test_polymesh_fills_walkable_polygons_and_draws_their_edges(window: Any, screenshot_dir: Any) -> None:
+    from navmesh.polymesh.build import build_navmesh
+
+    level = Level((0, 0, 800, 600), obstacles=[[(300, 0), (500, 0), (500, 400), (300, 400)]],
+                  terrain=[TerrainRegion([(600, 400), (800, 400), (800, 600), (600, 600)], "swamp")])
+    mesh = build_navmesh(level)
+    fill, edge = (40, 120, 200, 255), (250, 250, 250, 255)
+    shapes = draw.polymesh_shapes(mesh, fill_color=fill, edge_color=edge, line_width=3, terrain_colors={"swamp": SWAMP})
+    image = render(window, shapes.draw)
+    image.save(screenshot_dir / "arcade_draw_polymesh.png")
+    assert_color(image, 400, 200, BG, "inside the obstacle (not walkable: no fill)")
+    xs, ys = mesh.vertices[mesh.indices[0]], mesh.vertices[mesh.indices[1]]
+    mid = (xs + ys) / 2
+    assert_color(image, mid[0], min(max(mid[1], 1), 598), edge, "a polygon edge")
+    inner = [p for p in range(mesh.n_polygons) if mesh.tag_of(p) == ""]
+    c = mesh.polygon_points(inner[0]).mean(axis=0)
+    assert_color(image, c[0], c[1], fill, "inside a plain-ground polygon")
+    assert_color(image, 700, 500, SWAMP, "inside the swamp polygon")
+    with pytest.raises(InvalidOptionError):
+        draw.polymesh_shapes(level)

@@ -196,3 +196,12 @@ def test_without_a_map_a_pushed_unit_walks_back_to_its_next_waypoint():
     np.testing.assert_allclose(f.waypoints, np.concatenate([[[1.0, -2.0]], POLY[1:]]))
     _run(f, 1 / 60)
     assert f.position.tolist() == POLY[-1].tolist()
+
+
+def test_update_with_zero_dt_is_a_no_op():
+    f = PathFollower(POLY, 2.0)
+    f.update(0.5)
+    position, travelled, heading, velocity = f.position.copy(), f.travelled, f.heading, f.velocity.copy()
+    assert f.update(0) == () and f.update(0.0) == () and f.events == ()
+    assert f.position.tolist() == position.tolist() and f.travelled == travelled
+    assert f.heading == heading and f.velocity.tolist() == velocity.tolist() and not f.done

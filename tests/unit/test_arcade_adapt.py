@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+import warnings
 from decimal import Decimal
 
 import numpy as np
@@ -24,7 +25,13 @@ from navmesh.arcade_adapt import (  # noqa: E402
     sprite_radius,
     walk_to,
 )
-from navmesh.errors import InvalidGeometryError, InvalidOptionError, NodeNotFoundError  # noqa: E402
+from navmesh.errors import (  # noqa: E402
+    InvalidGeometryError,
+    InvalidOptionError,
+    NavmeshWarning,
+    NodeNotFoundError,
+    NoPathError,
+)
 from navmesh.steering import Crowd  # noqa: E402
 
 CELL = 32
@@ -125,10 +132,40 @@ class TestGridFromSprites:
         assert plain.blocked.sum() == 1
         half = grid_from_sprites(walls, CELL, bounds=(7 * CELL, 7 * CELL), agent_radius=16)
         assert half.blocked.sum() == 1  # an agent filling its cell exactly does not touch the wall
-        wide = grid_from_sprites(walls, CELL, bounds=(7 * CELL, 7 * CELL), agent_radius=17)
+        with pytest.warns(NavmeshWarning):
+            wide = grid_from_sprites(walls, CELL, bounds=(7 * CELL, 7 * CELL), agent_radius=17)
         assert wide.blocked.sum() == 5  # the 4 edge neighbours (centres 16 px away), not the diagonals
-        wider = grid_from_sprites(walls, CELL, bounds=(7 * CELL, 7 * CELL), agent_radius=23)
+        with pytest.warns(NavmeshWarning):
+            wider = grid_from_sprites(walls, CELL, bounds=(7 * CELL, 7 * CELL), agent_radius=23)
         assert wider.blocked.sum() == 9  # diagonal neighbours: 16 * sqrt(2) = 22.6 px from the corner
+
+    def test_a_radius_above_half_a_cell_warns_with_the_numbers(self):
+        walls = wall_sprites([(3, 3)])
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            grid_from_sprites(walls, CELL, bounds=(7 * CELL, 7 * CELL), agent_radius=16)  # fits a cell: silent
+        with pytest.warns(NavmeshWarning, match=r"agent_radius=17 is more than half the cell size \(32 / 2\).*"
+                                                r"narrower than 2 x 17 = 34 .*\(4 of 48 free cells blocked\).*fit='box'"):
+            grid_from_sprites(walls, CELL, bounds=(7 * CELL, 7 * CELL), agent_radius=17)
+
+    def test_a_unit_that_fits_a_cell_passes_a_maze_corridor(self):
+        # arcade's maze_recursive.py: one-tile corridors, a player sprite taller than wide; its
+        # circle (17.09 px there) closed all of them, its box fits a tile
+        maze = ["#######", "#.....#", "#.###.#", "#.#...#", "#.#.###", "#.....#", "#######"]
+        walls = wall_sprites([(c, len(maze) - 1 - r) for r, row in enumerate(maze) for c, ch in enumerate(row) if ch == "#"])
+        player = arcade.SpriteSolidColor(22, 32, center_x=48, center_y=176)
+        assert sprite_radius(player) > CELL / 2 >= sprite_radius(player, fit="box")
+        with pytest.warns(NavmeshWarning, match="closes every corridor"):
+            closed = grid_from_sprites(walls, CELL, bounds=(7 * CELL, 7 * CELL), agent_radius=sprite_radius(player))
+        assert closed.blocked.all()
+        grid = grid_from_sprites(walls, CELL, bounds=(7 * CELL, 7 * CELL), agent_radius=sprite_radius(player, fit="box"))
+        assert (~grid.blocked).sum() == sum(row.count(".") for row in maze)
+        follower = walk_to(player, grid, (176, 48), speed=300.0)
+        boxes = shapely.union_all([shapely.Polygon(w.hit_box.get_adjusted_points()) for w in walls])
+        while not follower.done:
+            follow_path(player, follower, 1 / 60)
+            assert shapely.intersection(shapely.Polygon(player.hit_box.get_adjusted_points()), boxes).area <= 1e-9
+        assert player.position == (176.0, 48.0)
 
     def test_bad_cell_size_and_radius(self):
         with pytest.raises(InvalidOptionError, match="cell_size"):
@@ -149,7 +186,8 @@ class TestGridFromSprites:
     def test_agent_radius_up_to_the_grids_diagonal(self):
         walls = wall_sprites([(0, 0)])
         diagonal = math.hypot(3 * CELL, 4 * CELL)  # 160 px
-        grid = grid_from_sprites(walls, CELL, bounds=(3 * CELL, 4 * CELL), agent_radius=diagonal)
+        with pytest.warns(NavmeshWarning, match="closes every corridor"):
+            grid = grid_from_sprites(walls, CELL, bounds=(3 * CELL, 4 * CELL), agent_radius=diagonal)
         assert grid.blocked.all()  # every centre is nearer than the diagonal to the corner wall
         for radius in (diagonal * (1 + 1e-9), 1e9, 1e300):
             with pytest.raises(InvalidOptionError, match=r"agent_radius=.* is larger than the whole grid \(diagonal 160"):
@@ -178,7 +216,8 @@ class TestTileMaps:
 
     def test_grid_agent_radius(self, tile_map):
         plain = grid_from_tilemap(tile_map, "Platforms")
-        grown = grid_from_tilemap(tile_map, "Platforms", agent_radius=40)
+        with pytest.warns(NavmeshWarning, match="agent_radius=40"):
+            grown = grid_from_tilemap(tile_map, "Platforms", agent_radius=40)
         assert grown.blocked.sum() > plain.blocked.sum()
         assert (grown.blocked >= plain.blocked).all()
 
@@ -190,8 +229,13 @@ class TestTileMaps:
 def test_sprite_radius():
     sprite = arcade.SpriteSolidColor(60, 80, center_x=500, center_y=-40)
     assert sprite_radius(sprite) == pytest.approx(50.0)  # half the 60 x 80 diagonal
+    assert sprite_radius(sprite, fit="box") == pytest.approx(40.0)  # half the larger side
     sprite.scale = 0.5
     assert sprite_radius(sprite) == pytest.approx(25.0)
+    with pytest.raises(InvalidOptionError, match="fit='disc'"):
+        sprite_radius(sprite, fit="disc")
+    with pytest.raises(InvalidOptionError, match="sprite="):
+        sprite_radius("unit")
 
 
 class TestMovingSprites:
@@ -221,6 +265,69 @@ class TestMovingSprites:
             follow_path(unit, follower, 1 / 60)
             assert grid.is_passable(grid.cell_at(unit.position))
         assert follower.done and unit.position == (110.0, 20.0)
+
+    def test_a_unit_standing_in_a_wall_walks_out_continuously(self):
+        # main 2c8c9c7: the first step jumped 37 px to the nearest walkable point
+        walls = wall_sprites(L_CELLS)
+        level = level_from_sprites(walls, bounds=(6 * CELL, 5 * CELL))
+        unit = arcade.SpriteSolidColor(10, 10, center_x=80, center_y=70)  # inside the wall column
+        nav = navmesh.build_waypoint_graph(level, corners=True, agent_radius=sprite_radius(unit))
+        for where in (nav, navmesh.NavQuery(nav)):
+            unit.position = (80, 70)
+            follower = walk_to(unit, where, (170, 140), speed=120.0)
+            assert follower.waypoints[0].tolist() == [80.0, 70.0]
+            steps = []
+            while not follower.done:
+                before = np.array(unit.position)
+                follow_path(unit, follower, 1 / 60)
+                steps.append(np.hypot(*(np.array(unit.position) - before)))
+            assert max(steps) <= 120.0 / 60 * (1 + 1e-9)
+            assert unit.position == (170.0, 140.0)
+
+    def test_walk_to_raises_what_it_documents(self):
+        level = level_from_sprites(wall_sprites(L_CELLS), bounds=(6 * CELL, 5 * CELL))
+        nav = navmesh.build_waypoint_graph(level, corners=True, agent_radius=4)
+        unit = arcade.SpriteSolidColor(8, 8, center_x=16, center_y=16)
+        with pytest.raises(NodeNotFoundError, match="outside the level's bounds"):
+            walk_to(unit, nav, (-5000, 16), speed=100.0)
+        with pytest.raises(InvalidGeometryError, match="goal="):
+            walk_to(unit, nav, (float("nan"), 16), speed=100.0)
+        islands = level_from_sprites(wall_sprites([(2, r) for r in range(5)]), bounds=(6 * CELL, 5 * CELL))
+        with pytest.raises(NoPathError):
+            walk_to(unit, navmesh.build_waypoint_graph(islands, corners=True), (170, 16), speed=100.0)
+        with pytest.raises(NoPathError):
+            walk_to(unit, grid_from_sprites(wall_sprites([(2, r) for r in range(5)]), CELL, bounds=(6 * CELL, 5 * CELL)),
+                    (170.0, 16.0), speed=100.0)
+
+    def test_a_grid_route_never_sweeps_the_hit_box_over_a_wall(self):
+        # main 2c8c9c7: walk_to dropped the current cell's centre, so a re-plan from beside a wall
+        # corner cut diagonally across it
+        walls = wall_sprites([(2, 2)])
+        boxes = shapely.union_all([shapely.Polygon(w.hit_box.get_adjusted_points()) for w in walls])
+        grid = grid_from_sprites(walls, CELL, bounds=(5 * CELL, 5 * CELL))
+        unit = arcade.SpriteSolidColor(28, 28)
+        rng = np.random.default_rng(5)
+        free = np.flatnonzero(~grid.blocked.reshape(-1))
+        for _ in range(40):
+            unit.position = tuple(grid.cell_center(int(rng.choice(free))) + rng.uniform(-2, 2, 2))
+            if shapely.intersection(shapely.Polygon(unit.hit_box.get_adjusted_points()), boxes).area > 0:
+                continue
+            goal = grid.cell_center(int(rng.choice(free))) + rng.uniform(-16, 16, 2)
+            follower = walk_to(unit, grid, goal, speed=400.0)
+            while not follower.done:
+                follow_path(unit, follower, 1 / 60)
+                assert shapely.intersection(shapely.Polygon(unit.hit_box.get_adjusted_points()), boxes).area <= 1e-9
+
+    def test_a_paused_game_calls_follow_path_with_zero(self):
+        unit = arcade.SpriteSolidColor(10, 10, center_x=20, center_y=70)
+        grid = grid_from_sprites(wall_sprites(L_CELLS), CELL, bounds=(6 * CELL, 5 * CELL))
+        follower = walk_to(unit, grid, (110, 20), speed=200.0)
+        follow_path(unit, follower, 1 / 60)
+        where, s = unit.position, follower.travelled
+        assert follow_path(unit, follower, 0) == () and follow_path(unit, follower, 0.0) == ()
+        assert unit.position == where and follower.travelled == s and not follower.done
+        with pytest.raises(InvalidOptionError, match="dt"):
+            follow_path(unit, follower, -1 / 60)
 
     def test_place_sprites_on_a_crowd(self):
         grid = navmesh.GridMap.from_strings(["........", "..####..", "........"], cell_size=CELL)

@@ -20,7 +20,7 @@ from navmesh.errors import (
     SearchBudgetError,
 )
 from navmesh.grid import GridMap
-from navmesh.grid.search import first_step, first_steps, grid_astar, grid_dijkstra, jump_point_search
+from navmesh.grid.search import find_path, first_step, first_steps, grid_astar, grid_dijkstra, jump_point_search
 from navmesh.path import Path
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -372,3 +372,50 @@ def test_kernels_run_without_jit():
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
+
+
+# -- the endpoint policy of find_path ----------------------------------------------------------
+def test_find_path_moves_a_blocked_start_or_goal_and_says_so():
+    grid = GridMap.from_strings(["....", ".@@.", "...."], cell_size=2.0)
+    wall = (3.0, 3.0)  # world position inside cell (col 1, row 1)
+    path = grid.find_path(wall, (7.0, 1.0))
+    assert path.start_moved and not path.goal_moved
+    assert grid.is_passable(int(path.nodes[0]))
+    assert np.hypot(*(path.points[0] - wall)) == pytest.approx(2.0)  # the nearest centre, one cell over
+    same = find_path(grid, int(path.nodes[0]), (7.0, 1.0))
+    assert path.cost == same.cost
+    by_id = grid.find_path(grid.cell_id(2, 1), 0)  # a blocked cell id moves too
+    assert by_id.start_moved and grid.is_passable(int(by_id.nodes[0]))
+    assert not grid.find_path(0, 11).start_moved
+
+
+def test_find_path_strict_names_the_cell_why_and_how_far():
+    grid = GridMap.from_strings(["....", ".@@.", "...."], cell_size=2.0)
+    with pytest.raises(NodeNotFoundError, match=r"goal=\(3.0, 3.0\) is in cell 5 \(col 1, row 1\), a blocked cell "
+                                                 r"\(a wall, or a cell closed .* agent radius.*\); the nearest passable "
+                                                 r"cell, \d+, is 2 world units away"):
+        grid.find_path(0, (3.0, 3.0), strict=True)
+    with pytest.raises(NodeNotFoundError, match="start=5"):
+        find_path(grid, 5, 0, strict=True)
+    with pytest.raises(NodeNotFoundError, match="blocked cell .a wall, or a cell closed"):
+        grid_astar(grid, 5, 0)  # the individual searches take passable cells only
+
+
+def test_find_path_positions_outside_the_grid():
+    grid = GridMap.from_strings(["....", "....", "...."], cell_size=2.0)
+    with pytest.raises(NodeNotFoundError, match=r"goal=\[-50000.0, 3.0\] lies 50000 world units outside the grid"):
+        grid.find_path(0, (-50000.0, 3.0))
+    edge = grid.find_path((8.0 + 1e-12, 6.0), 0)  # within the tolerance: the corner cell
+    assert not edge.start_moved and int(edge.nodes[0]) == grid.cell_id(3, 0)
+    near = grid.find_path((8.3, 3.0), 0)  # within BOUNDS_MARGIN (5% of 8): the nearest cell, moved
+    assert near.start_moved and int(near.nodes[0]) == grid.cell_id(3, 1)
+    with pytest.raises(NodeNotFoundError, match="lies 0.3 world units outside the grid"):
+        grid.find_path((8.3, 3.0), 0, strict=True)
+    with pytest.raises(NodeNotFoundError, match="at most BOUNDS_MARGIN x the grid's size = 0.4 outside"):
+        grid.find_path((8.5, 3.0), 0)
+
+
+def test_find_path_on_an_all_wall_grid_says_so():
+    grid = GridMap.from_strings(["@@", "@@"])
+    with pytest.raises(NodeNotFoundError, match="no passable cell"):
+        grid.find_path(0, 3)

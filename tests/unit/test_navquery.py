@@ -15,6 +15,7 @@ from scipy.sparse import csgraph
 
 from navmesh._kernels import los as LK
 from navmesh.errors import (
+    InvalidGeometryError,
     InvalidOptionError,
     NodeNotFoundError,
     NoPathError,
@@ -258,17 +259,64 @@ def test_the_largest_documented_multiplier_is_accepted_by_a_query(multiplier):
 def test_tolerant_endpoints_move_to_the_nearest_walkable_point():
     level = Level.rectangle(10, 10, obstacles=[[(4, 0), (6, 0), (6, 8), (4, 8)]])
     q = NavQuery(build_waypoint_graph(level, corners=True))
-    path = q.find_path([4.2, 3], [12, 1])  # inside the wall; outside the bounds
+    path = q.find_path([4.2, 3], [5.5, 1])  # both inside the wall
     assert path.start_moved and path.goal_moved
-    np.testing.assert_allclose(path.points, [[4, 3], [4, 8], [6, 8], [10, 1]], atol=1e-9)
-    assert path.cost == pytest.approx(5 + 2 + math.hypot(4, 7))
+    np.testing.assert_allclose(path.points, [[4, 3], [4, 8], [6, 8], [6, 1]], atol=1e-9)
+    assert path.cost == pytest.approx(5 + 2 + 7)
     assert not q.find_path([1, 1], [9, 1]).start_moved
-    with pytest.raises(NodeNotFoundError, match="start="):
+    with pytest.raises(NodeNotFoundError, match=r"start=\[4.2, 3.0\] is not walkable .* 0.2 world units from"):
         q.find_path([4.2, 3], [9, 1], strict=True)
     with pytest.raises(NodeNotFoundError, match="goal="):
         q.find_path([1, 1], [4.2, 3], strict=True)
     np.testing.assert_allclose(q.nearest_walkable([[4.2, 3], [1, 1]]), [[4, 3], [1, 1]], atol=1e-9)
     assert q.snap([4.2, 3]) == q.snap([4, 3]) == 0
+
+
+def test_an_endpoint_beyond_the_bounds_is_an_error_not_a_snap():
+    level = Level.rectangle(10, 10, obstacles=[[(4, 0), (6, 0), (6, 8), (4, 8)]])
+    q = NavQuery(build_waypoint_graph(level, corners=True, agent_radius=0.5))
+    with pytest.raises(NodeNotFoundError, match=r"goal=\[12.0, 1.0\] lies 2 world units outside the level's bounds"):
+        q.find_path([1, 1], [12, 1])
+    with pytest.raises(NodeNotFoundError, match="start=.* lies 50000 world units outside"):
+        q.find_path([-50000, 5], [1, 1])
+    # within BOUNDS_MARGIN (5% of the size) it moves inside the eroded area, and says so
+    path = q.find_path([1, 1], [10.4, 1])
+    assert path.goal_moved and path.points[-1].tolist() == pytest.approx([9.5, 1.0])
+    with pytest.raises(NodeNotFoundError, match="at most BOUNDS_MARGIN x the level's size = 0.5 outside them"):
+        q.find_path([1, 1], [10.6, 1])
+    # nearest_walkable itself projects any finite point
+    assert q.nearest_walkable([12, 1]).tolist() == pytest.approx([9.5, 1.0])
+
+
+@pytest.mark.parametrize("radius", [8, 11, 14, 17, 20])
+def test_every_point_along_a_route_is_a_valid_endpoint(radius):
+    # main 2c8c9c7: 66 of 3,960 such points raised "no walkable point found near it" over radii 8-20
+    level = Level.rectangle(800, 600, obstacles=[[(300, 100), (340, 100), (340, 500), (300, 500)]])
+    q = NavQuery(build_waypoint_graph(level, corners=True, agent_radius=radius))
+    rng = np.random.default_rng(radius)
+    for _ in range(3):
+        a = (rng.uniform(30, 280), rng.uniform(30, 570))
+        b = (rng.uniform(360, 770), rng.uniform(30, 570))
+        route = q.find_path(a, b).points
+        t = np.linspace(0, 1, 25)[:, None]
+        samples = np.concatenate([route[i] + t * (route[i + 1] - route[i]) for i in range(len(route) - 1)])
+        for p in samples:
+            for s, g in ((p, b), (a, p)):
+                again = q.find_path(s, g, strict=True)  # strict: a route point is walkable
+                assert not again.start_moved and not again.goal_moved
+                assert np.hypot(*(again.points[0] - s)) <= 1e-9 * 800
+                assert again.cost >= np.hypot(*(np.subtract(g, s))) - 1e-6
+
+
+def test_find_path_takes_one_point_and_a_bounded_lookback():
+    q = NavQuery(build_waypoint_graph(Level.rectangle(100, 100), corners=True))
+    with pytest.raises(InvalidGeometryError, match=r"start=.* has shape \(2, 2\); expected one position"):
+        q.find_path([[10, 10], [20, 50]], [50, 50])
+    with pytest.raises(InvalidGeometryError, match="goal="):
+        q.find_path([10, 10], [[20, 50]])
+    with pytest.raises(InvalidOptionError, match="lookback=1000000000000 .* MAX_LOOKBACK=1024"):
+        q.find_path([10, 10], [20, 50], lookback=10**12)
+    assert q.find_path([10, 10], [20, 50], lookback=1024).cost == pytest.approx(np.hypot(10, 40))
 
 
 def test_a_position_whose_nearest_waypoints_are_hidden_searches_on():

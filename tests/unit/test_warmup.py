@@ -33,7 +33,7 @@ def test_warm_up_logs_progress(caplog):
 
 @pytest.mark.parametrize("parts", [["roads"], [], ["grid", 3]])
 def test_unknown_parts(parts):
-    with pytest.raises(InvalidOptionError, match=r"parts=.*expected one or more of \['waypoints', 'grid', 'jps', 'flowfield', 'steering'\]"):
+    with pytest.raises(InvalidOptionError, match=r"parts=.*expected one or more of \['waypoints', 'grid', 'jps', 'flowfield', 'steering', 'mesh'\]"):
         warm_up(parts)
 
 
@@ -43,7 +43,7 @@ def test_progress_must_be_callable():
 
 
 def test_parts_constant():
-    assert PARTS == ("waypoints", "grid", "jps", "flowfield", "steering")
+    assert PARTS == ("waypoints", "grid", "jps", "flowfield", "steering", "mesh")
 
 
 CHILD = """

@@ -1,0 +1,159 @@
+"""Navigation meshes: PolyMesh build time and exact Polyanya queries against waypoint graphs.
+
+Run: ``python -m benchmarks.mesh [--runs 3] [--queries 200] [--maps arena lak303d Berlin_0_256 maze512-1-0]
+[--exact-limit 6000] [--epf-limit 500]``.
+
+Maps are Moving AI maps taken as polygons (blocked cells -> obstacles, the map rectangle -> the
+bounds; ``../shared/data/movingai``), with the queries of :mod:`benchmarks.anyangle` (arena: the
+160 published lattice-point queries). Everything is prepared before timing: the level, the
+mesh and its query object, the graphs and their query objects, one warm-up call each. For each
+method the same queries run ``--runs`` times; each query's time is its best over the runs (one
+Python call each, validation included; the best, not the median, because on a shared machine the
+scheduler's 10-20 ms pauses would otherwise swamp sub-millisecond queries), and the table shows
+the mean, median and p95 over queries, the build time, and how the lengths compare with the mesh's (``exact``: all within
+1e-6 relative; ``ratio``: mean cost / mesh cost). Peers: the ``k=None`` corner waypoint graph
+(the visibility graph: exact; built only on maps with at most ``--exact-limit`` corners, as its
+build grows quadratically), the ``k=8`` cone graph with ``refine="any_angle"``, and
+extremitypathfinder when it is installed (skipped cleanly otherwise; only on maps with at most
+``--epf-limit`` corners, as its build and queries are slow: 1.5 s and 19 ms per query on arena).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from statistics import median
+
+import numpy as np
+
+from benchmarks.anyangle import grid_level, map_blocked, queries_for
+from navmesh.errors import NoPathError
+from navmesh.polymesh.build import build_navmesh
+from navmesh.polymesh.query import MeshQuery
+from navmesh.waypoints.build import build_waypoint_graph
+from navmesh.waypoints.query import NavQuery
+
+
+def per_query_times(fn, pairs, runs: int) -> tuple[np.ndarray, list]:
+    """Per-query best seconds over runs (on a shared machine the scheduler's 10-20 ms pauses
+    otherwise swamp sub-millisecond queries), and the last run's results."""
+    times = np.empty((runs, len(pairs)))
+    out: list = [None] * len(pairs)
+    for r in range(runs):
+        for i, (s, g) in enumerate(pairs):
+            t = time.perf_counter()
+            try:
+                out[i] = fn(s, g)
+            except NoPathError:
+                out[i] = float("inf")
+            times[r, i] = time.perf_counter() - t
+    return times.min(axis=0), out
+
+
+def extremity_environment(level):
+    """extremitypathfinder's environment of the level's largest free region (boundary + holes)."""
+    from extremitypathfinder import PolygonEnvironment
+    import shapely
+
+    from navmesh.polymesh.build import free_space
+
+    free = free_space(level)
+    part = max(shapely.get_parts(free), key=lambda g: g.area)
+    part = shapely.simplify(shapely.normalize(part), 0.0)
+    outer = np.asarray(shapely.orient_polygons(part, exterior_cw=False).exterior.coords)[:-1]
+    holes = [np.asarray(r.coords)[:-1] for r in shapely.orient_polygons(part, exterior_cw=False).interiors]
+    env = PolygonEnvironment()
+    env.store(outer, holes, validate=False)
+    if not env.prepared:  # recent versions prepare in store()
+        env.prepare()
+    return env
+
+
+def epf_cost(env, s, g) -> float:
+    try:
+        _, length = env.find_shortest_path(tuple(s), tuple(g), verify=False)
+    except Exception:  # a point outside its region, or no path
+        return float("inf")
+    return float("inf") if length is None else float(length)
+
+
+def timed(fn, runs: int):
+    best, out = [], None
+    for _ in range(runs):
+        t = time.perf_counter()
+        out = fn()
+        best.append(time.perf_counter() - t)
+    return out, median(best)
+
+
+def row(name: str, build: float, times: np.ndarray, costs: np.ndarray, ref: np.ndarray, base_mean: float) -> str:
+    ok = np.isfinite(costs) & np.isfinite(ref)
+    exact = bool(np.all(np.abs(costs[ok] - ref[ok]) <= 1e-6 * np.maximum(ref[ok], 1.0))) and ok.sum() == np.isfinite(ref).sum()
+    ratio = float(np.mean(costs[ok] / np.maximum(ref[ok], 1e-300))) if ok.any() else float("nan")
+    return (f"  {name:<22} build {build:8.3f} s  query mean {times.mean() * 1e6:9.1f} us  median "
+            f"{np.median(times) * 1e6:9.1f} us  p95 {np.percentile(times, 95) * 1e6:9.1f} us  "
+            f"x{times.mean() / base_mean:7.1f} of mesh  {'exact' if exact else 'NOT exact'}  ratio {ratio:.5f}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--queries", type=int, default=200)
+    ap.add_argument("--maps", nargs="+", default=["arena", "lak303d", "Berlin_0_256", "maze512-1-0"])
+    ap.add_argument("--exact-limit", type=int, default=6000)
+    ap.add_argument("--epf-limit", type=int, default=500, help="largest corner count given to extremitypathfinder")
+    args = ap.parse_args(argv)
+    try:
+        import extremitypathfinder  # noqa: F401
+        have_epf = True
+    except ImportError:
+        have_epf = False
+        print("extremitypathfinder is not installed (pip install extremitypathfinder): skipped")
+    for name in args.maps:
+        try:
+            blocked = map_blocked(name)
+            pairs, published = queries_for(name, args.queries)
+        except FileNotFoundError as exc:
+            print(f"{name}: skipped ({exc})")
+            continue
+        fresh, t_fresh = timed(lambda: build_navmesh(grid_level(blocked)), 1)
+        level = grid_level(blocked)
+        level.line_of_sight()  # shared by every method: not part of the build times below
+        mesh, t_mesh = timed(lambda: build_navmesh(level), args.runs)
+        corners = int(np.count_nonzero(mesh.is_corner))
+        query = MeshQuery(mesh)
+        query.find_path(*pairs[0])
+        times, paths = per_query_times(query.find_path, pairs, args.runs)
+        costs = np.array([p if isinstance(p, float) else p.cost for p in paths])
+        print(f"{name}: {mesh.n_polygons} polygons, {mesh.n_vertices} vertices ({corners} corners), "
+              f"{len(pairs)} queries, best of {args.runs} runs; mesh build from a fresh level (line of sight "
+              f"included) {t_fresh:.3f} s")
+        if published is not None:
+            worst = float(np.max(np.abs(costs - published) / published))
+            print(f"  mesh vs published lengths: worst relative difference {worst:.2e}")
+        print(row("PolyMesh (Polyanya)", t_mesh, times, costs, costs, times.mean()))
+        if corners <= args.exact_limit:
+            nav, t_nav = timed(lambda: build_waypoint_graph(level, corners=True, k=None, visibility="kernel"), 1)
+            nq = NavQuery(nav)
+            nq.find_path(*pairs[0], refine="none")
+            t, res = per_query_times(lambda s, g: nq.find_path(s, g, refine="none"), pairs, args.runs)
+            c = np.array([p if isinstance(p, float) else p.cost for p in res])
+            print(row("k=None corners (exact)", t_nav, t, c, costs, times.mean()))
+        else:
+            print(f"  k=None corners: skipped ({corners} corners > --exact-limit {args.exact_limit})")
+        nav8, t8 = timed(lambda: build_waypoint_graph(level, corners=True, k=8, linking="cones", visibility="kernel"), 1)
+        q8 = NavQuery(nav8)
+        q8.find_path(*pairs[0])
+        t, res = per_query_times(q8.find_path, pairs, args.runs)
+        c = np.array([p if isinstance(p, float) else p.cost for p in res])
+        print(row("k=8 cones any_angle", t8, t, c, costs, times.mean()))
+        if have_epf and corners <= args.epf_limit:
+            epf, t_epf = timed(lambda: extremity_environment(level), 1)
+            t, res = per_query_times(lambda s, g: epf_cost(epf, s, g), pairs, args.runs)
+            print(row("extremitypathfinder", t_epf, t, np.array(res, dtype=float), costs, times.mean()))
+        elif have_epf:
+            print(f"  extremitypathfinder: skipped ({corners} corners > --epf-limit {args.epf_limit})")
+
+
+if __name__ == "__main__":
+    main()

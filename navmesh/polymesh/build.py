@@ -1,0 +1,279 @@
+"""`build_navmesh`: a level's walkable area as a mesh of convex polygons.
+
+Pipeline
+--------
+1. Free space: the level's bounds eroded by the agent radius minus the obstacles inflated by it,
+   exactly as :class:`~navmesh.geometry.LineOfSight` makes them for the waypoint graph (same
+   merging, same ``join``), so both maps share one notion of walkable.
+2. Terrain: the free space is cut into one piece per terrain class (painter's order: a later
+   region wins where regions overlap; the rest is plain ground).
+3. Large pieces are cut into tiles, then every piece is triangulated with shapely's
+   ``constrained_delaunay_triangles`` (no new points). Vertices closer than ``1e-12`` times the
+   level size are merged, and a vertex lying inside another triangle's edge (where two pieces
+   meet) is inserted into that edge, so neighbours always share whole edges.
+4. Hertel-Mehlhorn: shared edges are removed, longest first, while the union stays convex and
+   both sides have the same tag (:mod:`navmesh._kernels.polymerge`).
+5. Pinches (obstacles touching at a point, a hole touching the outline) get one vertex copy per
+   side: polygons are adjacent only across edges, so paths never pass a zero-width gap, as the
+   line-of-sight rule says.
+
+With ``agent_radius > 0``, two inflated obstacles that touch leave a corridor of zero width.
+The line-of-sight rule lets a disc of exactly that radius slide along it; the mesh, having no
+zero-area polygons, does not.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import shapely
+from numpy.typing import NDArray
+from scipy.spatial import cKDTree
+
+from navmesh._checks import check_nonneg_float, check_option
+from navmesh._kernels.polymerge import merge_convex
+from navmesh.errors import InvalidOptionError, describe
+from navmesh.geometry import JOINS, Join
+from navmesh.level import Level
+from navmesh.polymesh.mesh import PolyMesh, match_edges, split_pinches
+
+__all__ = ["build_navmesh", "free_space", "TILE_VERTICES"]
+
+#: Free-space pieces with more vertices than this are cut into tiles before triangulation
+#: (GEOS's triangulation slows down quadratically with many holes in one polygon).
+TILE_VERTICES = 3000
+_SNAP = 1e-12  # relative to the level size: vertices closer than this are one vertex
+
+
+def free_space(level: Level, *, agent_radius: float = 0.0, join: Join = "mitre") -> shapely.Geometry:
+    """The walkable area of ``level`` for a disc agent: eroded bounds minus inflated obstacles.
+
+    Examples
+    --------
+    >>> level = Level.rectangle(10, 10, obstacles=[[(4, 0), (6, 0), (6, 6), (4, 6)]])
+    >>> free_space(level).area, round(free_space(level, agent_radius=1).area, 6)
+    (88.0, 40.343146)
+    """
+    los = level.line_of_sight(agent_radius=agent_radius, join=join)
+    area = los.walkable_area
+    if area is None or area.is_empty:
+        return shapely.Polygon()
+    blocked = [g for g in los.inflated if g is not None and not g.is_empty]
+    if not blocked:
+        return area
+    if los.agent_radius == 0:
+        # the line-of-sight tester merged the obstacles already: its parts meet at points at most
+        return shapely.difference(area, shapely.MultiPolygon(_polygons(shapely.GeometryCollection(blocked))))
+    return shapely.difference(area, shapely.union_all(blocked))
+
+
+def _polygons(geom: shapely.Geometry) -> list[shapely.Polygon]:
+    parts = shapely.get_parts(geom)
+    out: list[shapely.Polygon] = []
+    for g in parts:
+        if g.geom_type == "Polygon":
+            if not g.is_empty and g.area > 0:
+                out.append(g)
+        elif g.geom_type in ("MultiPolygon", "GeometryCollection"):
+            out.extend(_polygons(g))
+    return out
+
+
+def _pieces(free: shapely.Geometry, level: Level) -> list[tuple[shapely.Polygon, int]]:
+    """(polygon, tag index) pieces of the free space, tag 0 plain ground."""
+    if not level.terrain:
+        return [(p, 0) for p in _polygons(free)]
+    names = [""] + sorted({r.tag for r in level.terrain})
+    out: list[tuple[shapely.Polygon, int]] = []
+    covered = shapely.Polygon()
+    rest = free
+    for region in reversed(level.terrain):  # last region first: it wins where regions overlap
+        own = shapely.difference(region.polygon, covered) if not covered.is_empty else region.polygon
+        piece = shapely.intersection(rest, own)
+        out.extend((p, names.index(region.tag)) for p in _polygons(piece))
+        covered = shapely.union(covered, region.polygon)
+        rest = shapely.difference(rest, region.polygon)
+    out.extend((p, 0) for p in _polygons(rest))
+    return out
+
+
+def _tiles(poly: shapely.Polygon) -> list[shapely.Polygon]:
+    """Cut a polygon with many vertices into rectangular tiles of about TILE_VERTICES each."""
+    n = shapely.get_num_coordinates(poly)
+    if n <= TILE_VERTICES:
+        return [poly]
+    k = int(math.ceil(math.sqrt(n / TILE_VERTICES)))
+    x0, y0, x1, y1 = poly.bounds
+    xs = np.linspace(x0, x1, k + 1)
+    ys = np.linspace(y0, y1, k + 1)
+    xs[-1], ys[-1] = x1, y1
+    out: list[shapely.Polygon] = []
+    for i in range(k):
+        for j in range(k):
+            out.extend(_polygons(shapely.clip_by_rect(poly, xs[i], ys[j], xs[i + 1], ys[j + 1])))
+    return out
+
+
+def _triangulate(polys: list[shapely.Polygon]) -> NDArray[np.float64]:
+    """Triangles of the polygons as an array of shape (t, 3, 2)."""
+    if not polys:
+        return np.zeros((0, 3, 2))
+    arr = np.asarray(polys, dtype=object)
+    try:
+        tris = shapely.constrained_delaunay_triangles(arr)
+    except shapely.errors.GEOSException:
+        tris = np.asarray([_triangulate_one(p) for p in polys], dtype=object)
+    parts = shapely.get_parts(tris)
+    parts = parts[shapely.get_type_id(parts) == 3]
+    coords = shapely.get_coordinates(shapely.get_exterior_ring(parts))
+    return coords.reshape(-1, 4, 2)[:, :3]
+
+
+def _triangulate_one(poly: shapely.Polygon) -> shapely.Geometry:
+    try:
+        return shapely.constrained_delaunay_triangles(poly)
+    except shapely.errors.GEOSException:
+        fixed = shapely.make_valid(shapely.set_precision(poly, 0.0))
+        return shapely.constrained_delaunay_triangles(shapely.GeometryCollection(_polygons(fixed)))
+
+
+def _snap(points: NDArray[np.float64], tol: float) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
+    """Unique vertices (merging those closer than ``tol``) and the id of each input point."""
+    uniq, inverse = np.unique(points, axis=0, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    pairs = cKDTree(uniq).query_pairs(tol, output_type="ndarray") if len(uniq) > 1 and tol > 0 else np.zeros((0, 2), int)
+    if len(pairs):
+        import scipy.sparse
+        import scipy.sparse.csgraph
+
+        g = scipy.sparse.coo_matrix((np.ones(len(pairs)), (pairs[:, 0], pairs[:, 1])), shape=(len(uniq), len(uniq)))
+        _, label = scipy.sparse.csgraph.connected_components(g, directed=False)
+        keep, first = np.unique(label, return_index=True)
+        uniq = uniq[first]
+        inverse = np.searchsorted(keep, label)[inverse]
+    return uniq, inverse
+
+
+def _insert_t_junctions(xy: NDArray[np.float64], indptr: NDArray[np.int64], indices: NDArray[np.int64],
+                        tol: float) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """Insert vertices that lie inside an unmatched edge into that edge (pieces meeting with
+    different vertices along a shared line)."""
+    nbr = match_edges(indptr, indices, len(xy))
+    open_slots = np.flatnonzero(nbr < 0)
+    if not len(open_slots):
+        return indptr, indices
+    nxt = np.arange(1, len(indices) + 1)
+    nxt[indptr[1:] - 1] = indptr[:-1]
+    a, b = indices[open_slots], indices[nxt[open_slots]]
+    lines = shapely.linestrings(np.stack([xy[a], xy[b]], axis=1))
+    verts = np.unique(np.concatenate([a, b]))
+    vi, li = shapely.STRtree(lines).query(shapely.points(xy[verts]), predicate="dwithin", distance=tol)
+    v = verts[vi]
+    ok = (v != a[li]) & (v != b[li])
+    v, li = v[ok], li[ok]
+    if not len(v):
+        return indptr, indices
+    d = xy[b[li]] - xy[a[li]]
+    t = ((xy[v] - xy[a[li]]) * d).sum(axis=1) / (d * d).sum(axis=1)
+    inside = (t > 0) & (t < 1)
+    v, li, t = v[inside], li[inside], t[inside]
+    if not len(v):
+        return indptr, indices
+    slot = open_slots[li]
+    order = np.lexsort((t, slot))
+    slot, v = slot[order], v[order]
+    # rebuild: after slot e come the inserted vertices of e, in order along e
+    counts = np.bincount(slot, minlength=len(indices))
+    owner = np.repeat(np.arange(len(indptr) - 1), np.diff(indptr))
+    new_sizes = np.bincount(owner, weights=1 + counts, minlength=len(indptr) - 1).astype(np.int64)
+    new_ptr = np.zeros(len(indptr), np.int64)
+    np.cumsum(new_sizes, out=new_ptr[1:])
+    start = np.zeros(len(indices) + 1, np.int64)
+    np.cumsum(1 + counts, out=start[1:])
+    new_idx = np.empty(int(new_ptr[-1]), np.int64)
+    new_idx[start[:-1]] = indices
+    first_of_slot = np.searchsorted(slot, slot, side="left")
+    rank = np.arange(len(slot)) - first_of_slot
+    new_idx[start[slot] + 1 + rank] = v
+    return new_ptr, new_idx
+
+
+def build_navmesh(level: Level, *, agent_radius: float = 0.0, join: Join = "mitre") -> PolyMesh:
+    """Build the navigation mesh of ``level`` for a disc agent of radius ``agent_radius``.
+
+    Parameters
+    ----------
+    level : Level
+        Bounds, obstacles (holes in the bounds count as obstacles) and terrain regions;
+        waypoints and links are ignored.
+    agent_radius : float
+        Agent radius in world units, >= 0: obstacles grow and the bounds shrink by it.
+    join : {"mitre", "round"}
+        Corner style of the inflation (see :func:`navmesh.geometry.inflate`); use the one the
+        waypoint graph uses to get the same walkable area.
+
+    Returns
+    -------
+    PolyMesh
+        Convex polygons covering the free space, adjacent across shared edges, one terrain tag
+        each (``tag_names`` sorted, ``""`` first). Empty when nothing is walkable.
+
+    Raises
+    ------
+    InvalidOptionError
+        ``level`` is not a Level, or a bad ``agent_radius`` / ``join``.
+
+    Examples
+    --------
+    >>> level = Level.rectangle(10, 10, obstacles=[[(4, 0), (6, 0), (6, 6), (4, 6)]])
+    >>> mesh = build_navmesh(level)
+    >>> round(float(mesh.areas().sum()), 9), bool(mesh.n_polygons <= 6)
+    (88.0, True)
+    """
+    if not isinstance(level, Level):
+        raise InvalidOptionError(f"level={describe(level)} is not a Level")
+    r = check_nonneg_float("agent_radius", agent_radius, allow_none=False)
+    check_option("join", join, JOINS)
+    names = ("",) + tuple(sorted({reg.tag for reg in level.terrain}))
+    free = free_space(level, agent_radius=r, join=join)
+    pieces = _pieces(free, level)
+    tris_list, tag_list = [], []
+    joins = len(pieces) > 1  # pieces meet along shared lines: their vertices must be matched up
+    for poly, tag in pieces:
+        tiles = _tiles(poly)
+        joins = joins or len(tiles) > 1
+        tris = _triangulate(tiles)
+        tris_list.append(tris)
+        tag_list.append(np.full(len(tris), tag, np.int64))
+    if not tris_list or sum(len(t) for t in tris_list) == 0:
+        return PolyMesh(np.zeros((0, 2)), [0], [], [], tag_names=names, agent_radius=r)
+    tris = np.concatenate(tris_list)
+    tags = np.concatenate(tag_list)
+    x0, y0, x1, y1 = level.bounds.bounds
+    scale = max(x1 - x0, y1 - y0, abs(x0), abs(y0), abs(x1), abs(y1), 1e-300)
+    tol = _SNAP * scale
+    xy, ids = _snap(tris.reshape(-1, 2), tol)
+    ids = ids.reshape(-1, 3)
+    # counter-clockwise, no zero-area triangles (a merge of close vertices may flatten one)
+    p0, p1, p2 = xy[ids[:, 0]], xy[ids[:, 1]], xy[ids[:, 2]]
+    cross = (p1[:, 0] - p0[:, 0]) * (p2[:, 1] - p0[:, 1]) - (p1[:, 1] - p0[:, 1]) * (p2[:, 0] - p0[:, 0])
+    flip = cross < 0
+    ids[flip] = ids[flip][:, ::-1]
+    keep = cross != 0
+    ids, tags = ids[keep], tags[keep]
+    indptr = np.arange(0, 3 * len(ids) + 1, 3, dtype=np.int64)
+    indices = ids.reshape(-1)
+    if joins:
+        indptr, indices = _insert_t_junctions(xy, indptr, indices, tol)
+    _, twins = match_edges(indptr, indices, len(xy), with_twins=True)
+    indptr, indices, tags = merge_convex(xy, indptr, indices, twins, tags)
+    nbr, twins = match_edges(indptr, indices, len(xy), with_twins=True)
+    xy2, indices = split_pinches(xy, indptr, indices, nbr, twins)
+    used = np.zeros(len(xy2), bool)
+    used[indices] = True
+    if not used.all():  # vertices merged away or dropped with flat triangles
+        remap = np.cumsum(used) - 1
+        xy2, indices = xy2[used], remap[indices]
+    return PolyMesh(xy2, indptr, indices, nbr, tags=tags, tag_names=names, agent_radius=r)
+
