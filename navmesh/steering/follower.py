@@ -27,6 +27,7 @@ from navmesh.steering.curves import (
     point_at,
 )
 from navmesh.terrain import CostProfile
+from navmesh.waypoints.navmap import NavMap
 from navmesh.waypoints.query import NavQuery
 
 __all__ = ["MODES", "FollowerEvent", "Mode", "PathFollower", "from_here"]
@@ -131,7 +132,7 @@ class PathFollower:
     InvalidGeometryError
         The points are not finite (n, 2) numbers.
     InvalidOptionError
-        An option is out of range.
+        An option is out of range, or ``navmap`` is not a NavMap.
 
     Examples
     --------
@@ -172,6 +173,10 @@ class PathFollower:
             raise InvalidOptionError(f"profile={describe(profile)} is not a CostProfile")
         self.profile = profile
         self.samples_per_piece = samples_per_piece
+        if navmap is not None and not isinstance(navmap, NavMap):
+            raise InvalidOptionError(
+                f"navmap={describe(navmap)} is not a NavMap; pass the build_waypoint_graph result or None"
+            )
         self.navmap = navmap
         self._los = None
         self._query = None
