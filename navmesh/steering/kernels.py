@@ -150,17 +150,25 @@ def segment_hit(ax, ay, bx, by, cls, edges, grid, cell_ptr, cell_items, buf):
         slot = base + buf[j]
         for k in range(cell_ptr[slot], cell_ptr[slot + 1]):
             e = cell_items[k]
-            px, py, qx, qy = edges[e, 0], edges[e, 1], edges[e, 2], edges[e, 3]
-            if (_orient(ax, ay, bx, by, px, py) >= 0.0) == (_orient(ax, ay, bx, by, qx, qy) >= 0.0):
-                continue
-            o1 = _orient(px, py, qx, qy, ax, ay)
-            o2 = _orient(px, py, qx, qy, bx, by)
-            tol = 1e-12 * seg * math.sqrt((qx - px) ** 2 + (qy - py) ** 2)
-            if (o1 > tol and o2 < -tol) or (o1 < -tol and o2 > tol):
-                t = o1 / (o1 - o2)
-                if t < best_t:
-                    best_t, best_e = t, e
+            t = _cross_t(ax, ay, bx, by, edges[e, 0], edges[e, 1], edges[e, 2], edges[e, 3], seg)
+            if 0.0 <= t < best_t:
+                best_t, best_e = t, e
     return best_t, best_e
+
+
+@njit(cache=True)
+def _cross_t(ax, ay, bx, by, px, py, qx, qy, seg):
+    """Where the segment a -> b (of length ``seg``) properly crosses the wall edge p -> q, as a
+    fraction of a -> b in (0, 1); -1.0 when it does not (touching within a relative 1e-12 is no
+    crossing)."""
+    if (_orient(ax, ay, bx, by, px, py) >= 0.0) == (_orient(ax, ay, bx, by, qx, qy) >= 0.0):
+        return -1.0
+    o1 = _orient(px, py, qx, qy, ax, ay)
+    o2 = _orient(px, py, qx, qy, bx, by)
+    tol = 1e-12 * seg * math.sqrt((qx - px) ** 2 + (qy - py) ** 2)
+    if (o1 > tol and o2 < -tol) or (o1 < -tol and o2 > tol):
+        return o1 / (o1 - o2)
+    return -1.0
 
 
 @njit(cache=True)
@@ -169,13 +177,7 @@ def _crosses_in_cell(ax, ay, bx, by, slot, edges, cell_ptr, cell_items, seg):
     :func:`segment_hit`)."""
     for k in range(cell_ptr[slot], cell_ptr[slot + 1]):
         e = cell_items[k]
-        px, py, qx, qy = edges[e, 0], edges[e, 1], edges[e, 2], edges[e, 3]
-        if (_orient(ax, ay, bx, by, px, py) >= 0.0) == (_orient(ax, ay, bx, by, qx, qy) >= 0.0):
-            continue
-        o1 = _orient(px, py, qx, qy, ax, ay)
-        o2 = _orient(px, py, qx, qy, bx, by)
-        tol = 1e-12 * seg * math.sqrt((qx - px) ** 2 + (qy - py) ** 2)
-        if (o1 > tol and o2 < -tol) or (o1 < -tol and o2 > tol):
+        if _cross_t(ax, ay, bx, by, edges[e, 0], edges[e, 1], edges[e, 2], edges[e, 3], seg) >= 0.0:
             return True
     return False
 
