@@ -26,6 +26,7 @@ from statistics import median
 
 import numpy as np
 
+from benchmarks.timing import machine_line
 from navmesh.waypoints.build import build_waypoint_graph
 from navmesh.errors import NoPathError
 from navmesh.geometry import cell_rectangles
@@ -90,6 +91,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--maps", nargs="+", default=["arena", "lak303d", "Berlin_0_256"])
     ap.add_argument("--fill", type=float, default=4.0, help="fill spacing in cells for the corners+fill graphs")
     args = ap.parse_args(argv)
+    print(machine_line())
 
     find_path(build_waypoint_graph(Level.rectangle(4, 4, waypoints=[[1, 1], [3, 3]])), [1, 2], [3, 2])  # compile
     for name in args.maps:

@@ -26,6 +26,7 @@ import numpy as np
 import shapely
 from scipy.spatial import cKDTree
 
+from benchmarks.timing import machine_line
 from benchmarks.anyangle import grid_level
 from navmesh._kernels import los as LK
 from navmesh.waypoints.build import build_waypoint_graph
@@ -86,6 +87,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--loop-sample", type=int, default=3000, help="segments timed in the per-segment loop")
     args = ap.parse_args(argv)
+    print(machine_line())
     build_waypoint_graph(Level.rectangle(4, 4, waypoints=[[1, 1], [3, 3]]), visibility="kernel")  # compile
 
     print("== 1. 10,000 waypoints, 500 obstacles, k=8")

@@ -21,6 +21,15 @@ Run with ``python -m benchmarks.crowd`` from the project root (``--quick`` for a
      work than our separation, but it is the Python peer a user would find. It is slow, so it
      runs fewer frames at 10,000 units.
 
+3. Generated cave: a 256 x 256 cellular-automaton cave (45 % rock, five smoothing passes, the
+   largest open region kept; the shape of Moving AI's den520d-sized maps) taken as polygons (its
+   blocked cells merged into rectangles), corner waypoints k=8, agent radius 0.3. 2,000 units on
+   random free points, eight groups of 250, each to its own random goal; 600 updates of 1/30 s
+   (20 s). Reported: the first update (compiles nothing: the kernels were loaded before), the
+   median and the 90th percentile per update, and the mean distance of the units to their
+   group's goal at the start and after 20 s (the groups should at least halve it), with the
+   ratio of the cave median to the arena median at 2,000 units of the same run.
+
 Times: median wall time per update, and in brackets the median CPU time of the calling thread
 (``time.thread_time``), which a busy shared machine inflates much less. Ratios are peer median /
 navmesh median on wall time (> 1: navmesh is faster).
@@ -58,6 +67,48 @@ def free_points(walls: Walls, n: int, lo: float, hi: float, seed: int) -> np.nda
         p = rng.uniform(lo, hi, (2 * n, 2))
         out = np.concatenate([out, p[walls.walkable(p, 0)]])
     return out[:n]
+
+
+def cave_blocked(size: int = 256, seed: int = 0) -> np.ndarray:
+    """A cave: random 45 % rock, five passes of the 4-5 rule, the largest open region kept."""
+    from scipy import ndimage
+
+    rng = np.random.default_rng(seed)
+    wall = rng.random((size, size)) < 0.45
+    for _ in range(5):
+        wall = ndimage.convolve(wall.astype(int), np.ones((3, 3), int), mode="constant", cval=1) >= 5
+    label, count = ndimage.label(~wall)
+    sizes = ndimage.sum(~wall, label, range(1, count + 1))
+    return label != 1 + int(np.argmax(sizes))
+
+
+def cave_level(frames: int) -> dict[str, float]:
+    """First, median and p90 ms per update and the mean distance to the goals before / after."""
+    grid = navmesh.GridMap(cave_blocked())
+    obstacles, _ = level_geometry(grid)
+    level = navmesh.Level.rectangle(grid.width, grid.height, obstacles=obstacles)
+    nav = navmesh.build_waypoint_graph(level, corners=True, agent_radius=RADIUS, k=8)
+    crowd = Crowd(nav)
+    crowd.add([[0.0, 0.0]], radius=RADIUS, speed=SPEED)  # builds the walls
+    pts = free_points(crowd.walls, 2008, 0, grid.width, 7)
+    ids = crowd.add(pts[:2000], radius=RADIUS, speed=SPEED)
+    groups = np.array_split(ids, 8)
+    goals = pts[2000:]
+
+    def mean_distance() -> float:
+        return float(np.mean([np.hypot(*(crowd.positions[g] - goals[k]).T).mean() for k, g in enumerate(groups)]))
+
+    for k, g in enumerate(groups):
+        crowd.move_to(g, goals[k])
+    before = mean_distance()
+    times = []
+    for _ in range(frames):
+        t = time.perf_counter()
+        crowd.update(DT)
+        times.append(time.perf_counter() - t)
+    ms = np.asarray(times) * 1e3
+    return {"nodes": nav.graph.n_nodes, "first": ms[0], "median": float(np.median(ms)), "p90": float(np.percentile(ms, 90)),
+            "before": before, "after": mean_distance(), "arrived": float(crowd.arrived[ids].mean())}
 
 
 def real_level(nav: navmesh.NavMap, n: int, frames: int) -> tuple[float, float, float, float]:
@@ -170,9 +221,18 @@ def main() -> None:
         warm.update(DT)  # compile / load the numba cache outside the timings
     print(f"Real level: Moving AI arena, 4-unit cells, {nav!r}")
     print(f"{'units':>7} {'median ms':>10} {'cpu ms':>8} {'max ms':>8} {'arrived':>8}")
+    arena_2000 = 0.0
     for n in sizes:
         med, med_cpu, worst, arrived = real_level(nav, n, frames * 3)
+        arena_2000 = med if n == 2000 else arena_2000
         print(f"{n:>7} {med:>10.3f} {med_cpu:>8.3f} {worst:>8.2f} {arrived:>8.0%}")
+    print()
+    cave = cave_level(200 if args.quick else 600)
+    print(f"Generated 256 x 256 cave as polygons ({cave['nodes']} corner waypoints, k=8), 2,000 units in 8 groups:")
+    print(f"  first update {cave['first']:.1f} ms, median {cave['median']:.3f} ms, p90 {cave['p90']:.2f} ms "
+          f"(x{cave['median'] / arena_2000:.1f} the arena median at 2,000 units)")
+    print(f"  mean distance to the goals {cave['before']:.1f} -> {cave['after']:.1f} "
+          f"({cave['after'] / cave['before']:.0%}), arrived {cave['arrived']:.0%}")
     print()
     print("Open plane 400 x 400, all units to the centre: median wall ms per update (cpu ms),")
     print("ratio = peer / navmesh on wall time")

@@ -24,15 +24,14 @@ from __future__ import annotations
 
 import argparse
 import re
-import statistics
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Sequence
 from pathlib import Path as FilePath
 
 import numpy as np
 
+from benchmarks.timing import machine_line, stable_times
 from navmesh.grid import GridMap
 from navmesh.grid.search import first_step, first_steps
 from navmesh.grid.targets import DEFAULT_MAX_BYTES
@@ -63,14 +62,10 @@ def run_java(variant: str | None) -> dict[str, tuple[float, int]]:
 
 
 def median_ms(run: Callable[[], object], warmup: int, repeats: int, scale: float) -> float:
-    for _ in range(warmup):
-        run()
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        run()
-        times.append((time.perf_counter() - t0) * 1e3 * scale)
-    return statistics.median(times)
+    """Median milliseconds (times ``scale``) of ``run()``: at least ``repeats`` runs, more until the
+    median settles (see :mod:`benchmarks.timing`)."""
+    t = stable_times({"run": run}, min_rounds=repeats, max_rounds=3 * repeats, warmup=warmup, max_seconds=60.0)
+    return t.median["run"] * 1e3 * scale
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -83,10 +78,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{ANCHOR} is absent: nothing to benchmark")
         return 0
 
+    print(machine_line())
     java: dict[str, tuple[float, int]] = {}
     if args.java != "none":
         print("running the Java anchor (run.sh) ...", flush=True)
         java = run_java(None if args.java == "both" else "two-step")
+        print(f"  after the Java run: {machine_line()}")
 
     grid = GridMap.from_movingai(ANCHOR / "maze.map", connectivity=4)
     queries = np.loadtxt(ANCHOR / "queries.txt", dtype=np.int64).reshape(-1, 4)
@@ -138,6 +135,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         ratio = f"{ms / reference:7.3f}x Java two-step" if reference else ""
         print(f"  {name:<44} {ms:9.1f} ms   checksum {cs:<10d} {ratio}")
     print(f"  public first_step call without a search (start == goal): {overhead_us:.2f} us per call")
+    print(f"  at the end: {machine_line()}")
     checks = {cs for _, cs in list(java.values()) + list(results.values())}
     print("  checksums agree" if len(checks) == 1 else f"  CHECKSUMS DIFFER: {sorted(checks)}")
     return 0 if len(checks) == 1 else 1

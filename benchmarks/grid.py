@@ -36,7 +36,6 @@ grid A* (generated maps) and plain JPS. ``--only-speed-limit`` runs just that pa
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -45,6 +44,7 @@ from pathlib import Path as FilePath
 
 import numpy as np
 
+from benchmarks.timing import machine_line, stable_times
 from navmesh.grid import GridMap
 from navmesh.grid.flowfield import FlowField
 from navmesh.grid.search import grid_astar, jps_plus, jump_point_search
@@ -60,19 +60,13 @@ def median_time(run: Callable[[], object], repeats: int) -> float:
 
 
 def median_times(runs: dict[str, Callable[[], object]], repeats: int) -> dict[str, float]:
-    """Median wall time of each loop over ``repeats`` rounds, after one untimed warm-up round.
+    """Median wall time of each loop, after one untimed warm-up round: at least ``repeats``
+    rounds, more until the medians settle (see :mod:`benchmarks.timing`).
 
     Every round runs each library's loop once, in turn, so a busy spell on a shared machine
     hits all of them rather than whichever happened to be running.
     """
-    times: dict[str, list[float]] = {name: [] for name in runs}
-    for round_no in range(repeats + 1):
-        for name, run in runs.items():
-            t0 = time.perf_counter()
-            run()
-            if round_no:
-                times[name].append(time.perf_counter() - t0)
-    return {name: statistics.median(ts) for name, ts in times.items()}
+    return stable_times(runs, min_rounds=repeats, max_rounds=max(4 * repeats, 12), max_seconds=120.0).median
 
 
 def spread(n_total: int, k: int) -> np.ndarray:
@@ -303,6 +297,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--longest", type=int, default=40, help="longest queries per map in the speed-limit part")
     parser.add_argument("--only-speed-limit", action="store_true", help="run only the issue-13 comparison")
     args = parser.parse_args(argv)
+    print(machine_line())
     if args.only_speed_limit:
         bench_speed_limit(args.repeats, args.longest)
         return 0

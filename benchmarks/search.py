@@ -20,6 +20,7 @@ from statistics import median
 import networkx as nx
 from scipy.sparse import csgraph
 
+from benchmarks.timing import machine_line
 import navmesh
 from benchmarks.knn_graph import ANCHOR_DIR, load
 
@@ -82,6 +83,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3, help="repetitions; the median is reported")
     args = parser.parse_args(argv)
+    print(machine_line())
 
     points, matrix, queries = load()
     queries = [(int(s), int(t)) for s, t in queries]

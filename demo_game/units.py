@@ -29,7 +29,8 @@ from scipy.optimize import linear_sum_assignment
 
 import navmesh
 from navmesh import Crowd, PathFollower
-from navmesh.steering import vary_path
+from navmesh.steering import Walls, vary_path
+from navmesh.steering import formation_slots as steering_formation_slots
 
 __all__ = [
     "INFANTRY",
@@ -127,24 +128,31 @@ def ring_image(size: int = 64) -> Image.Image:
     return img
 
 
-def formation_slots(goal: ArrayLike, count: int, spacing: float, ok: Callable[[NDArray[np.float64]], NDArray[np.bool_]] | None = None) -> NDArray[np.float64]:
-    """``count`` goal positions packed around ``goal``, nearest first, ``spacing`` apart.
+def formation_slots(navmap: navmesh.NavMap, kinds: list[UnitType], goal: ArrayLike, count: int, *,
+                    spacing: float | None = None, taken: NDArray[np.float64] | None = None,
+                    clearance: float | NDArray[np.float64] = 0.0,
+                    walls: dict[tuple[str, ...], Walls] | None = None) -> NDArray[np.float64]:
+    """``count`` standing places around ``goal`` for a group of ``kinds``, nearest first.
 
-    Candidates lie on a square lattice around the goal; ``ok(points) -> bool array`` drops those
-    a unit cannot stand on. The goal itself is used for the rest when too few remain.
+    The library's :func:`navmesh.steering.formation_slots` (the crowd's own slots): lattice
+    points where the largest unit of the group fits, away from walls and from the terrain any
+    of the kinds may not enter, connected to the goal, ``spacing`` apart (default 2.4 radii of
+    the largest unit) and ``clearance`` away from ``taken`` places. ``walls`` caches the wall
+    arrays per group of kinds (build them once per map).
     """
-    g = np.asarray(goal, dtype=np.float64)
-    side = math.ceil(math.sqrt(max(count, 1) * 3)) | 1
-    r = np.arange(side) - side // 2
-    offsets = np.stack(np.meshgrid(r, r), axis=-1).reshape(-1, 2) * float(spacing)
-    # Rows alternate half a step, so the formation looks less like a chessboard.
-    offsets[:, 0] += (np.abs(offsets[:, 1] / spacing) % 2) * spacing * 0.5
-    cand = g + offsets[np.argsort(np.hypot(*offsets.T), kind="stable")]
-    if ok is not None:
-        cand = cand[ok(cand)]
-    if len(cand) < count:
-        cand = np.concatenate([cand, np.repeat(g[None], count - len(cand), axis=0)])
-    return cand[:count]
+    kinds = sorted(set(kinds), key=lambda k: -k.radius)
+    key = tuple(k.name for k in kinds)
+    if walls is None or key not in walls:
+        made = Walls(navmap, [k.radius for k in kinds], [k.profile for k in kinds])
+        if walls is not None:
+            walls[key] = made
+    else:
+        made = walls[key]
+    slots = steering_formation_slots(made, 0, goal, count, spacing or 2.4 * kinds[0].radius,
+                                     taken=taken, clearance=clearance)
+    for c in range(1, len(kinds)):  # and free for every other kind of the group too
+        slots = made.nearest_free(slots, c)
+    return slots
 
 
 class PathEngine:
@@ -166,6 +174,7 @@ class PathEngine:
         self.paths: list[navmesh.Path | None] = []
         self.terrain_factor = np.ones(0)
         self._factor_cursor = 0
+        self._walls: dict[tuple[str, ...], Walls] = {}
 
     def add(self, kind: UnitType, positions: NDArray[np.float64], headings: NDArray[np.float64]) -> None:
         k = len(positions)
@@ -182,8 +191,14 @@ class PathEngine:
 
     def order(self, ids: NDArray[np.int64], goal: NDArray[np.float64],
               standable: Callable[[NDArray[np.float64]], NDArray[np.bool_]]) -> None:
-        spacing = 2.4 * max(UNIT_TYPES[int(k)].radius for k in np.unique(self.kinds[ids]))
-        slots = formation_slots(goal, len(ids), spacing, standable)
+        kinds = [UNIT_TYPES[int(k)] for k in np.unique(self.kinds[ids])]
+        # places other units hold: the ends of their paths, or where idle ones stand
+        others = np.setdiff1d(np.arange(len(self.positions)), ids)
+        held = np.array([self.followers[i].goal if self.followers[i] is not None and not self.followers[i].done
+                         else self.positions[i] for i in others.tolist()]).reshape(-1, 2)
+        radii = np.array([t.radius for t in UNIT_TYPES])
+        clearance = 1.2 * (max(k.radius for k in kinds) + radii[self.kinds[others]])
+        slots = formation_slots(self.navmap, kinds, goal, len(ids), taken=held, clearance=clearance, walls=self._walls)
         cost = np.hypot(*(self.positions[ids][:, None, :] - slots[None, :, :]).transpose(2, 0, 1))
         rows, cols = linear_sum_assignment(cost)
         for r, c in zip(rows, cols):
@@ -209,6 +224,7 @@ class PathEngine:
 
     def set_navmap(self, navmap: navmesh.NavMap, replan: list[int]) -> None:
         self.navmap = navmap
+        self._walls = {}
         self.queries = {t.name: navmesh.NavQuery(navmap, t.profile) for t in UNIT_TYPES}
         for i in replan:
             f = self.followers[i]

@@ -2,7 +2,9 @@
 
 The valley is rasterised into 40-unit tiles (swamp costs x2.5, water is a wall, the ford and
 bridge are open); one Dijkstra from the goal gives every tile its signpost, and each unit just
-reads the signpost under it, all units in one array lookup.
+reads the signpost under it, all units in one array lookup. Units move with the library's wall
+arrays (:class:`navmesh.steering.Walls`): obstacles and the open water are walls for a unit's
+whole body, as in the RTS mode, and a step into them slides along them.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from scipy.spatial import cKDTree
 
 import navmesh
 import navmesh.arcade_draw as nd
+from navmesh.steering import Walls
 
 from ..units import INFANTRY, TEAM_COLORS
 from .base import (
@@ -53,7 +56,14 @@ class FlowView(DemoView):
         multipliers = {tag: INFANTRY.profile.multiplier(tag) for tag in self.level.tags}
         multipliers["water"] = np.inf
         multipliers["road"] = 1.0
-        self.grid = level_grid(self.level, CELL, multipliers)
+        # the units' walls: obstacles and the terrain infantry may not enter, for a body of RADIUS
+        self.walls = Walls(self.navmap, [RADIUS], [INFANTRY.profile])
+        grid = level_grid(self.level, CELL, multipliers)
+        # a tile where the body cannot stand at its centre is a wall for the flow field too
+        costs = np.array(grid.costs, dtype=float)
+        centres = grid.cell_center(np.arange(grid.n_cells))
+        costs.reshape(-1)[~self.walls.walkable(centres, 0)] = np.inf
+        self.grid = navmesh.GridMap(costs, cell_size=CELL, origin=grid.origin)
         navmesh.FlowField(navmesh.GridMap(np.zeros((2, 2), dtype=bool)), 0)  # compile once, before timing
         self.rng = np.random.default_rng(seed)
         self.n_units = units
@@ -84,7 +94,7 @@ class FlowView(DemoView):
         west = free[centres[:, 0] < 1500]
         cells = self.rng.choice(west, self.n_units)
         jitter = self.rng.uniform(-0.35, 0.35, (self.n_units, 2)) * CELL
-        self.positions = self.grid.cell_center(cells) + jitter
+        self.positions = self.walls.nearest_free(self.grid.cell_center(cells) + jitter, 0)
         self.sprites.clear()
         for i in range(self.n_units):
             self.sprites.append(arcade.SpriteCircle(int(RADIUS), TEAM_COLORS[i % 2]))
@@ -124,14 +134,31 @@ class FlowView(DemoView):
         along = (off * direction).sum(axis=1, keepdims=True)
         lateral = off - along * direction
         velocity = direction * speed[:, None] + 2.0 * lateral * (np.abs(direction).sum(axis=1, keepdims=True) > 0)
+        # a unit on a tile without a signpost (its centre too close to the water or a wall for
+        # a body) heads for the centre of the neighbouring tile nearest to the goal
+        lost = np.flatnonzero(~np.isfinite(self.field.distance_at(cells).reshape(-1)))
+        if len(lost):
+            velocity[lost] = self._back_to_field(self.positions[lost]) * SPEED
         moved = self.positions + velocity * dt
         moved += self._separation(moved) * dt
-        # Never step into a wall tile: keep the old position on that axis.
-        inside = (moved >= 0).all(axis=1) & (moved < self.world_size).all(axis=1)
-        moved[~inside] = self.positions[~inside]
-        blocked = ~self.grid.is_passable(self.grid.cell_at(moved))
-        moved[blocked] = self.positions[blocked]
-        self.positions = moved
+        # Never into a wall, for the whole body: a blocked step slides along the wall.
+        self.positions = self.walls.move(self.positions, moved, 0)
+
+    def _back_to_field(self, points: np.ndarray) -> np.ndarray:
+        """Unit directions from ``points`` to the centre of the neighbouring tile (of the 8) with
+        the shortest way to the goal; (0, 0) where no neighbour has one."""
+        steps = np.array([(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy], dtype=float) * CELL
+        lo = np.asarray(self.grid.origin, dtype=float) + 1e-6
+        hi = lo + np.array([self.grid.width, self.grid.height]) * CELL - 2e-6
+        near = np.clip(points[:, None, :] + steps[None], lo, hi).reshape(-1, 2)
+        cells = np.asarray(self.grid.cell_at(near)).reshape(len(points), len(steps))
+        dist = np.asarray(self.field.distance_at(cells.reshape(-1)), dtype=float).reshape(cells.shape)
+        best = np.argmin(np.where(np.isfinite(dist), dist, np.inf), axis=1)
+        target = self.grid.cell_center(cells[np.arange(len(points)), best])
+        way = target - points
+        norm = np.hypot(way[:, 0], way[:, 1])[:, None]
+        ok = np.isfinite(dist[np.arange(len(points)), best])[:, None] & (norm > 1e-9)
+        return np.where(ok, way / np.maximum(norm, 1e-9), 0.0)
 
     def _separation(self, points: np.ndarray) -> np.ndarray:
         """A push apart for units closer than two radii (world units per second)."""

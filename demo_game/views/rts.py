@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import arcade
 import numpy as np
-import shapely
 from arcade.types import LBWH, LRBT
 
 import navmesh
@@ -140,6 +139,7 @@ class RtsView(DemoView):
 
     # -- setup ----------------------------------------------------------------------------------
     def _spawn(self, total: int) -> None:
+        self._spawn_walls: dict = {}
         n_tank = max(1, total // 5)
         n_scout = max(1, total // 5)
         n_inf = max(1, total - n_tank - n_scout)
@@ -159,13 +159,8 @@ class RtsView(DemoView):
 
     def _spread(self, centre: np.ndarray, count: int, kind: UnitType) -> np.ndarray:
         """``count`` spawn spots around ``centre`` where a unit of ``kind`` may stand."""
-        navmap = self.army.navmap
-
-        def ok(points: np.ndarray) -> np.ndarray:
-            inside = shapely.contains_xy(navmap.walkable, points[:, 0], points[:, 1])
-            return inside & np.isfinite(navmap.point_multipliers(points, kind.profile))
-
-        return formation_slots(centre, count, 2.6 * kind.radius, ok)
+        return formation_slots(self.army.navmap, [kind], centre, count, spacing=2.6 * kind.radius,
+                               walls=self._spawn_walls)
 
     def _build_static(self) -> None:
         level = self.army.navmap.level

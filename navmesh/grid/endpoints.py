@@ -37,7 +37,7 @@ from navmesh.errors import NodeNotFoundError, describe
 from navmesh.geometry import BOUNDS_MARGIN, ENDPOINT_TOLERANCE, level_size
 from navmesh.grid.map import GridMap
 
-__all__ = ["cell_of", "cells_of", "resolve"]
+__all__ = ["cell_of", "cell_pair", "cells_of", "resolve"]
 
 _WHY = ("a wall, or a cell closed when the walls were grown by an agent radius (a radius above half the cell "
         "size closes corridors one cell wide)")
@@ -134,6 +134,18 @@ def cell_of(grid: GridMap, name: str, value: Any, *, allow_blocked: bool = False
         where = f"{name}={cell}" if isinstance(value, (int, np.integer)) else f"{name}={describe(value)}, cell {cell}"
         raise NodeNotFoundError(f"{where} (col, row)={divmod(cell, grid.width)[::-1]} is a blocked cell ({_WHY})")
     return cell
+
+
+def cell_pair(grid: GridMap, start: Any, goal: Any) -> tuple[int, int]:
+    """``(cell_of(grid, "start", start), cell_of(grid, "goal", goal))``, with a short path for two
+    valid Python ints (the per-call cost of a single-query search is mostly this check)."""
+    if type(start) is int and type(goal) is int:
+        a = grid.arrays
+        n = a.n_cells
+        blocked = a.blocked_bytes
+        if 0 <= start < n and 0 <= goal < n and not blocked[start] and not blocked[goal]:
+            return start, goal
+    return cell_of(grid, "start", start), cell_of(grid, "goal", goal)
 
 
 def _pair(grid: GridMap, name: str, value: Any) -> int:

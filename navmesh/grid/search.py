@@ -33,7 +33,7 @@ from navmesh.errors import (
     NoPathError,
     SearchBudgetError,
 )
-from navmesh.grid.endpoints import cell_of, cells_of, resolve
+from navmesh.grid.endpoints import cell_pair, cells_of, resolve
 from navmesh.grid.map import GridMap
 from navmesh.path import Path
 
@@ -72,7 +72,7 @@ def _best_first(
     grid: GridMap, kind: str, start: Any, goal: Any, hscale: float, max_expansions: Any, allow_partial: bool,
     cells: tuple[int, int] | None = None,
 ) -> Path:
-    s, t = cells if cells is not None else (cell_of(grid, "start", start), cell_of(grid, "goal", goal))
+    s, t = cells if cells is not None else cell_pair(grid, start, goal)
     budget = -1 if max_expansions is None else check_positive_int("max_expansions", max_expansions)
     a = grid.arrays
     ws = a.borrow(a.n_cells)
@@ -254,7 +254,7 @@ def _jump_search(
     a = grid.arrays
     if a.jps_problem:
         raise InvalidOptionError(f"{kind} needs {a.jps_problem}; use grid_astar on this map")
-    s, t = cells if cells is not None else (cell_of(grid, "start", start), cell_of(grid, "goal", goal))
+    s, t = cells if cells is not None else cell_pair(grid, start, goal)
     budget = -1 if max_expansions is None else check_positive_int("max_expansions", max_expansions)
     jumps = grid.preprocess().table if table else _NO_TABLE
     free = a.padded_free
@@ -387,29 +387,31 @@ def first_step(grid: GridMap, start: Any, goal: Any, *, two_step: bool = False) 
     >>> first_step(maze, (1, 1), (5, 3), two_step=True) == step
     True
     """
-    s = cell_of(grid, "start", start)
-    t = cell_of(grid, "goal", goal)
+    s, t = cell_pair(grid, start, goal)
     a = grid.arrays
     if two_step and a.lattice is None:
         _lattice_or_raise(grid)
     if s == t:
         return s
     if a.unit_steps:
-        field = a.target_fields.field(t)
-        if field is not None:
-            nxt = int(field[s])
-        elif two_step and a.lattice[s]:
-            nxt = K.first_step_hop(a.moves, a.width, s, t)
-        elif a.wrap_r or a.wrap_c:
-            nxt = K.first_step_bfs_wrap(a.moves, a.height, a.width, s, t)
-        else:
-            nxt = K.first_step_bfs(a.moves, a.width, s, t)
+        nxt = a.target_fields.step(s, t)
+        if nxt is None:
+            nxt = _first_step_forward(a, s, t, two_step)
     else:
         path = _best_first(grid, "first_step", s, t, a.hscale, None, False)
         nxt = int(path.nodes[1])
     if nxt < 0:
         raise NoPathError(f"first_step: {_where(grid, t)} cannot be reached from {_where(grid, s)}")
     return nxt
+
+
+def _first_step_forward(a: Any, s: int, t: int, two_step: bool) -> int:
+    """The forward breadth-first search of :func:`first_step` on a unit-step map."""
+    if two_step and a.lattice[s]:
+        return int(K.first_step_hop(a.moves, a.width, s, t))
+    if a.wrap_r or a.wrap_c:
+        return int(K.first_step_bfs_wrap(a.moves, a.height, a.width, s, t))
+    return int(K.first_step_bfs(a.moves, a.width, s, t))
 
 
 def first_steps(grid: GridMap, starts: ArrayLike, goals: ArrayLike, *, two_step: bool = False) -> NDArray[np.int32]:

@@ -47,12 +47,23 @@ __all__ = ["Crowd", "formation_slots"]
 _EMPTY_XY = np.zeros((0, 2))
 
 
-def formation_slots(walls: Walls, cls: int, goal: ArrayLike, count: int, spacing: float) -> NDArray[np.float64]:
+def formation_slots(
+    walls: Walls,
+    cls: int,
+    goal: ArrayLike,
+    count: int,
+    spacing: float,
+    *,
+    taken: ArrayLike | None = None,
+    clearance: ArrayLike | float = 0.0,
+) -> NDArray[np.float64]:
     """``count`` standing places around ``goal``, nearest first, on a hexagonal lattice.
 
     Slots are lattice points (pitch ``spacing``) where a unit of class ``cls`` may stand and that
     connect to the goal through free lattice steps, so no slot lies behind a wall. No two slots are
-    closer than ``spacing``.
+    closer than ``spacing``, and none is closer than ``clearance`` to a ``taken`` place (units
+    standing there, or holding slots of other orders): a second group sent to the same goal
+    forms up beside the first.
 
     Parameters
     ----------
@@ -65,6 +76,11 @@ def formation_slots(walls: Walls, cls: int, goal: ArrayLike, count: int, spacing
         Number of slots, >= 1.
     spacing : float
         Distance between neighbouring slots (world units, > 0); use at least two unit radii.
+    taken : float array of shape (m, 2), optional
+        Places already held (world units).
+    clearance : float or float array of shape (m,)
+        Least distance from a slot to each taken place (world units; the sum of the two units'
+        radii, or more).
 
     Returns
     -------
@@ -76,7 +92,19 @@ def formation_slots(walls: Walls, cls: int, goal: ArrayLike, count: int, spacing
         The free space connected to the goal has fewer than ``count`` lattice points.
     """
     g = walls.nearest_free(np.asarray(goal, dtype=np.float64)[None, :2], cls)[0]
-    ring = int(np.ceil(np.sqrt(count / 2.5))) + 2
+    tree = None
+    if taken is not None and len(np.atleast_2d(taken)) and np.size(taken):
+        held_xy = np.asarray(taken, dtype=np.float64).reshape(-1, 2)
+        held_r = np.broadcast_to(np.asarray(clearance, dtype=np.float64), (len(held_xy),))
+        reach = float(held_r.max())
+        if reach > 0:
+            tree = cKDTree(held_xy)
+            count_all = count + len(held_xy)
+        else:
+            count_all = count
+    else:
+        count_all = count
+    ring = int(np.ceil(np.sqrt(count_all / 2.5))) + 2
     limit = int(np.sqrt(walls.free[cls].area) / spacing) + 2
     while True:
         side = 2 * ring + 1
@@ -86,6 +114,13 @@ def formation_slots(walls: Walls, cls: int, goal: ArrayLike, count: int, spacing
         ok = walls.walkable(pts, cls)
         centre = int(np.flatnonzero((i == 0) & (j == 0))[0])
         ok[centre] = True  # the (free) goal itself
+        held = np.zeros(len(pts), bool)
+        if tree is not None:
+            kk = min(16, len(held_xy))
+            dd, ii = tree.query(pts, k=kk, distance_upper_bound=reach)
+            dd, ii = dd.reshape(len(pts), kk), ii.reshape(len(pts), kk)
+            found = ii < len(held_xy)
+            held = (found & (dd < held_r[np.where(found, ii, 0)])).any(axis=1)
         # lattice steps between free points that a unit can walk: one connected-components pass
         idx = np.arange(len(pts)).reshape(side, side)
         a_list, b_list = [], []
@@ -99,7 +134,7 @@ def formation_slots(walls: Walls, cls: int, goal: ArrayLike, count: int, spacing
         step_ok = walls.visible(pts[a], pts[b], cls)
         adj = scipy.sparse.coo_array((np.ones(int(step_ok.sum())), (a[step_ok], b[step_ok])), shape=(len(pts), len(pts)))
         _, label = scipy.sparse.csgraph.connected_components(adj, directed=False)
-        reached = ok & (label == label[centre])
+        reached = ok & (label == label[centre]) & ~held
         order = np.argsort(np.hypot(*(pts - g).T), kind="stable")
         found = order[reached[order]]
         if len(found) >= count:
@@ -148,8 +183,10 @@ class Crowd:
         :class:`~navmesh.grid.FlowField` (blocked cells are walls; profiles do not apply,
         the grid's own cell costs do). Walls for the motion are the level's obstacles (or
         blocked cells) inflated by each unit's radius and, on a NavMap, the terrain the unit's
-        profile forbids (for its centre, as the planner counts terrain; a lane along a tagged
-        link the profile may use stays open: :func:`~navmesh.steering.walls.forbidden_area`).
+        profile forbids, grown by the radius too, so the body stays out of it (a lane along a
+        tagged link the profile may use stays open: :func:`~navmesh.steering.walls.forbidden_area`).
+        Route points that lie in a unit's walls (corners for a smaller radius, routes along a
+        ford's outline) are moved to the nearest point the unit may stand on.
         A grid's wrap-around is not followed.
     searches_per_update : int
         Route trees (one per unit type of an order) built per :meth:`update`, >= 1; the others
@@ -175,18 +212,28 @@ class Crowd:
         neighbour by its full radius is pushed at its own speed). Default 2.
     formation_spacing : float
         Distance between formation slots in unit radii, >= 2. Default 2.2.
+    settle_time : float
+        Seconds (> 0, default 1.5) a unit may go without coming closer to its target before
+        the crowd acts: a unit heading for its slot then counts as arrived where it stands
+        (its slot is held by others or walled off, so the group still finishes) and one on
+        its route gets a path of its own planned from where it stands.
 
     Attributes
     ----------
     positions : float array (n, 2)
         Unit centres, world units. Never inside an obstacle inflated by the unit's radius, nor
-        in terrain the unit's profile forbids.
+        in terrain the unit's profile forbids. Writable (to place a unit by hand): the next
+        :meth:`update` moves a written position that lies in a wall to the nearest free point
+        and refuses a position that is not finite.
     velocities : float array (n, 2)
         Velocity over the last update, units per second.
     headings : float array (n,)
         Direction of travel in radians (counter-clockwise from +x); kept while standing.
     arrived : bool array (n,)
-        True once the unit stands on its slot of its latest order.
+        True once the unit stands on its slot of its latest order, or, its slot in sight but
+        held by others it cannot pass, stands as close as it got (``settle_time``): every
+        unit of an order arrives, also when the group cannot reach all its slots (a slot it
+        cannot reach at all becomes the end of its partial path).
     alive : bool array (n,)
         False for removed units.
     last_expansions : int
@@ -226,6 +273,7 @@ class Crowd:
         shared_search_min: int = 4,
         separation: float = 2.0,
         formation_spacing: float = 2.2,
+        settle_time: float = 1.5,
     ) -> None:
         level_geometry(navmap_or_grid)  # validates the map type
         self.map = navmap_or_grid
@@ -240,6 +288,7 @@ class Crowd:
         self._queries: dict[CostProfile | None, NavQuery] = {}
         self.separation = _check_float("separation", separation, 0.0)
         self.formation_spacing = _check_float("formation_spacing", formation_spacing, 2.0)
+        self.settle_time = _check_float("settle_time", settle_time, 0.0, strict=True)
         self._n = 0
         self._cap = 0
         self._arrays: dict[str, NDArray] = {}
@@ -277,6 +326,12 @@ class Crowd:
         "_cls": (np.int64, ()),
         "_cur": (np.int64, ()),
         "_lost": (np.bool_, ()),
+        "_stuck": (np.bool_, ()),
+        "_stall": (np.float64, ()),
+        "_best": (np.float64, ()),
+        "_settled": (np.bool_, ()),
+        "_tries": (np.int64, ()),
+        "_shadow": (np.float64, (2,)),
         "_slot": (np.float64, (2,)),
         "_prof": (np.int64, ()),
         "_order": (np.int64, ()),
@@ -290,11 +345,10 @@ class Crowd:
             arr = np.zeros((cap, *shape), dtype=dt)
             if name in self._arrays:
                 arr[: self._n] = self._arrays[name][: self._n]
-            elif name in ("_cur", "_order"):
-                arr[:] = -1
             new[name] = arr
         for name in ("_cur", "_order"):
             new[name][self._n :] = -1
+        new["_best"][self._n :] = np.inf
         self._arrays = new
         self._cap = cap
 
@@ -303,7 +357,9 @@ class Crowd:
 
     @property
     def positions(self) -> NDArray[np.float64]:
-        """Unit centres (n, 2), world units; a view (writable; read it again after :meth:`add`)."""
+        """Unit centres (n, 2), world units; a view (writable: the next :meth:`update` moves a
+        written position out of walls and raises InvalidGeometryError for one that is not
+        finite; read it again after :meth:`add`)."""
         return self._view("positions")
 
     @property
@@ -413,6 +469,8 @@ class Crowd:
         a["_moving"][ids] = False
         a["_cls"][ids] = cls
         a["_cur"][ids] = -1
+        self._restart(ids)
+        a["_shadow"][ids] = a["positions"][ids]
         a["_slot"][ids] = a["positions"][ids]
         a["_prof"][ids] = self._profiles.index(profile)
         a["_order"][ids] = -1
@@ -427,6 +485,15 @@ class Crowd:
         if self._grid or profile is None or not profile.forbidden:
             return None
         return profile.forbidden, profile.capabilities
+
+    def _restart(self, u: NDArray[np.int64]) -> None:
+        """Units ``u`` got a new target: their progress watch starts again."""
+        a = self._arrays
+        a["_best"][u] = np.inf
+        a["_stall"][u] = 0.0
+        a["_stuck"][u] = False
+        a["_lost"][u] = False
+        a["_settled"][u] = False
 
     def _make_walls(self) -> Walls:
         return Walls(self.map, [r for r, _ in self._classes], self._class_profiles)
@@ -460,8 +527,9 @@ class Crowd:
         """Order units to a goal as a group.
 
         Each unit gets a formation slot around ``goal`` (slots are at least two radii apart,
-        on free space connected to the goal); the units closest to the goal take the inner
-        slots. Routes are computed during the next updates (within ``expansions_per_update``,
+        on free space connected to the goal, and clear of the places other units stand on or
+        hold for their own orders, so groups sent to one goal form up side by side); the units
+        closest to the goal take the inner slots. Routes are computed during the next updates (within ``expansions_per_update``,
         ``searches_per_update`` and ``joins_per_update``); until then the units keep still.
 
         Parameters
@@ -489,8 +557,16 @@ class Crowd:
         self._release(u)
         a = self._arrays
         cls_big = int(a["_cls"][u][np.argmax(a["radii"][u])])
-        spacing = self.formation_spacing * max(float(a["radii"][u].max()), 1e-9)
-        slots = formation_slots(self._walls, cls_big, g, len(u), spacing)
+        r_big = max(float(a["radii"][u].max()), 1e-9)
+        spacing = self.formation_spacing * r_big
+        # places held by the other units: slots of their orders, or where idle units stand
+        n = self._n
+        others = np.ones(n, bool)
+        others[u] = False
+        others &= a["alive"][:n]
+        held = np.where((a["_order"][:n] >= 0)[:, None], a["_slot"][:n], a["positions"][:n])[others]
+        clearance = 0.5 * self.formation_spacing * (r_big + a["radii"][:n][others])
+        slots = formation_slots(self._walls, cls_big, g, len(u), spacing, taken=held, clearance=clearance)
         # nearest units take the inner slots
         d = np.hypot(*(a["positions"][u] - slots[0]).T)
         slot_of = np.empty((len(u), 2))
@@ -507,6 +583,8 @@ class Crowd:
         a["_moving"][u] = False
         a["arrived"][u] = False
         a["_cur"][u] = -1
+        self._restart(u)
+        a["_tries"][u] = 0
         self._slot_mults(u)
         for key in sorted(set(zip(a["_prof"][u].tolist(), a["_cls"][u].tolist()))):
             self._pending.append(("search", oid, key))
@@ -548,6 +626,7 @@ class Crowd:
             sel = np.flatnonzero(a["alive"][:n] & (a["_cls"][:n] == c))
             if sel.size:
                 a["positions"][sel] = self._walls.nearest_free(a["positions"][sel], c)
+        a["_shadow"][:n] = a["positions"][:n]
         self._pending.clear()
         self._active = None
         self._planning.clear()
@@ -658,21 +737,28 @@ class Crowd:
             path = search.result() if search is not None else None
         except NavmeshError:
             pass
+        prof_i, cls = key
+        if path is not None and path.partial and len(path.points):
+            # the slot cannot be reached: the unit's slot becomes the end of the partial path
+            slot = self._walls.nearest_free(path.points[-1:, :2], cls)[0]
+            a["_slot"][u] = slot
+            self._slot_mults(np.array([u]))
         pts = path.points[1:, :2] if path is not None else slot[None]
         if len(pts) == 0:
             pts = slot[None]
-        prof_i, cls = key
         profile = self._profiles[prof_i]
-        pts = np.ascontiguousarray(pts)
+        pts = self._standable(np.ascontiguousarray(pts), cls)
+        pts = self._detour(a["positions"][u].copy(), pts, cls)
         nxt = np.append(np.arange(1, len(pts)), -1).astype(np.int64)
         legs = self.map.straight_costs(pts[:-1], pts[1:], profile)
         rest = np.append(np.cumsum(legs[::-1])[::-1], 0.0)
         mult = self.map.point_multipliers(pts, profile)
-        self._orders[oid].blocks[(prof_i, cls, u)] = _Block(pts, nxt, rest, slot, mult, path)
-        self._routes_dirty = True
-        self._rebuild_routes()
+        block = _Block(pts, nxt, rest, slot, mult, path)
+        self._orders[oid].blocks[(prof_i, cls, u)] = block
+        self._append_block((oid, (prof_i, cls, u)), block)
         a["_cur"][u] = self._route_base[(oid, (prof_i, cls, u))]
         a["_moving"][u] = True
+        self._restart(np.array([u]))
         return spent
 
     def _join(self, oid: int, key: tuple[int, int], members: NDArray[np.int64]) -> None:
@@ -687,6 +773,10 @@ class Crowd:
         base = self._route_base[(oid, key)]
         a["_cur"][members] = np.where(first >= 0, first + base, -1)
         a["_moving"][members] = True
+        self._restart(members)
+        if not self._grid:  # no route point in sight: a path of their own from where they stand
+            for v in members[first < 0].tolist():
+                self._queue_plan(oid, key, v)
 
     def _estimate(self, block: _Block, pos: NDArray[np.float64]) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
         """Cheap first row and route cost per unit (nearest row, no visibility test)."""
@@ -751,26 +841,67 @@ class Crowd:
         graph = self.map.graph
         n = graph.n_nodes
         pts = np.ascontiguousarray(graph.points[:, :2])
-        w = np.asarray(self.map.weights(profile).values, dtype=np.float64)
         if n == 0:
             return _Block(goal[None].copy(), np.full(1, -1, np.int64), np.zeros(1), goal, self.map.point_multipliers(goal[None], profile))
         gd, gi = self._node_tree().query(goal[None], k=min(16, n))
         gi, gd = np.atleast_1d(gi[0]), np.atleast_1d(gd[0])
         vis = self._walls.sees(np.repeat(goal[None], len(gi), axis=0), pts[gi], cls)
         exits, exit_cost = gi[vis], gd[vis]
-        src = np.repeat(np.arange(n), np.diff(graph.indptr))
-        keep = np.isfinite(w)
-        # reversed arcs plus the goal as node n, so dist[u] is the cost from u to the goal
-        rows = np.concatenate([graph.indices[keep], np.full(len(exits), n)])
-        cols = np.concatenate([src[keep], exits])
-        vals = np.maximum(np.concatenate([w[keep], exit_cost]), 1e-12)
-        rev = scipy.sparse.csr_array((vals, (rows, cols)), shape=(n + 1, n + 1))
+        rkey = ("reversed", profile)
+        if rkey not in self._tree_cache:
+            # the reversed arcs (once per unit type), rows 0..n-1; the goal becomes node n
+            w = np.asarray(self.map.weights(profile).values, dtype=np.float64)
+            src = np.repeat(np.arange(n), np.diff(graph.indptr))
+            keep = np.isfinite(w)
+            base = scipy.sparse.csr_array(
+                (np.maximum(w[keep], 1e-12), (graph.indices[keep], src[keep])), shape=(n + 1, n + 1)
+            )
+            base.sum_duplicates()
+            self._tree_cache[rkey] = base
+        base = self._tree_cache[rkey]
+        # row n: the goal's arcs to the nodes in sight of it, so dist[u] is the cost from u to it
+        indptr = np.append(base.indptr[: n + 1], base.indptr[n] + len(exits))
+        rev = scipy.sparse.csr_array(
+            (np.concatenate([base.data, np.maximum(exit_cost, 1e-12)]), np.concatenate([base.indices, exits]), indptr),
+            shape=(n + 1, n + 1),
+        )
         dist, pred = scipy.sparse.csgraph.dijkstra(rev, indices=n, return_predecessors=True)
         # route rows: the graph nodes, then the goal itself (row n), then each unit's slot
         nxt = np.where(pred >= 0, pred, -1).astype(np.int64)
         nxt[n] = -1
-        xy = np.concatenate([pts, goal[None]])
-        return _Block(xy, nxt, dist, goal, self.map.point_multipliers(xy, profile))
+        key = ("nodes", cls)
+        if key not in self._tree_cache:
+            self._tree_cache[key] = self._standable(pts, cls)
+        xy = np.concatenate([self._tree_cache[key], goal[None]])
+        mkey = ("mult", profile)
+        if mkey not in self._tree_cache:  # the terrain under every node: once per unit type
+            self._tree_cache[mkey] = np.asarray(self.map.point_multipliers(pts, profile), np.float64)
+        mult = np.append(self._tree_cache[mkey], self.map.point_multipliers(goal[None], profile))
+        return _Block(xy, nxt, dist, goal, mult)
+
+    def _detour(self, start: NDArray[np.float64], pts: NDArray[np.float64], cls: int, depth: int = 3) -> NDArray[np.float64]:
+        """A unit's own route ``pts`` from ``start`` with points added where a leg is not
+        walkable for the unit's body (a route along a ford's outline, planned for a centre):
+        the leg's midpoint moved to the nearest free point, up to ``depth`` halvings, so the
+        unit slides round the corner the right way."""
+        for _ in range(depth):
+            full = np.concatenate([start[None], pts])
+            ok = self._walls.sees(full[:-1], full[1:], cls)
+            if ok.all():
+                break
+            bad = np.flatnonzero(~ok)
+            mids = self._walls.nearest_free(0.5 * (full[bad] + full[bad + 1]), cls)
+            pts = np.insert(pts, bad, mids, axis=0)
+        return pts
+
+    def _standable(self, pts: NDArray[np.float64], cls: int) -> NDArray[np.float64]:
+        """Route points moved out of class ``cls``'s walls (to the nearest free point)."""
+        inside = np.flatnonzero(self._walls.status(pts, cls) < 0)
+        if inside.size == 0:
+            return pts
+        out = pts.copy()
+        out[inside] = self._walls.nearest_free(pts[inside], cls)
+        return out
 
     def _node_tree(self) -> cKDTree:
         if "nodes" not in self._tree_cache:
@@ -798,6 +929,21 @@ class Crowd:
         none = np.flatnonzero(~vis.any(axis=1))
         if none.size:
             vis[none] = self._walls.sees(np.repeat(pos[none], kk, axis=0), block.xy[ei[none].ravel()], cls).reshape(-1, kk)
+        none = np.flatnonzero(~vis.any(axis=1))
+        if none.size and goal_row > kk:
+            # none of the nearest rows in sight (behind a thin wall): look further
+            wide = min(64, goal_row)
+            wd, wi = self._node_tree().query(pos[none], k=wide)
+            wd, wi = wd.reshape(-1, wide), wi.reshape(-1, wide)
+            wv = self._walls.sees(np.repeat(pos[none], wide, axis=0), block.xy[wi.ravel()], cls).reshape(-1, wide)
+            wt = np.where(wv, wd * block.mult[wi] + block.dist[wi], np.inf)
+            pick = np.argmin(wt, axis=1)
+            rows_n = np.arange(len(none))
+            ok_n = np.isfinite(wt[rows_n, pick])
+            # put the best far row in the first column so the choice below sees it
+            ei[none[ok_n], 0] = wi[rows_n, pick][ok_n]
+            ed[none[ok_n], 0] = wd[rows_n, pick][ok_n]
+            vis[none[ok_n], 0] = True
         # a shortcut lies in one terrain class: its cost is its length times the row's multiplier
         total = np.where(vis, ed * block.mult[ei] + block.dist[ei], np.inf)
         best = np.argmin(total, axis=1)
@@ -813,8 +959,13 @@ class Crowd:
 
     def _reenter(self, lost: NDArray[np.int64]) -> None:
         """Units that lost sight of their route point (pushed off their route) join the route
-        tree again from where they stand."""
+        tree again from where they stand; those that lost sight of their slot, or reached the
+        route's end without seeing it, get a path of their own to it (NavMap)."""
         a = self._arrays
+        if not self._grid:
+            to_slot = (a["_cur"][lost] < 0) | np.isin(a["_cur"][lost], self._route_ends())
+            self._replan(lost[to_slot])
+            lost = lost[~to_slot]
         keys = np.stack([a["_order"][lost], a["_prof"][lost], a["_cls"][lost]], axis=1)
         for oid, prof_i, cls in np.unique(keys, axis=0).tolist():
             order = self._orders.get(oid)
@@ -835,6 +986,29 @@ class Crowd:
             base = self._route_base[(oid, (prof_i, cls))]
             keep = first >= 0
             a["_cur"][u[keep]] = first[keep] + base
+            self._restart(u[keep])
+            if not self._grid:
+                for v in u[~keep].tolist():
+                    self._queue_plan(oid, (prof_i, cls), v)
+
+    def _route_ends(self) -> NDArray[np.int64]:
+        """Route rows after which units walk to their slots."""
+        return np.flatnonzero(self._route_next < 0)
+
+    def _append_block(self, key: tuple[int, Any], block: _Block) -> None:
+        """Add one unit's own route at the end of the route arrays (a block it replaces stays
+        behind, unused, until the next full rebuild)."""
+        if self._routes_dirty:
+            self._routes_dirty = True
+            self._rebuild_routes()
+            return
+        off = len(self._route_xy)
+        self._route_xy = np.concatenate([self._route_xy, block.xy])
+        self._route_next = np.concatenate([self._route_next, np.where(block.nxt >= 0, block.nxt + off, -1)])
+        self._route_rest = np.concatenate([self._route_rest, np.asarray(block.dist, np.float64)])
+        self._route_mult = np.concatenate([self._route_mult, np.asarray(block.mult, np.float64)])
+        self._route_base[key] = off
+        self._route_blocks[key] = block
 
     def _rebuild_routes(self) -> None:
         if not self._routes_dirty:
@@ -874,6 +1048,7 @@ class Crowd:
         """Advance the crowd by ``dt`` seconds (> 0): pending route searches within the budget,
         then one compiled step for every unit."""
         t = _check_float("dt", dt, 0.0, strict=True)
+        self._check_written()
         self._service()
         self._rebuild_routes()
         if self._n == 0:
@@ -884,14 +1059,89 @@ class Crowd:
         if lost.size:
             a["_lost"][lost] = False
             self._reenter(lost)
+        stuck = np.flatnonzero(a["_stuck"][:n])
+        if stuck.size:
+            a["_stuck"][stuck] = False
+            a["_tries"][stuck] += 1
+            self._replan(self._swap_slots(stuck))
         K.crowd_step(
             t, self._frame, a["positions"][:n], a["velocities"][:n], a["headings"][:n], a["radii"][:n],
             a["speeds"][:n], a["_cls"][:n], a["alive"][:n], a["_moving"][:n], a["arrived"][:n], a["_cur"][:n],
-            a["_lost"][:n], a["_slot"][:n], a["_smult"][:n], a["_mmin"][:n], self._route_xy, self._route_next,
-            self._route_rest, self._route_mult, self.separation,
-            self._walls.barrier_class, *self._walls.arrays,
+            a["_lost"][:n], a["_stuck"][:n], a["_stall"][:n], a["_best"][:n], a["_settled"][:n], a["_tries"][:n], a["_slot"][:n], a["_smult"][:n],
+            a["_mmin"][:n], self._route_xy, self._route_next, self._route_rest, self._route_mult, self.separation,
+            self.settle_time, self._walls.barrier_class, *self._walls.arrays,
         )
+        a["_shadow"][:n] = a["positions"][:n]
         self._frame += 1
+
+    def _check_written(self) -> None:
+        """Positions written from outside since the last update: moved out of walls, or refused
+        when not finite (the unit keeps its last position)."""
+        a = self._arrays
+        n = self._n
+        if n == 0:
+            return
+        pos, shadow = a["positions"][:n], a["_shadow"][:n]
+        changed = np.flatnonzero((pos != shadow).any(axis=1) & a["alive"][:n])
+        if changed.size == 0:
+            return
+        bad = changed[~np.isfinite(pos[changed]).all(axis=1) | (np.abs(pos[changed]) > MAX_COORDINATE).any(axis=1)]
+        if bad.size:
+            u = int(bad[0])
+            value = pos[u].tolist()
+            pos[bad] = shadow[bad]
+            raise InvalidGeometryError(
+                f"positions[{u}]={value} is not valid; expected finite world coordinates (unit {u} keeps {pos[u].tolist()})"
+            )
+        for c in np.unique(a["_cls"][changed]).tolist():
+            sel = changed[a["_cls"][changed] == c]
+            pos[sel] = self._walls.nearest_free(pos[sel], int(c))
+        self._restart(changed)
+        shadow[changed] = pos[changed]
+
+    def _swap_slots(self, stuck: NDArray[np.int64]) -> NDArray[np.int64]:
+        """Stuck units trade slots with a touching unit of the same order and type when that
+        brings both closer, or leaves them as far (two units meeting head-on in a corridor one
+        unit wide each take the slot on their own side; a unit standing in a corridor in the way
+        of one behind it moves on to that one's slot). Returns the stuck units and partners."""
+        a = self._arrays
+        n = self._n
+        pos = a["positions"][:n]
+        out = [stuck]
+        tree = cKDTree(pos)
+        for u in stuck.tolist():
+            oid = a["_order"][u]
+            if oid < 0:
+                continue
+            near = np.asarray(tree.query_ball_point(pos[u], 2.5 * a["radii"][u]), np.int64)
+            near = near[
+                (near != u) & (a["_order"][near] == oid) & (a["_cls"][near] == a["_cls"][u])
+                & (a["_prof"][near] == a["_prof"][u]) & a["alive"][near] & ~a["_settled"][near]
+            ]
+            if near.size == 0:
+                continue
+            su, sv = a["_slot"][u].copy(), a["_slot"][near]
+            now = np.hypot(*(pos[u] - su)) + np.hypot(*(pos[near] - sv).T)
+            swapped = np.hypot(*(pos[u] - sv).T) + np.hypot(*(pos[near] - su).T)
+            k = int(np.argmin(swapped - now))
+            if swapped[k] < now[k] + a["radii"][u]:
+                v = int(near[k])
+                a["_slot"][u], a["_slot"][v] = a["_slot"][v].copy(), su
+                a["arrived"][v] = False
+                self._slot_mults(np.array([u, v]))
+                out.append(np.array([v]))
+        return np.unique(np.concatenate(out))
+
+    def _replan(self, u: NDArray[np.int64]) -> None:
+        """Units that made no progress along their routes: a path of their own each, from where
+        they stand (NavMap); on a GridMap they join the flow field again."""
+        a = self._arrays
+        u = u[a["_order"][u] >= 0]
+        if self._grid:
+            a["_lost"][u] = True
+            return
+        for v in u.tolist():
+            self._queue_plan(int(a["_order"][v]), (int(a["_prof"][v]), int(a["_cls"][v])), v)
 
     def path_of(self, uid: int) -> Path:
         """The route unit ``uid`` will walk from where it stands: its position, the remaining

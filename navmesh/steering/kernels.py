@@ -162,6 +162,61 @@ def segment_hit(ax, ay, bx, by, cls, edges, grid, cell_ptr, cell_items, buf):
 
 
 @njit(cache=True)
+def _crosses_in_cell(ax, ay, bx, by, slot, edges, cell_ptr, cell_items, seg):
+    """Whether the segment a -> b crosses a wall edge of cell slot ``slot`` (as in
+    :func:`segment_hit`)."""
+    for k in range(cell_ptr[slot], cell_ptr[slot + 1]):
+        e = cell_items[k]
+        px, py, qx, qy = edges[e, 0], edges[e, 1], edges[e, 2], edges[e, 3]
+        if (_orient(ax, ay, bx, by, px, py) >= 0.0) == (_orient(ax, ay, bx, by, qx, qy) >= 0.0):
+            continue
+        o1 = _orient(px, py, qx, qy, ax, ay)
+        o2 = _orient(px, py, qx, qy, bx, by)
+        tol = 1e-12 * seg * math.sqrt((qx - px) ** 2 + (qy - py) ** 2)
+        if (o1 > tol and o2 < -tol) or (o1 < -tol and o2 > tol):
+            return True
+    return False
+
+
+@njit(cache=True)
+def segment_crosses(ax, ay, bx, by, cls, edges, grid, cell_ptr, cell_items):
+    """Whether the segment a -> b crosses any wall edge of class ``cls`` (the crossings of
+    :func:`segment_hit`), walking the cells it passes from a and stopping at the first
+    crossing: a blocked sight line costs only the cells up to its first wall."""
+    ox, oy, cs, nx, ny = grid[0], grid[1], grid[2], int(grid[3]), int(grid[4])
+    base = cls * (nx * ny)
+    seg = math.sqrt((bx - ax) ** 2 + (by - ay) ** 2)
+    gx0, gy0 = (ax - ox) / cs, (ay - oy) / cs
+    gx1, gy1 = (bx - ox) / cs, (by - oy) / cs
+    i0 = min(nx - 1, max(0, math.floor(min(gx0, gx1) - _CELL_EPS)))
+    i1 = min(nx - 1, max(0, math.floor(max(gx0, gx1) + _CELL_EPS)))
+    step = 1 if gx1 >= gx0 else -1
+    first, last = (i0, i1) if step > 0 else (i1, i0)
+    ix = first
+    while True:
+        xa = max(min(gx0, gx1), float(ix))
+        xb = min(max(gx0, gx1), float(ix + 1))
+        if gx1 != gx0:
+            ya = gy0 + (gy1 - gy0) * (xa - gx0) / (gx1 - gx0)
+            yb = gy0 + (gy1 - gy0) * (xb - gx0) / (gx1 - gx0)
+        else:
+            ya, yb = gy0, gy1
+        lo = max(0, math.floor(min(ya, yb) - _CELL_EPS))
+        hi = min(ny - 1, math.floor(max(ya, yb) + _CELL_EPS))
+        if gy1 >= gy0:
+            for iy in range(lo, hi + 1):
+                if _crosses_in_cell(ax, ay, bx, by, base + iy * nx + ix, edges, cell_ptr, cell_items, seg):
+                    return True
+        else:
+            for iy in range(hi, lo - 1, -1):
+                if _crosses_in_cell(ax, ay, bx, by, base + iy * nx + ix, edges, cell_ptr, cell_items, seg):
+                    return True
+        if ix == last:
+            return False
+        ix += step
+
+
+@njit(cache=True)
 def segment_free(ax, ay, bx, by, cls, edges, grid, cell_ptr, cell_items, ref, eps, buf):
     """Whether a unit can walk straight from a to b (a not inside a wall): b not inside a wall
     and no wall edge crossed. Ending on a wall and running along the inside of a wall edge are
@@ -169,8 +224,7 @@ def segment_free(ax, ay, bx, by, cls, edges, grid, cell_ptr, cell_items, ref, ep
     may count as blocked (the conservative side)."""
     if point_status(bx, by, cls, edges, grid, cell_ptr, cell_items, ref, eps) < 0:
         return False
-    t, e = segment_hit(ax, ay, bx, by, cls, edges, grid, cell_ptr, cell_items, buf)
-    return e < 0 and t > 1.0
+    return not segment_crosses(ax, ay, bx, by, cls, edges, grid, cell_ptr, cell_items)
 
 
 @njit(cache=True)
@@ -185,10 +239,8 @@ def target_visible(ax, ay, bx, by, cls, barrier, edges, grid, cell_ptr, cell_ite
         return True
     k = (d - cut) / d
     ex, ey = ax + dx * k, ay + dy * k
-    if barrier >= 0:
-        t, e = segment_hit(ax, ay, ex, ey, barrier, edges, grid, cell_ptr, cell_items, buf)
-        if e >= 0 or t <= 1.0:
-            return False
+    if barrier >= 0 and segment_crosses(ax, ay, ex, ey, barrier, edges, grid, cell_ptr, cell_items):
+        return False
     return segment_free(ax, ay, ex, ey, cls, edges, grid, cell_ptr, cell_items, ref, eps, buf)
 
 
@@ -223,6 +275,28 @@ def points_free(p, cls, edges, grid, cell_ptr, cell_items, ref, eps):
     out = np.empty(p.shape[0], np.bool_)
     for i in range(p.shape[0]):
         out[i] = point_free(p[i, 0], p[i, 1], cls[i], edges, grid, cell_ptr, cell_items, ref, eps)
+    return out
+
+
+@njit(cache=True)
+def points_status(p, cls, edges, grid, cell_ptr, cell_items, ref, eps):
+    """Bulk :func:`point_status` (1 free, 0 on a wall, -1 inside) for rows of ``p`` (m, 2) and
+    classes ``cls`` (m,)."""
+    out = np.empty(p.shape[0], np.int64)
+    for i in range(p.shape[0]):
+        out[i] = point_status(p[i, 0], p[i, 1], cls[i], edges, grid, cell_ptr, cell_items, ref, eps)
+    return out
+
+
+@njit(cache=True)
+def safe_moves(a, b, cls, edges, grid, cell_ptr, cell_items, ref, eps):
+    """Bulk :func:`safe_move` from rows of ``a`` toward rows of ``b`` (m, 2), classes ``cls``."""
+    out = np.empty_like(a)
+    buf = np.empty(4096, np.int64)
+    for i in range(a.shape[0]):
+        out[i, 0], out[i, 1] = safe_move(
+            a[i, 0], a[i, 1], b[i, 0], b[i, 1], cls[i], edges, grid, cell_ptr, cell_items, ref, eps, buf
+        )
     return out
 
 
@@ -374,18 +448,33 @@ def spatial_hash(pos, active, cs):
 
 @njit(cache=True)
 def crowd_step(
-    dt, frame, pos, vel, heading, radius, speed, cls, active, moving, arrived, cur, lost, slot,
-    slot_mult, min_mult, route_xy, route_next, route_rest, route_mult, sep_weight, barrier, edges, grid,
-    cell_ptr, cell_items, ref, eps,
+    dt, frame, pos, vel, heading, radius, speed, cls, active, moving, arrived, cur, lost, stuck, stall, best,
+    settled, tries, slot, slot_mult, min_mult, route_xy, route_next, route_rest, route_mult, sep_weight, settle, barrier,
+    edges, grid, cell_ptr, cell_items, ref, eps,
 ):
     """Advance every active unit by ``dt`` seconds.
 
     Per unit with an order (``moving``): steer toward its current route point (``route_xy[cur]``;
-    ``cur = -1`` means its own slot; units keep holding their slot after arriving), skipping to the following point, or straight to the slot, when the straight walk there is
-    free, crosses no terrain boundary (class ``barrier``) and does not raise the unit's cost (checked on one
-    frame in four, staggered; a unit that cannot see its current target is flagged ``lost`` so the
-    caller can route it again), slowing down within two radii of the slot and stopping on it (``arrived`` once within a tenth
-    of a radius). A shortcut lies in one terrain class, so its cost is its length times the
+    ``cur = -1`` means its own slot; units keep holding their slot after arriving). A route
+    point counts as reached within a tenth of a radius (or one step), or within one radius when
+    the point after it (or the slot) is in sight from where the unit stands, so a unit never
+    turns toward a point it cannot walk to (a door corner). It skips to the following point, or
+    straight to the slot, when the straight walk there is free, crosses no terrain boundary
+    (class ``barrier``) and does not raise the unit's cost (checked on one frame in four,
+    staggered; a unit that cannot see its current target and has made no progress toward it
+    for a fifth of ``settle`` is flagged ``lost`` so the caller can route it again: a unit that
+    slides round a wall toward a point it cannot see yet keeps going). It slows down within two radii of the slot and stops on it (``arrived``
+    once within a tenth of a radius). ``best`` holds the closest the unit came to its current
+    target and ``stall`` the seconds since it last came closer by a fiftieth of a radius: after
+    ``settle`` seconds without progress, on an even count of ``tries``, a unit is flagged
+    ``stuck`` (the caller trades its slot with a groupmate's or plans it a path of its own from
+    where it stands, and counts the attempt in ``tries``); on an odd count, a unit on its route
+    skips to the point after its current one (and counts that), and a unit heading for its
+    slot in sight counts as arrived where it stands (others hold it off its slot: the group
+    still finishes; ``settled``, it then stands wherever separation leaves it). A unit on its way
+    that has made no progress for a fifth of ``settle``, touches another on its way with a
+    lower id and heads toward it stops driving for that frame (gives way): the lowest id of a jam always moves on, so two units never push each
+    other to a standstill in a gap that only one fits through. A shortcut lies in one terrain class, so its cost is its length times the
     multiplier at its end (``route_mult`` of the row, ``slot_mult`` for the slot); the route it
     replaces costs at least the distance to the current point times the unit type's smallest
     multiplier (``min_mult``) plus the route cost between the rows (``route_rest``: cost from a row
@@ -410,17 +499,31 @@ def crowd_step(
         px, py = pos[i, 0], pos[i, 1]
         dvx, dvy = 0.0, 0.0
         if moving[i]:
+            if settled[i]:  # it stands where the others let it
+                slot[i, 0], slot[i, 1] = px, py
             c = cur[i]
+            c0 = c
             # reached route points and free shortcuts
             for _ in range(4):
                 if c < 0:
                     break
                 tx, ty = route_xy[c, 0], route_xy[c, 1]
-                reach = max(radius[i], speed[i] * dt)
+                reach = max(0.1 * radius[i], speed[i] * dt)
                 nxt = route_next[c]
-                if (tx - px) ** 2 + (ty - py) ** 2 <= reach * reach:
+                d2 = (tx - px) ** 2 + (ty - py) ** 2
+                if d2 <= reach * reach:
                     c = nxt
                     continue
+                if d2 <= radius[i] * radius[i]:
+                    if nxt >= 0:
+                        ax_, ay_ = route_xy[nxt, 0], route_xy[nxt, 1]
+                    else:
+                        ax_, ay_ = slot[i, 0], slot[i, 1]
+                    if target_visible(px, py, ax_, ay_, cls[i], -1, edges, grid, cell_ptr, cell_items, ref, eps, buf):
+                        c = nxt
+                        continue
+                    if nxt < 0:  # at the route's end and the slot out of sight: route it anew
+                        lost[i] = True
                 if (i + frame) % 4 == 0:
                     # a lower bound of the route's cost from here to its end / to the next row
                     here = math.sqrt((tx - px) ** 2 + (ty - py) ** 2) * min_mult[i]
@@ -444,13 +547,16 @@ def crowd_step(
                     ):
                         c = nxt
                         continue
-                    if not target_visible(px, py, tx, ty, cls[i], -1, edges, grid, cell_ptr, cell_items, ref, eps, buf):
+                    if stall[i] > 0.2 * settle and not target_visible(
+                        px, py, tx, ty, cls[i], -1, edges, grid, cell_ptr, cell_items, ref, eps, buf
+                    ):
                         lost[i] = True
                 break
             if (
                 c < 0
                 and (i + frame) % 4 == 0
                 and not arrived[i]
+                and stall[i] > 0.2 * settle
                 and not target_visible(px, py, slot[i, 0], slot[i, 1], cls[i], -1, edges, grid, cell_ptr, cell_items, ref, eps, buf)
             ):
                 lost[i] = True
@@ -465,6 +571,36 @@ def crowd_step(
             d = math.sqrt(dx * dx + dy * dy)
             if c < 0 and d <= 0.1 * radius[i] + eps * 8.0:
                 arrived[i] = True
+            if c != c0:
+                best[i] = math.inf
+                stall[i] = 0.0
+            if arrived[i]:
+                stall[i] = 0.0
+            elif d < best[i] - 0.02 * radius[i]:
+                best[i] = d
+                stall[i] = 0.0
+            else:
+                stall[i] += dt
+                if stall[i] > settle:
+                    stall[i] = 0.0
+                    best[i] = d
+                    if tries[i] % 2 == 0 or (
+                        c < 0
+                        and not target_visible(px, py, tx, ty, cls[i], -1, edges, grid, cell_ptr, cell_items, ref, eps, buf)
+                    ):
+                        stuck[i] = True
+                    elif c < 0:
+                        # hold the place reached: the slot is taken or walled off
+                        arrived[i] = True
+                        settled[i] = True
+                        slot[i, 0], slot[i, 1] = px, py
+                        d = 0.0
+                    else:
+                        # slide on toward the point after (round a terrain corner the route
+                        # cuts, which the body cannot)
+                        tries[i] += 1
+                        cur[i] = route_next[c]
+                        best[i] = math.inf
             if d > eps * 8.0:
                 v = speed[i]
                 if slow == 0.0:
@@ -473,7 +609,11 @@ def crowd_step(
                         v = speed[i] * max(d / brake, 0.2)
                     v = min(v, d / dt)
                 dvx, dvy = dx / d * v, dy / d * v
-        # separation
+        # separation; a unit on its way that has made no progress for a fifth of ``settle`` and
+        # touches one with a lower id, also on its way, and heads toward it gives way (stops
+        # driving), so two never push each other to a standstill in a gap only one fits through
+        going = moving[i] and not arrived[i] and stall[i] > 0.2 * settle
+        give_way = False
         sx, sy = 0.0, 0.0
         ix = int((px - hx0) / hcs)
         iy = int((py - hy0) / hcs)
@@ -490,6 +630,8 @@ def crowd_step(
                     if d2 >= rr * rr:
                         continue
                     crowded[i] = True
+                    if j < i and going and moving[j] and not arrived[j] and dvx * -ddx + dvy * -ddy > 0.0:
+                        give_way = True
                     if d2 > 0.0:
                         dd = math.sqrt(d2)
                         w = (rr - dd) / rr
@@ -500,6 +642,8 @@ def crowd_step(
                         ang = 2.399963 * (i - j)
                         sx += math.cos(ang)
                         sy += math.sin(ang)
+        if give_way:
+            dvx, dvy = 0.0, 0.0
         vx = dvx + sx * sep_weight * speed[i]
         vy = dvy + sy * sep_weight * speed[i]
         vmax = speed[i] * 1.5

@@ -16,7 +16,7 @@ import shapely
 from numpy.typing import ArrayLike, NDArray
 
 from navmesh.errors import InvalidGeometryError, InvalidOptionError, NodeNotFoundError
-from navmesh.geometry import LineOfSight, cell_rectangles
+from navmesh.geometry import LineOfSight, cell_rectangles, inflate
 from navmesh.grid import GridMap
 from navmesh.steering import kernels as K
 from navmesh.terrain import CostProfile
@@ -74,14 +74,21 @@ def level_geometry(source: Any) -> tuple[list[shapely.Geometry], shapely.Geometr
     return list(level.obstacles), level.bounds
 
 
-def forbidden_area(source: Any, profile: CostProfile | None, radius: float = 0.0) -> shapely.Geometry | None:
-    """The terrain a unit centre of this type may not enter, or None where there is none.
+def forbidden_area(
+    source: Any, profile: CostProfile | None, radius: float = 0.0, *, body: bool = False
+) -> shapely.Geometry | None:
+    """The terrain a unit of this type may not enter, or None where there is none.
+
+    With ``body`` False, where its centre may not be (the terrain itself, as the planner counts
+    terrain); with ``body`` True, where its centre may not be for its body to stay out of that
+    terrain (the terrain grown by ``radius``: :func:`navmesh.geometry.inflate`, round joins, never less than the
+    radius).
 
     The terrain at a point follows the painter's rule of :mod:`navmesh.terrain` (the last region
     containing it wins), so a ford or bridge region painted over water is not water, up to its
-    outline included: routes may run along that outline, so the area stops ``1e-7`` times the
-    level's size short of it (a unit centre may stand that far into the water beside a ford,
-    nowhere else; the kernels' wall tolerance is a thousand times finer). A manual
+    outline included: routes may run along that outline, so without ``body`` the area stops
+    ``1e-7`` times the level's size short of it (a unit centre may stand that far into the water
+    beside a ford, nowhere else; the kernels' wall tolerance is a thousand times finer). A manual
     link with a surface tag (a ``"bridge"`` or ``"ford|requires:wade"`` link) ignores the terrain
     under it; where the profile may use it (its tag not forbidden, its required capability held)
     a lane along it stays open: the segment buffered by ``max(2 * radius, length / 20)``, wide
@@ -94,8 +101,9 @@ def forbidden_area(source: Any, profile: CostProfile | None, radius: float = 0.0
         A GridMap has no terrain regions (its cell costs apply): always None.
     profile : CostProfile or None
     radius : float
-        Unit radius in world units, >= 0 (sets the lane width only: terrain is a wall for the
-        unit's centre, as for the planner, which treats terrain per point).
+        Unit radius in world units, >= 0 (the lane width, and the growth with ``body``).
+    body : bool
+        Grow the terrain by the radius (keyword-only; default False).
 
     Returns
     -------
@@ -105,13 +113,19 @@ def forbidden_area(source: Any, profile: CostProfile | None, radius: float = 0.0
     if profile is None or not profile.forbidden or level is None or isinstance(source, GridMap):
         return None
     x0, y0, x1, y1 = level.bounds.bounds
-    margin = 1e-7 * max(x1 - x0, y1 - y0)
+    # (the margin keeps a centre's route along an allowed region's outline open; a body kept
+    # a radius off the terrain has no use for it)
+    margin = 0.0 if body and radius > 0 else 1e-7 * max(x1 - x0, y1 - y0)
     area = shapely.Polygon()
     for region in level.terrain:
         if region.tag in profile.forbidden:
             area = shapely.union(area, region.polygon)
         elif not area.is_empty:
-            area = shapely.difference(area, shapely.buffer(region.polygon, margin, join_style="mitre"))
+            grown = shapely.buffer(region.polygon, margin, join_style="mitre") if margin else region.polygon
+            area = shapely.difference(area, grown)
+    if body and radius > 0 and not area.is_empty:
+        # round corners whose chords stay outside the circle: the body never reaches the terrain
+        area = shapely.union_all(inflate(shapely.get_parts(area), radius, join="round", quad_segs=8))
     lanes = []
     for lk in level.links:
         usable = lk.kind != "forbidden" and lk.tag not in profile.forbidden
@@ -160,8 +174,9 @@ class Walls:
         and bounds eroded by it (mitre joins, as :class:`navmesh.geometry.LineOfSight`).
     profiles : sequence of CostProfile or None, optional
         One per class (default: None for all). On a NavMap, class ``k``'s free space also
-        leaves out the terrain ``profiles[k]`` forbids (:func:`forbidden_area`): a unit of a
-        type that may not enter water slides along the river bank as along a wall.
+        leaves out the terrain ``profiles[k]`` forbids, grown by the radius
+        (:func:`forbidden_area` with ``body=True``): a unit of a type that may not enter water
+        slides along the river bank as along a wall, its body out of the water.
 
     Raises
     ------
@@ -205,7 +220,8 @@ class Walls:
                 f"profiles has {len(self.profiles)} entries; expected one CostProfile or None per radius ({len(self.radii)})"
             )
         self.free = tuple(
-            _free_space(obstacles, bounds, r, forbidden_area(source, p, r)) for r, p in zip(self.radii, self.profiles)
+            _free_space(obstacles, bounds, r, forbidden_area(source, p, r, body=True))
+            for r, p in zip(self.radii, self.profiles)
         )
         # one more class after the radii: terrain boundaries, which shortcuts may not cross
         per_class = [_ring_edges(f) for f in self.free] + [terrain_edges(source)]
@@ -269,6 +285,21 @@ class Walls:
         if pa.shape != pb.shape:
             raise InvalidGeometryError(f"a has shape {pa.shape} and b {pb.shape}; expected the same")
         return K.targets_visible(pa, pb, self._classes(cls, len(pa)), self.barrier_class, *self.arrays)
+
+    def move(self, a: ArrayLike, b: ArrayLike, cls: int | ArrayLike) -> NDArray[np.float64]:
+        """Where units of class ``cls`` standing at ``a[i]`` end when they try to step to
+        ``b[i]`` (m, 2): the whole step when it is free, else sliding along the wall in the way
+        (:func:`navmesh.steering.kernels.safe_move`). A unit standing in a wall stays where it is."""
+        pa, pb = self._points("a", a), self._points("b", b)
+        if pa.shape != pb.shape:
+            raise InvalidGeometryError(f"a has shape {pa.shape} and b {pb.shape}; expected the same")
+        return K.safe_moves(pa, pb, self._classes(cls, len(pa)), *self.arrays)
+
+    def status(self, points: ArrayLike, cls: int | ArrayLike) -> NDArray[np.int64]:
+        """Per point (n, 2): 1 where a unit of class ``cls`` may stand, 0 on a wall (within the
+        kernels' tolerance), -1 inside a wall or outside the bounds."""
+        p = self._points("points", points)
+        return K.points_status(p, self._classes(cls, len(p)), *self.arrays)
 
     def nearest_free(self, points: ArrayLike, cls: int) -> NDArray[np.float64]:
         """Each point moved to the nearest point of the class's free space (nudged inside)."""

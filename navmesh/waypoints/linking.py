@@ -11,7 +11,9 @@ from navmesh.geometry import LineOfSight
 
 __all__ = ["query_candidates", "visible_pairs", "wall_grid_for"]
 
-_LOS_CHUNK = 200_000  # segments per bulk shapely call: bounds the temporary geometry arrays
+# Segments per bulk shapely call: bounds the per-segment arrays (~100 MB); LineOfSight.blocked
+# bounds the candidate pairs it judges itself.
+_LOS_CHUNK = 200_000
 
 
 def visible_pairs(mode: str, los: LineOfSight, walls: LK.WallGrid | None, a: NDArray[np.float64], b: NDArray[np.float64]) -> NDArray[np.bool_]:

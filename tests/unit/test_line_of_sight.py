@@ -180,3 +180,47 @@ def test_exact_answer_on_a_level_with_everything():
         assert exact_shortest(oracle, vertices, (9.2, 3), (5, 1)) == math.inf
         with pytest.raises((NodeNotFoundError, NoPathError)):
             find_path(nav, (9.2, 3), (5, 1))
+
+
+# -- long segments, cut into pieces and judged in small batches (issue 21) --------------------------
+def _crowded_level(seed: int) -> tuple[list[shapely.Geometry], shapely.Geometry]:
+    """Sixty rotated boxes and triangles, some overlapping or touching, in a 100 x 100 room."""
+    rng = np.random.default_rng(seed)
+    shapes = []
+    for k in range(60):
+        c = rng.uniform(5, 95, 2)
+        if k % 3 == 0:
+            shapes.append(shapely.Polygon(c + rng.uniform(-6, 6, (3, 2))))
+        else:
+            w, h = rng.uniform(1, 8, 2)
+            box = shapely.box(c[0], c[1], c[0] + w, c[1] + h)
+            shapes.append(box if k % 3 == 1 else shapely.affinity.rotate(box, float(rng.uniform(0, 90))))
+    shapes += [shapely.box(40, 40, 45, 45), shapely.box(45, 45, 50, 50)]  # a pinch point
+    return [s for s in shapes if s.is_valid and s.area > 0], shapely.box(0, 0, 100, 100)
+
+
+@pytest.mark.parametrize("radius", [0.0, 0.5])
+@pytest.mark.parametrize("budget", [None, 37])
+def test_long_segments_in_pieces_and_small_batches_agree_with_the_kernel(monkeypatch, radius, budget):
+    import navmesh.geometry as geometry
+
+    if budget is not None:  # a tiny pair budget: many batches, and pair slices cut mid-batch
+        monkeypatch.setattr(geometry, "_PAIR_BUDGET", budget)
+    obstacles, bounds = _crowded_level(7)
+    los = LineOfSight(obstacles, bounds, agent_radius=radius)
+    corners = np.unique(los.edges[:, :2], axis=0)
+    rng = np.random.default_rng(3)
+    i, j = np.triu_indices(len(corners), 1)
+    pick = rng.choice(len(i), size=min(6000, len(i)), replace=False)
+    a, b = corners[i[pick]], corners[j[pick]]
+    a = np.concatenate([a, rng.uniform(0, 100, (2000, 2))])   # and random points
+    b = np.concatenate([b, rng.uniform(0, 100, (2000, 2))])
+    ok = los.walkable(a) & los.walkable(b)                     # the kernel trusts the ends
+    a, b = a[ok], b[ok]
+    assert np.hypot(*(b - a).T).max() > 5 * los._piece                      # many pieces per segment
+    shapely_free = ~los.blocked(a, b)
+    kernel_free = LK.segments_free(np.ascontiguousarray(a), np.ascontiguousarray(b), *wall_grid_for(los))
+    np.testing.assert_array_equal(shapely_free, kernel_free)
+    assert 0.05 < shapely_free.mean() < 0.95                                 # both answers occur
+    one_by_one = np.array([~los.blocked(a[k : k + 1], b[k : k + 1])[0] for k in range(0, len(a), 97)])
+    np.testing.assert_array_equal(one_by_one, shapely_free[::97])
