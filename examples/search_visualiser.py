@@ -12,7 +12,7 @@ import arcade
 import navmesh
 from navmesh.arcade_draw import draw_path, draw_trace, grid_shapes
 
-from _runner import ExampleView, run
+from _runner import HEIGHT, WIDTH, ExampleView, run
 
 MAZE = [
     "....................",
@@ -31,7 +31,9 @@ MAZE = [
     "....................",
     "....................",
 ]
-CELL = 40
+CELL = 36
+TITLE_BAR = 36  # px at the top of the window, above the maze
+ORIGIN = ((WIDTH - len(MAZE[0]) * CELL) / 2, (HEIGHT - TITLE_BAR - len(MAZE) * CELL) / 2)  # centred below the bar
 ALGORITHMS = {arcade.key.KEY_1: "astar", arcade.key.KEY_2: "dijkstra", arcade.key.KEY_3: "bfs"}
 EXPANSIONS_PER_SECOND = 120
 
@@ -39,13 +41,13 @@ EXPANSIONS_PER_SECOND = 120
 class TraceView(ExampleView):
     def __init__(self) -> None:
         super().__init__()
-        self.grid = navmesh.GridMap.from_strings(MAZE, cell_size=CELL)
+        self.grid = navmesh.GridMap.from_strings(MAZE, cell_size=CELL, origin=ORIGIN)
         self.graph = self.grid.to_navgraph()  # the tile map as a graph: search_trace records it
         self.walls = grid_shapes(self.grid)
         self.start = self.grid.cell_id(1, 13)
         self.goal = self.grid.cell_id(16, 4)
         self.algorithm = "astar"
-        self.title = arcade.Text("", 10, 575, arcade.color.BLACK, 14)
+        self.title = arcade.Text("", 10, HEIGHT - TITLE_BAR / 2, arcade.color.BLACK, 14, anchor_y="center")
         self.replay()
 
     def replay(self) -> None:
@@ -59,7 +61,10 @@ class TraceView(ExampleView):
             self.replay()
 
     def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
-        cell = self.grid.cell_at((x, y))
+        try:
+            cell = self.grid.cell_at((x, y))
+        except navmesh.NodeNotFoundError:  # a click beside the maze
+            return
         if self.grid.is_passable(cell):
             self.goal = cell
             self.replay()
@@ -74,7 +79,6 @@ class TraceView(ExampleView):
         draw_trace(self.trace, self.graph, step=step, node_radius=6)
         if step >= len(self.trace.expanded):
             draw_path(self.trace.path)
-        arcade.draw_lrbt_rectangle_filled(0, 800, 565, 600, (245, 245, 220, 230))
         self.title.draw()
         self.after_draw()
 

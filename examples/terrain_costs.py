@@ -36,8 +36,14 @@ class TerrainView(ExampleView):
             self.queries[name] = navmesh.NavQuery(nav, profile)  # one query object per unit type
             self.sprites[name] = arcade.SpriteCircle(10, color, center_x=100, center_y=300)
             self.units.append(self.sprites[name])
-        self.labels = [arcade.Text(f"{name}: {', '.join(f'{k} x{v:g}' for k, v in p.multipliers.items())}, no water",
-                                   520, HEIGHT - 24 - 20 * i, c, 14) for i, (name, (p, c, _)) in enumerate(UNIT_TYPES.items())]
+        # Right-aligned in the open floor right of the lake, two lines per unit type, inside the window.
+        self.labels = []
+        for i, (name, (profile, color, _)) in enumerate(UNIT_TYPES.items()):
+            costs = ", ".join(f"{tag} x{m:g}" for tag, m in profile.multipliers.items()) + ", no water"
+            top = HEIGHT - 10 - 46 * i
+            self.labels.append(arcade.Text(name, WIDTH - 10, top, color, 13, anchor_x="right", anchor_y="top",
+                                           bold=True))
+            self.labels.append(arcade.Text(costs, WIDTH - 10, top - 20, color, 12, anchor_x="right", anchor_y="top"))
         self.on_mouse_press(700, 300, arcade.MOUSE_BUTTON_LEFT, 0)
 
     def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:

@@ -30,6 +30,10 @@ MAX_COORDINATE = 1e15
 #: MAX_COORDINATE is up to ~3.5e15 long; times a multiplier up to 1e30, summed over up to 2**31
 #: arcs, a path costs below 1e55: far from float64's 1.8e308, with room for heuristic scaling.
 MAX_COST = 1e30
+#: Largest finite arc weight accepted. Weights a CostProfile derives are arc lengths (below 3e15
+#: for coordinates within MAX_COORDINATE) times multipliers up to MAX_COST, plus danger extras:
+#: up to about 3e45. Path sums over up to 2**31 arcs stay below 1e60, still far from overflow.
+MAX_WEIGHT = 1e50
 #: Largest integer accepted for counts and budgets that reach a numba kernel (int64).
 MAX_INT = 2**62
 
@@ -107,7 +111,8 @@ def check_points(name: str, points: ArrayLike, *, dims: tuple[int, ...] = (2, 3)
 
 
 def check_costs(name: str, values: ArrayLike, size: int, *, allow_negative: bool = False) -> NDArray[np.float64]:
-    """Return ``values`` as a float64 array of length ``size``: no NaN, no -inf, >= 0 unless allowed.
+    """Return ``values`` as a float64 array of length ``size``: no NaN, no -inf, >= 0 unless allowed,
+    finite values within +-MAX_WEIGHT.
 
     ``+inf`` is allowed and means "closed" (the arc is never used).
     """
@@ -119,11 +124,11 @@ def check_costs(name: str, values: ArrayLike, size: int, *, allow_negative: bool
         i = int(np.flatnonzero(bad)[0])
         rule = "must not be NaN or -inf" if allow_negative else "must be >= 0 (inf closes the arc)"
         raise InvalidCostError(f"{name}[{i}]={arr[i]} is not allowed; weights {rule}")
-    huge = np.isfinite(arr) & (np.abs(arr) > MAX_COST)
+    huge = np.isfinite(arr) & (np.abs(arr) > MAX_WEIGHT)
     if huge.any():
         i = int(np.flatnonzero(huge)[0])
         raise InvalidCostError(
-            f"{name}[{i}]={arr[i]} is too large; finite weights must lie within +-{MAX_COST:g} (inf closes an arc)"
+            f"{name}[{i}]={arr[i]} is too large; finite weights must lie within +-{MAX_WEIGHT:g} (inf closes an arc)"
         )
     return arr
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from decimal import Decimal
 from typing import Any, Iterable, Literal, Sequence
 
 import arcade
@@ -38,8 +39,8 @@ import shapely
 from numpy.typing import ArrayLike, NDArray
 from scipy import ndimage
 
-from navmesh._checks import check_option, describe
-from navmesh.errors import InvalidGeometryError, InvalidOptionError, NavmeshWarning
+from navmesh._checks import MAX_COORDINATE, as_array, check_option, describe
+from navmesh.errors import InvalidGeometryError, InvalidOptionError, NavmeshWarning, NodeNotFoundError
 from navmesh.grid import GridMap
 from navmesh.io.tiled import load_tiled_level
 from navmesh.level import Level
@@ -50,7 +51,12 @@ from navmesh.steering.follower import from_here
 from navmesh.waypoints.navmap import NavMap
 from navmesh.waypoints.query import NavQuery, find_path
 
+#: Most cells :func:`grid_from_sprites` makes (2048 x 2048): it tests every cell against the walls'
+#: hit boxes (about 0.5 kB and 7 microseconds per cell), so a tiny ``cell_size`` would exhaust memory.
+MAX_SPRITE_GRID_CELLS = 2**22
+
 __all__ = [
+    "MAX_SPRITE_GRID_CELLS",
     "level_from_sprites",
     "level_from_tilemap",
     "grid_from_sprites",
@@ -65,10 +71,18 @@ __all__ = [
 def _hit_boxes(sprites: Iterable[arcade.BasicSprite]) -> NDArray[np.object_]:
     """Each sprite's hit box as a shapely polygon, world coordinates."""
     try:
-        rings = [sprite.hit_box.get_adjusted_points() for sprite in sprites]
-    except AttributeError:
+        sprites = list(sprites)
+        rings = [np.asarray(sprite.hit_box.get_adjusted_points(), dtype=np.float64) for sprite in sprites]
+    except (AttributeError, TypeError):
         raise InvalidOptionError(f"walls={describe(sprites)} is not a SpriteList (or list) of arcade sprites") from None
-    polys = shapely.polygons([np.asarray(r, dtype=np.float64) for r in rings]) if rings else np.empty(0, object)
+    for i, ring in enumerate(rings):
+        if not (np.isfinite(ring).all() and np.abs(ring).max(initial=0.0) <= MAX_COORDINATE):
+            raise InvalidGeometryError(
+                f"walls[{i}] at position {describe(tuple(sprites[i].position))} has hit box points "
+                f"{describe(ring.tolist())}; a wall sprite's position, size and angle must be finite and its "
+                f"hit box within +-{MAX_COORDINATE:g}"
+            )
+    polys = shapely.polygons(rings) if rings else np.empty(0, object)
     return shapely.make_valid(np.asarray(polys, dtype=object))
 
 
@@ -119,7 +133,8 @@ def level_from_sprites(
     Raises
     ------
     InvalidGeometryError
-        ``bounds`` is malformed, or missing while there are no walls.
+        ``bounds`` is malformed, or missing while there are no walls; or a wall sprite's hit box
+        is not finite or beyond +-1e15 (the message gives its index in ``walls``).
     InvalidOptionError
         ``walls`` holds something other than sprites.
     """
@@ -157,14 +172,25 @@ def level_from_tilemap(tile_map: arcade.TileMap, *, wall_layers: Iterable[str] =
     return load_tiled_level(tile_map, wall_layers=wall_layers, **options)
 
 
-def _grow_walls(grid: GridMap, agent_radius: float) -> GridMap:
-    """The grid with every cell blocked whose centre lies closer than ``agent_radius`` to a wall cell."""
+def _check_radius(agent_radius: Any, *, extent: float) -> float:
+    """``agent_radius`` as a float in ``[0, extent]`` (``extent``: the diagonal of the grid's area)."""
     try:
-        r = float(agent_radius)
-    except (TypeError, ValueError):
+        r = float(agent_radius) if not isinstance(agent_radius, bool) else float("nan")
+    except (TypeError, ValueError, OverflowError):
         r = float("nan")
     if not (r >= 0 and math.isfinite(r)):
         raise InvalidOptionError(f"agent_radius={describe(agent_radius)} is not valid; expected a finite number >= 0")
+    if r > extent:
+        raise InvalidOptionError(
+            f"agent_radius={describe(agent_radius)} is larger than the whole grid (diagonal {extent:g} world units); "
+            "expected a radius from 0 to the grid's diagonal"
+        )
+    return r
+
+
+def _grow_walls(grid: GridMap, agent_radius: float) -> GridMap:
+    """The grid with every cell blocked whose centre lies closer than ``agent_radius`` to a wall cell."""
+    r = _check_radius(agent_radius, extent=math.hypot(grid.width, grid.height) * grid.cell_size)
     reach = int(math.ceil(r / grid.cell_size + 0.5))
     if r == 0 or reach < 1:
         return grid
@@ -209,12 +235,14 @@ def grid_from_sprites(
     ----------
     walls : arcade.SpriteList or iterable of sprites
     cell_size : float
-        Side of a cell, world units, > 0 (usually the wall sprites' size).
+        Side of a cell, world units, > 0 (usually the wall sprites' size); small enough cells to
+        cover ``bounds`` with at most :data:`MAX_SPRITE_GRID_CELLS` (4,194,304) cells.
     bounds : (width, height) or (left, bottom, right, top), optional
         Area covered; default the walls' extent. Sizes are rounded up to whole cells.
     agent_radius : float
-        Also block cells whose centre is closer than this to a wall cell (world units, >= 0), so
-        an agent of that radius walking from cell centre to cell centre never touches a wall.
+        Also block cells whose centre is closer than this to a wall cell (world units, from 0 to
+        the diagonal of ``bounds``), so an agent of that radius walking from cell centre to cell
+        centre never touches a wall.
         Games' rule for tile grids is that a unit fitting a cell passes a one-cell corridor:
         that holds for any radius up to half the cell size (nothing is blocked then); use
         ``sprite_radius(unit, fit="box")``. A larger radius closes one-cell corridors, with a
@@ -229,8 +257,12 @@ def grid_from_sprites(
 
     Raises
     ------
-    InvalidGeometryError, InvalidOptionError
-        Bad bounds, cell size, radius or walls.
+    InvalidGeometryError
+        Bad bounds, or a wall sprite's hit box is not finite (the message gives its index).
+    InvalidOptionError
+        ``cell_size`` is not > 0 or makes more than :data:`MAX_SPRITE_GRID_CELLS` cells;
+        ``agent_radius`` is negative, not finite or longer than the bounds' diagonal; ``walls``
+        holds something other than sprites.
     """
     boxes = _hit_boxes(walls)
     left, bottom, right, top = _bounds_box(bounds, boxes).bounds
@@ -240,7 +272,14 @@ def grid_from_sprites(
         size = float("nan")
     if not (size > 0 and math.isfinite(size)):
         raise InvalidOptionError(f"cell_size={describe(cell_size)} is not valid; expected a finite number > 0")
-    cols, rows = int(math.ceil((right - left) / size - 1e-9)), int(math.ceil((top - bottom) / size - 1e-9))
+    cols, rows = (math.ceil((right - left) / size - 1e-9), math.ceil((top - bottom) / size - 1e-9))
+    if cols * rows > MAX_SPRITE_GRID_CELLS:
+        raise InvalidOptionError(  # Decimal: the count may not even fit a float
+            f"cell_size={describe(cell_size)} is too small: bounds {right - left:g} x {top - bottom:g} would make "
+            f"{Decimal(cols * rows):.2e} cells; grid_from_sprites supports at most "
+            f"{MAX_SPRITE_GRID_CELLS} cells (MAX_SPRITE_GRID_CELLS); use a larger cell_size"
+        )
+    _check_radius(agent_radius, extent=math.hypot(right - left, top - bottom))
     blocked = np.zeros((rows, cols), dtype=bool)
     if boxes.size:
         c, r = np.meshgrid(np.arange(cols), np.arange(rows))
@@ -270,8 +309,8 @@ def grid_from_tilemap(
     walls_layer : str
         Name of the tile layer of walls (``"Platforms"`` in arcade's bundled maps).
     agent_radius : float
-        Also block cells closer than this to a wall cell (world units, >= 0); see
-        :func:`grid_from_sprites`.
+        Also block cells closer than this to a wall cell (world units, from 0 to the map's
+        diagonal); see :func:`grid_from_sprites`.
     **grid_options
         ``cost_property``, ``connectivity``, ``diagonal``, ``wrap`` as for ``GridMap.from_tiled``.
 
@@ -503,11 +542,26 @@ def place_sprites(
     Raises
     ------
     InvalidOptionError
-        ``ids`` and ``sprites`` differ in length.
+        ``crowd`` is not a Crowd, or ``ids`` and ``sprites`` differ in length.
+    NodeNotFoundError
+        An id is not an integer, or is outside ``0 .. len(crowd) - 1`` (negative ids are not
+        counted from the end).
     """
-    idx = np.asarray(ids, dtype=np.int64).reshape(-1)
+    if not isinstance(crowd, Crowd):
+        raise InvalidOptionError(f"crowd={describe(crowd)} is not a navmesh.Crowd")
+    idx = np.atleast_1d(as_array("ids", ids, NodeNotFoundError))
+    if idx.ndim != 1 or not (np.issubdtype(idx.dtype, np.integer) or idx.size == 0):
+        raise NodeNotFoundError(
+            f"ids={describe(ids)} is not valid; expected integer unit ids as returned by crowd.add, one per sprite"
+        )
+    idx = idx.astype(np.int64)  # an empty list reads as floats
     if idx.size != len(sprites):
         raise InvalidOptionError(f"ids has {idx.size} entries for {len(sprites)} sprites; expected one per sprite")
+    out = (idx < 0) | (idx >= len(crowd))
+    if out.any():
+        raise NodeNotFoundError(
+            f"ids holds {int(idx[out][0])}, out of range; the crowd has unit ids 0..{len(crowd) - 1}"
+        )
     xy = crowd.positions[idx].tolist()
     angles = _arcade_angle(crowd.headings[idx], facing).tolist() if turn else None
     for i, sprite in enumerate(sprites):

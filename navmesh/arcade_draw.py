@@ -38,9 +38,9 @@ from __future__ import annotations
 
 import math
 import weakref
-import zlib
 from array import array
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 import arcade
@@ -56,6 +56,7 @@ from navmesh.grid.flowfield import FlowField
 from navmesh.graph import NavGraph
 from navmesh.grid.map import GridMap
 from navmesh.level import Level
+from navmesh.palette import TERRAIN_RGB, terrain_rgb
 from navmesh.path import Path, SearchTrace
 from navmesh.polymesh.mesh import PolyMesh
 
@@ -69,6 +70,7 @@ __all__ = [
     "draw_flow_field",
     "terrain_color",
     "TERRAIN_COLORS",
+    "TERRAIN_ALPHA",
 ]
 
 # Defaults, chosen to read well on a dark background.
@@ -88,29 +90,12 @@ GOAL_COLOR: RGBOrA255 = (255, 215, 0, 255)
 MESH_FILL_COLOR: RGBOrA255 = (70, 130, 180, 70)
 MESH_EDGE_COLOR: RGBOrA255 = (135, 206, 250, 200)
 
-TERRAIN_COLORS: Mapping[str, RGBOrA255] = {
-    "swamp": (85, 107, 47, 140),
-    "mud": (120, 85, 50, 140),
-    "road": (190, 170, 120, 120),
-    "bridge": (160, 110, 60, 150),
-    "water": (30, 100, 200, 140),
-    "forest": (34, 120, 34, 140),
-    "sand": (220, 200, 130, 120),
-    "ice": (180, 230, 250, 120),
-    "lava": (230, 80, 20, 150),
-    "danger": (200, 30, 30, 120),
-}
-"""Tint of common terrain tags; other tags get a stable colour from :func:`terrain_color`."""
+TERRAIN_ALPHA = 140
+"""Opacity of terrain tints (0-255): the floor and grid show through."""
+TERRAIN_COLORS: Mapping[str, RGBOrA255] = MappingProxyType({tag: (*rgb, TERRAIN_ALPHA) for tag, rgb in TERRAIN_RGB.items()})
+"""Tint of common terrain tags (the shared :data:`navmesh.palette.TERRAIN_RGB` at
+:data:`TERRAIN_ALPHA`); other tags get a stable colour from :func:`terrain_color`."""
 
-# Tints for tags not in TERRAIN_COLORS, picked by a stable hash of the tag.
-_PALETTE = np.array(
-    [
-        (228, 26, 28), (55, 126, 184), (77, 175, 74), (152, 78, 163), (255, 127, 0),
-        (255, 255, 51), (166, 86, 40), (247, 129, 191), (0, 206, 209), (154, 205, 50),
-    ],
-    dtype=np.float32,
-)
-_TERRAIN_ALPHA = 130
 _DISC_SIDES = 12
 
 
@@ -156,24 +141,23 @@ def terrain_color(tag: str, terrain_colors: Mapping[str, RGBOrA255] | None = Non
     Returns
     -------
     tuple of 4 int
-        RGBA 0-255: the given colour, else the :data:`TERRAIN_COLORS` entry, else a colour picked
-        from a fixed palette by a stable hash of the tag (the same in every run).
+        RGBA 0-255: the given colour, else the shared colour of the tag
+        (:func:`navmesh.palette.terrain_rgb`, the one ``navmesh render`` uses) at
+        :data:`TERRAIN_ALPHA`.
 
     Examples
     --------
     >>> terrain_color("water")
-    (30, 100, 200, 140)
+    (40, 105, 200, 140)
     >>> terrain_color("water", {"water": (0, 0, 255)})
     (0, 0, 255, 255)
     >>> terrain_color("goo") == terrain_color("goo")
     True
     """
-    for table in (terrain_colors or {}, TERRAIN_COLORS):
-        if tag in table:
-            rgba = _color(f"terrain colour of {tag!r}", table[tag])
-            return tuple(int(v) for v in np.rint(rgba))  # type: ignore[return-value]
-    r, g, b = _PALETTE[zlib.crc32(tag.encode("utf-8")) % len(_PALETTE)]
-    return int(r), int(g), int(b), _TERRAIN_ALPHA
+    if terrain_colors and tag in terrain_colors:
+        rgba = _color(f"terrain colour of {tag!r}", terrain_colors[tag])
+        return tuple(int(v) for v in np.rint(rgba))  # type: ignore[return-value]
+    return (*terrain_rgb(tag), TERRAIN_ALPHA)
 
 
 # -- triangle builders (pure numpy; every result is an (k, 2) array of triangle corners) ----------

@@ -24,7 +24,9 @@ from typing import Any, Callable, NoReturn, Sequence
 
 import numpy as np
 
+from navmesh._checks import MAX_COST
 from navmesh.errors import InvalidOptionError, NavmeshError, NavmeshWarning, NoPathError
+from navmesh.palette import TERRAIN_RGB, terrain_rgb
 
 __all__ = ["main"]
 
@@ -32,6 +34,8 @@ PROG = "navmesh"
 EXIT_OK, EXIT_PROBLEM, EXIT_USAGE = 0, 1, 2
 BENCHMARKS = ("search", "grid", "fatcat", "build", "anyangle")
 TILED_SUFFIXES = (".tmj", ".tmx")
+#: Longest side of a ``navmesh render`` picture, pixels (an RGB picture this size takes 200 MB).
+MAX_PICTURE_SIZE = 8192
 
 # Picture colours (RGB): chosen far apart so tests and eyes can tell them apart.
 COLORS: dict[str, tuple[int, int, int]] = {
@@ -39,29 +43,40 @@ COLORS: dict[str, tuple[int, int, int]] = {
     "floor": (236, 236, 228),
     "obstacle": (70, 74, 84),
     "edge": (120, 150, 200),
-    "node": (40, 90, 180),
+    "node": (20, 45, 120),
     "path": (220, 40, 40),
     "start": (30, 160, 60),
     "goal": (230, 140, 20),
     "problem": (200, 0, 200),
     "mesh": (0, 150, 150),
 }
-TERRAIN_COLORS: dict[str, tuple[int, int, int]] = {
-    "swamp": (150, 170, 90),
-    "water": (110, 170, 230),
-    "road": (205, 180, 135),
-    "forest": (60, 140, 70),
-    "sand": (235, 215, 150),
-}
-_PALETTE = [(180, 140, 200), (140, 200, 190), (210, 170, 120), (170, 190, 120), (200, 150, 150)]
+TERRAIN_COLORS = TERRAIN_RGB  # the terrain colours of every picture (navmesh.palette)
 
 
 class UsageError(Exception):
     """Bad command-line arguments (exit status 2)."""
 
 
+class _Formatter(argparse.HelpFormatter):
+    """Help that writes a metavar naming every value (``"X1 Y1 X2 Y2"`` for nargs=4) once, not nargs times."""
+
+    def _format_args(self, action: argparse.Action, default_metavar: str) -> str:
+        metavar = action.metavar
+        if isinstance(action.nargs, int) and isinstance(metavar, str) and len(metavar.split()) == action.nargs:
+            return metavar
+        return super()._format_args(action, default_metavar)
+
+
+class _RawFormatter(argparse.RawDescriptionHelpFormatter, _Formatter):
+    """:class:`_Formatter` keeping the description's line breaks (the top-level help)."""
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse that reports errors as one line and exit status 2, without the usage block."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{self.prog}: error: {message} (see {self.prog} --help)")
@@ -79,6 +94,8 @@ def _is_tiled_json(path: FilePath) -> bool:
 
 def _kind(path: str) -> str:
     p = FilePath(path)
+    if p.is_dir():
+        raise IsADirectoryError(f"{path}: is a directory; expected a level file (JSON, Tiled map or Moving AI .map)")
     if not p.is_file() and not path.startswith(":"):
         raise FileNotFoundError(f"{path}: no such file")
     suffix = p.suffix.lower()
@@ -98,20 +115,23 @@ def _grid(path: str, cell_size: float) -> Any:
 
 
 def _grid_level(grid: Any, waypoints: str) -> Any:
-    """A level from a tile grid: blocked cells as obstacles, optionally a waypoint per free cell."""
+    """A level from a tile grid: blocked cells merged into obstacle polygons (holes kept), optionally a
+    waypoint per free cell."""
+    import shapely
+
     from navmesh.geometry import cell_rectangles
     from navmesh.level import Level
 
     s = grid.cell_size
     ox, oy = grid.origin
-    boxes = [
-        [(ox + x0 * s, oy + y0 * s), (ox + x1 * s, oy + y0 * s), (ox + x1 * s, oy + y1 * s), (ox + x0 * s, oy + y1 * s)]
-        for x0, y0, x1, y1 in (b.bounds for b in cell_rectangles(grid.blocked[::-1]))
-    ]
+    # One polygon per connected wall (cells sharing an edge), not one box per run of cells: an editor
+    # shows walls, not hundreds of strips. simplify(0) drops the vertices left between merged boxes.
+    walls = shapely.simplify(shapely.union_all(cell_rectangles(grid.blocked[::-1])), 0.0)
+    obstacles = [shapely.transform(p, lambda xy: xy * s + (ox, oy)) for p in shapely.get_parts(walls) if p.area > 0]
     free = np.flatnonzero(~grid.blocked.reshape(-1))
     points = grid.cell_center(free) if waypoints == "cells" else np.zeros((0, 2))
     bounds = [(ox, oy), (ox + grid.width * s, oy), (ox + grid.width * s, oy + grid.height * s), (ox, oy + grid.height * s)]
-    return Level(bounds, obstacles=boxes, waypoints=points)
+    return Level(bounds, obstacles=obstacles, waypoints=points)
 
 
 def _load(args: argparse.Namespace) -> Any:
@@ -238,8 +258,18 @@ def cmd_build(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _profile(spec: str | None) -> Any:
-    """A CostProfile from ``"swamp=3,water=forbid,+wade"``."""
+def _level_tags(level: Any) -> set[str]:
+    """Tags a --profile can name: terrain regions' and links' tags (a PolyMesh: its polygons' tags)."""
+    from navmesh.polymesh.mesh import PolyMesh
+
+    if isinstance(level, PolyMesh):
+        return set(level.tag_names[1:])
+    tags = {region.tag for region in level.terrain}
+    return tags | {lk.tag for lk in (*level.links, *level.offmesh_links) if lk.tag}
+
+
+def _profile(spec: str | None, level: Any, name: str) -> Any:
+    """A CostProfile from ``"swamp=3,water=forbid,+wade"``; every tag must occur in ``level`` (file ``name``)."""
     from navmesh.terrain import CostProfile
 
     if spec is None:
@@ -260,6 +290,16 @@ def _profile(spec: str | None) -> Any:
             multipliers[tag] = float(value)
         except ValueError:
             raise UsageError(f"--profile item {item!r}: {value!r} is not a number") from None
+        if not 0 < multipliers[tag] <= MAX_COST:
+            raise UsageError(
+                f"--profile item {item!r}: a multiplier must be a number > 0 and <= {MAX_COST:g} "
+                f"(use {tag}=forbid to close the tag)"
+            )
+    known = _level_tags(level)
+    unknown = sorted((set(multipliers) | forbidden) - known)
+    if unknown:
+        shown = ", ".join(sorted(known)) if known else "none"
+        raise UsageError(f"--profile tag {unknown[0]!r} does not occur in {name}; its tags: {shown}")
     return CostProfile("cli", multipliers, forbidden=frozenset(forbidden), capabilities=frozenset(capabilities))
 
 
@@ -307,6 +347,14 @@ def _grid_path(args: argparse.Namespace) -> Any:
     return Path(path.nodes, path.points, path.cost, path.expansions, path.partial, s_moved, g_moved)
 
 
+def _refine(args: argparse.Namespace) -> str:
+    algorithm = args.algorithm or "any_angle"
+    refine = {"any_angle": "any_angle", "smooth": "smooth", "astar": "none"}.get(algorithm)
+    if refine is None:
+        raise UsageError(f"--algorithm {algorithm} does not apply to a waypoint level; use any_angle, smooth or astar")
+    return refine
+
+
 def _find_path(args: argparse.Namespace, nav: Any, coords: Sequence[float]) -> Any:
     from navmesh.polymesh.mesh import PolyMesh
     from navmesh.waypoints.query import NavQuery
@@ -314,14 +362,16 @@ def _find_path(args: argparse.Namespace, nav: Any, coords: Sequence[float]) -> A
     if isinstance(nav, PolyMesh):
         if args.algorithm not in (None, "any_angle"):
             raise UsageError(f"--algorithm {args.algorithm} does not apply to --mesh (mesh paths are exact any-angle)")
-        return NavQuery(nav, _profile(args.profile)).find_path(coords[:2], coords[2:],
-                                                                 strict=bool(getattr(args, "strict", False)))
-    algorithm = args.algorithm or "any_angle"
-    refine = {"any_angle": "any_angle", "smooth": "smooth", "astar": "none"}.get(algorithm)
-    if refine is None:
-        raise UsageError(f"--algorithm {algorithm} does not apply to a waypoint level; use any_angle, smooth or astar")
-    query = NavQuery(nav, _profile(args.profile))
-    return query.find_path(coords[:2], coords[2:], refine=refine, strict=bool(getattr(args, "strict", False)))
+        return NavQuery(nav, _profile(args.profile, nav, args.level)).find_path(
+            coords[:2], coords[2:], strict=bool(getattr(args, "strict", False)))
+    query = NavQuery(nav, _profile(args.profile, nav.level, args.level))
+    return query.find_path(coords[:2], coords[2:], refine=_refine(args), strict=bool(getattr(args, "strict", False)))
+
+
+def _check_path_options(args: argparse.Namespace, level: Any) -> None:
+    """Usage errors of --algorithm and --profile, before the (slow) build."""
+    _refine(args)
+    _profile(args.profile, level, args.level)
 
 
 def cmd_path(args: argparse.Namespace) -> int:
@@ -331,6 +381,7 @@ def cmd_path(args: argparse.Namespace) -> int:
         path = _grid_path(args)
     else:
         level = _load(args)
+        _check_path_options(args, level)
         path = _find_path(args, _build(level, args, _quiet), args.coords)
     if args.json:
         print(json.dumps(_path_dict(path, args.coords)))
@@ -357,6 +408,8 @@ def cmd_render(args: argparse.Namespace) -> int:
     if unknown:
         raise UsageError(f"--overlay {','.join(sorted(unknown))} is not known; choose from graph, terrain, diagnostics, mesh")
     level = _load(args)
+    if args.path is not None and not args.mesh:
+        _check_path_options(args, level)
     need_nav = bool(overlays & {"graph", "diagnostics"}) or (args.path is not None and not args.mesh)
     nav = _build(level, args, _quiet) if need_nav else None
     mesh = _build_mesh(level, args, _quiet) if args.mesh or "mesh" in overlays else None
@@ -365,7 +418,8 @@ def cmd_render(args: argparse.Namespace) -> int:
     left, bottom, right, top = level.bounds.bounds
     margin = 8
     scale = (args.size - 2 * margin) / max(right - left, top - bottom)
-    width, height = int(math.ceil((right - left) * scale)) + 2 * margin, int(math.ceil((top - bottom) * scale)) + 2 * margin
+    # ceil of a value rounding may have put just above a whole number: --size is the longer side exactly
+    width, height = (int(math.ceil(extent * scale - 1e-6)) + 2 * margin for extent in (right - left, top - bottom))
 
     def px(points: Any) -> list[tuple[float, float]]:
         pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)
@@ -421,18 +475,18 @@ def cmd_render(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def terrain_rgb(tag: str) -> tuple[int, int, int]:
-    """Picture colour of a terrain tag: a fixed one for common tags, else one from a small palette."""
-    if tag in TERRAIN_COLORS:
-        return TERRAIN_COLORS[tag]
-    return _PALETTE[sum(tag.encode()) % len(_PALETTE)]
-
-
 def cmd_convert(args: argparse.Namespace) -> int:
     from navmesh.io.level_json import save_level
 
     if _kind(args.level) == "level":
-        raise UsageError(f"{args.level} is already a navmesh level; convert reads Tiled (.tmj/.tmx) or Moving AI (.map) maps")
+        if FilePath(args.level).suffix.lower() == ".json":
+            raise UsageError(
+                f"{args.level} is already a navmesh level; convert reads Tiled (.tmj/.tmx) or Moving AI (.map) maps"
+            )
+        raise UsageError(
+            f"{args.level}: the format is not recognised; convert reads Tiled maps (.tmj, .tmx, or a .json written "
+            "by Tiled) and Moving AI maps (.map)"
+        )
     level = _load(args)
     out = FilePath(args.output)
     if not out.parent.is_dir():
@@ -488,6 +542,13 @@ def _non_negative(text: str) -> float:
     return value
 
 
+def _picture_size(text: str) -> int:
+    value = _count(text)
+    if value > MAX_PICTURE_SIZE:
+        raise argparse.ArgumentTypeError(f"{text!r} is too large; the picture's longer side is at most {MAX_PICTURE_SIZE} px")
+    return value
+
+
 def _count(text: str) -> int:
     try:
         value = int(text)
@@ -501,7 +562,7 @@ def _count(text: str) -> int:
 def build_parser() -> argparse.ArgumentParser:
     """The ``navmesh`` argument parser (subcommands check, build, path, render, convert, bench)."""
     parser = _Parser(prog=PROG, description=__doc__.split("\n\n")[0], epilog=__doc__.split("\n\n", 1)[1],
-                     formatter_class=argparse.RawDescriptionHelpFormatter)
+                     formatter_class=_RawFormatter)
     from navmesh import __version__
 
     parser.add_argument("--version", action="version", version=f"navmesh {__version__}")
@@ -543,7 +604,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = level_parser("path", "Find a path from (X1, Y1) to (X2, Y2), world units, and print it.")
     p.add_argument("coords", metavar="X1 Y1 X2 Y2", nargs=4, type=_finite, help="start and goal")
-    p.add_argument("--profile", metavar="SPEC", help="terrain costs, e.g. 'swamp=3,water=forbid,+wade'")
+    p.add_argument("--profile", metavar="SPEC",
+                   help="terrain costs, e.g. 'swamp=3,water=forbid,+wade': multipliers > 0, each TAG one the level "
+                        "uses (a tag the level lacks is an error, exit 2)")
     p.add_argument("--algorithm", choices=["any_angle", "smooth", "astar", "jps"], default=None,
                    help="waypoint levels: any_angle (default), smooth, astar (graph path, unrefined); "
                         "Moving AI grids: astar (default), jps")
@@ -561,7 +624,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--overlay", default="terrain", metavar="LIST",
                    help="comma-separated: graph, terrain, diagnostics, mesh (default terrain)")
     p.add_argument("--mesh", action="store_true", help="draw --path on the navigation mesh instead of the graph")
-    p.add_argument("--size", type=_count, default=800, help="longer side of the picture in pixels (default 800)")
+    p.add_argument("--size", type=_picture_size, default=800,
+                   help=f"longer side of the picture in pixels, 1 to {MAX_PICTURE_SIZE} (default 800)")
     p.add_argument("--profile", metavar="SPEC", help="terrain costs of the drawn path (as for path)")
     p.add_argument("--algorithm", choices=["any_angle", "smooth", "astar"], default=None, help="as for path")
     p.set_defaults(run=cmd_render)

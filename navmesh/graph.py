@@ -254,7 +254,8 @@ class NavGraph:
         ----------
         values : float array of shape (m,)
             Cost of each arc in CSR order (arc ``i`` runs from ``arc_sources[i]`` to ``indices[i]``), >= 0 (``inf`` closes the arc). Negative values only with
-            ``allow_negative`` (for Bellman-Ford).
+            ``allow_negative`` (for Bellman-Ford). Finite values at most 1e50 in size (an arc
+            1e15 long times a multiplier of 1e30 fits).
         """
         return EdgeWeights(self, check_costs("weights", values, self.n_edges, allow_negative=allow_negative))
 

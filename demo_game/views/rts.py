@@ -34,17 +34,12 @@ from .base import (
     panel,
 )
 
-TERRAIN_COLORS = {
-    "water": (40, 105, 200, 255),
-    "ford": (95, 160, 215, 255),
-    "bridge": (150, 105, 60, 255),
-    "road": (176, 156, 112, 255),
-    "swamp": (88, 96, 52, 255),
-    "forest": (30, 82, 42, 255),
-}
+# The library's shared terrain colours (the ones ``navmesh render`` uses), drawn opaque: the map's ground.
+TERRAIN_COLORS = {tag: (*nd.terrain_color(tag)[:3], 255) for tag in ("water", "ford", "bridge", "road", "swamp", "forest")}
 PATH_COLOR = (255, 215, 90, 255)
 ROUTE_COLOR = (120, 255, 160, 230)
 QUEUE_COLOR = (255, 150, 60, 255)
+QUEUE_DASH, QUEUE_GAP = 10.0, 10.0  # screen pixels of a queued order's dashed line
 BOX_FILL = (120, 255, 120, 40)
 BOX_EDGE = (120, 255, 120, 220)
 GRAPH_ARC = (120, 190, 255, 110)
@@ -387,27 +382,33 @@ class RtsView(DemoView):
     def _draw_paths(self) -> None:
         """Routes of (up to MAX_ROUTES of) the selected units, batched into one draw per colour."""
         a = self.army
-        routes, queued, dots = [], [], []
+        routes = []
+        chains: set[tuple[tuple[float, float], ...]] = set()  # order goals, one chain per group
         for i in self.selected[a.moving[self.selected]][:MAX_ROUTES].tolist():
             path = a.path_of(i)
             if path is not None:
                 nd.draw_path(path, color=(255, 215, 90, 90), line_width=2.0, point_radius=3.0)
-            route = a.route_of(i)
-            routes.append(_pairs(route))
+            routes.append(_pairs(a.route_of(i)))
             goals = a.queued_goals(i)
             if goals:
-                chain = np.concatenate([route[-1:], np.asarray(goals)])
-                queued.append(_pairs(chain))
-                dots.append(chain[1:])
+                chains.add(tuple(map(tuple, np.concatenate([a.goals[i][None], np.asarray(goals)]).tolist())))
         if routes:
             arcade.draw_lines(np.concatenate(routes).tolist(), ROUTE_COLOR, 2.0)
-        if queued:
-            arcade.draw_lines(np.concatenate(queued).tolist(), QUEUE_COLOR, 1.5)
-            arcade.draw_points(np.concatenate(dots).tolist(), QUEUE_COLOR, 8)
+        if chains:
+            self._draw_queued_orders([np.array(c) for c in sorted(chains)])
         if self.last_goal is not None:
             gx, gy = self.last_goal
             arcade.draw_circle_outline(gx, gy, 16, ACCENT, 3)
             arcade.draw_circle_filled(gx, gy, 4, ACCENT)
+
+    def _draw_queued_orders(self, chains: list[np.ndarray]) -> None:
+        """Queued orders as order markers, not routes: thin dashed lines from goal to goal (no route
+        is planned yet, so they may cross anything) and a ring on each queued goal."""
+        zoom = self.camera.zoom
+        dashes = [_dashes(chain, QUEUE_DASH / zoom, QUEUE_GAP / zoom) for chain in chains]
+        arcade.draw_lines(np.concatenate(dashes).tolist(), QUEUE_COLOR, 2 / zoom)
+        for x, y in np.concatenate([chain[1:] for chain in chains]).tolist():
+            arcade.draw_circle_outline(x, y, 10 / zoom, QUEUE_COLOR, 2 / zoom)
 
     def _draw_flow(self) -> None:
         if self.last_goal is None:
@@ -491,6 +492,18 @@ class RtsView(DemoView):
 def _pairs(polyline: np.ndarray) -> np.ndarray:
     """A polyline's segments as consecutive point pairs, the layout ``arcade.draw_lines`` takes."""
     return np.stack([polyline[:-1], polyline[1:]], axis=1).reshape(-1, 2)
+
+
+def _dashes(polyline: np.ndarray, dash: float, gap: float) -> np.ndarray:
+    """Point pairs (for ``arcade.draw_lines``) of a dashed polyline: ``dash`` drawn, ``gap`` left out."""
+    pairs = []
+    for a, b in zip(polyline[:-1], polyline[1:]):
+        length = float(np.hypot(*(b - a)))
+        starts = np.arange(0.0, length, dash + gap)
+        ends = np.minimum(starts + dash, length)
+        t = np.stack([starts, ends], axis=1).reshape(-1, 1) / max(length, 1e-12)
+        pairs.append(a + t * (b - a))
+    return np.concatenate(pairs) if pairs else np.zeros((0, 2))
 
 
 def _ground_grid(width: float, height: float, step: float = 100.0) -> arcade.shape_list.ShapeElementList:

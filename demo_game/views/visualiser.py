@@ -32,6 +32,9 @@ from .rts import TERRAIN_COLORS
 
 ALGORITHMS: tuple[str, ...] = ("bfs", "dfs", "dijkstra", "astar", "bellman_ford")
 LABELS = {"bfs": "BFS", "dfs": "DFS", "dijkstra": "Dijkstra", "astar": "A*", "bellman_ford": "Bellman-Ford"}
+HEADER = 62  # px: the title bar at the top
+FOOTER = 28  # px: the hint line at the bottom left
+TABLE_WIDTH = 400  # px: the results table at the top right
 START_COLOR = (80, 230, 120, 255)
 GOAL_COLOR = (255, 90, 90, 255)
 
@@ -81,6 +84,9 @@ class VisualiserView(DemoView):
         self.graph, self.weights = open_graph(self.navmap.graph, self.navmap.weights(INFANTRY.profile))
         self.query = navmesh.NavQuery(self.navmap, INFANTRY.profile)
         self.world_size = np.array(self.level.bounds.bounds[2:], dtype=float)
+        self.table_text = arcade.Text("\n".join(ALGORITHMS), 0, 0, TEXT, 13, multiline=True, width=430,
+                                      anchor_y="top", font_name="DejaVu Sans Mono")
+        self.table_height = self.table_text.content_height + 40  # one row per algorithm, plus the head
         self.camera = arcade.Camera2D()
         self._fit_camera()
         self.static = nd.level_shapes(self.level, terrain_colors=TERRAIN_COLORS, obstacle_color=(96, 92, 88),
@@ -97,19 +103,38 @@ class VisualiserView(DemoView):
         self.title_text = arcade.Text("navmesh demo  -  search visualiser", 10, 0, ACCENT, 16, bold=True,
                                       font_name=FONT)
         self.status_text = arcade.Text("", 10, 0, TEXT, 13, font_name=FONT)
-        self.table_text = arcade.Text("", 0, 0, TEXT, 13, multiline=True, width=430, anchor_y="top",
-                                      font_name="DejaVu Sans Mono")
         self.table_head = arcade.Text("algorithm        steps  arcs    cost", 0, 0, DIM_TEXT, 13,
                                       font_name="DejaVu Sans Mono")
         self.set_endpoints((260.0, 700.0), (2750.0, 1050.0))
         if scenario:
             self.choose("dijkstra")  # the widest frontier: it shows best part-way
 
-    def _fit_camera(self) -> None:
+    def table_rect(self) -> tuple[float, float, float, float]:
+        """Screen (left, bottom, width, height) of the results table: top right, under the header."""
         w, h = self.window.width, self.window.height
+        return (w - TABLE_WIDTH - 10, h - HEADER - 10 - self.table_height, TABLE_WIDTH, self.table_height)
+
+    def map_area(self) -> tuple[float, float, float, float]:
+        """Screen (left, bottom, width, height) the map is fitted into: clear of the header, the table
+        and the hint line at the bottom.
+
+        Either left of the table or below it, whichever shows the map larger.
+        """
+        w, h = self.window.width, self.window.height
+        left, bottom, _, _ = self.table_rect()
+        beside = (0.0, FOOTER, left - 10, h - HEADER - FOOTER)
+        below = (0.0, FOOTER, float(w), bottom - 10 - FOOTER)
+        return max(beside, below, key=lambda a: min(a[2] / self.world_size[0], a[3] / self.world_size[1]))
+
+    def _fit_camera(self) -> None:
+        left, bottom, width, height = self.map_area()
         self.camera.match_window()
-        self.camera.zoom = 0.96 * min(w / self.world_size[0], (h - 70) / self.world_size[1])
-        self.camera.position = (self.world_size[0] / 2, self.world_size[1] / 2 + 35 / self.camera.zoom)
+        self.camera.zoom = 0.96 * min(width / self.world_size[0], height / self.world_size[1])
+        # the camera's position is the world point at the window's centre; the map's centre goes
+        # to the area's centre
+        shift = np.array([left + width / 2 - self.window.width / 2, bottom + height / 2 - self.window.height / 2])
+        centre = self.world_size / 2 - shift / self.camera.zoom
+        self.camera.position = (float(centre[0]), float(centre[1]))
 
     # -- searching ------------------------------------------------------------------------------
     def set_endpoints(self, start: tuple[float, float] | None, goal: tuple[float, float] | None) -> None:
@@ -207,7 +232,7 @@ class VisualiserView(DemoView):
 
     def draw_hud(self) -> None:
         w, h = self.window.width, self.window.height
-        panel(0, h - 62, w, 62)
+        panel(0, h - HEADER, w, HEADER)
         self.title_text.position = (10, h - 26)
         self.title_text.draw()
         state = "paused" if self.paused else f"{self.speed:g} steps/s"
@@ -224,10 +249,9 @@ class VisualiserView(DemoView):
             cost = "no path" if not np.isfinite(r.cost) else f"{r.cost:8.1f}"
             rows.append(f"{mark}{LABELS[name]:<13}{exp:>8}{hops:>6}{cost:>9}")
         self.table_text.text = "\n".join(rows)
-        tw = 400
-        left, top = w - tw - 10, h - 72
-        height = self.table_text.content_height + 40
-        panel(left, top - height, tw, height)
+        left, bottom, tw, height = self.table_rect()
+        top = bottom + height
+        panel(left, bottom, tw, height)
         self.table_head.position = (left + 10, top - 22)
         self.table_head.draw()
         self.table_text.position = (left + 10, top - 30)

@@ -209,10 +209,14 @@ class FlowField:
         Raises
         ------
         NodeNotFoundError
-            ``cell`` is not a cell id.
+            ``cell`` is not one cell id (an int in range; not a list).
         NoPathError
             ``cell`` is blocked or was not reached.
         """
+        if as_array("cell", cell, NodeNotFoundError).ndim != 0:
+            raise NodeNotFoundError(
+                f"cell={describe(cell)} is not one cell id; path_from takes a single int (one path per call)"
+            )
         u = int(self._ids(cell))
         if not np.isfinite(self._cost[u]):
             g = self.grid

@@ -998,11 +998,16 @@ def _read_tiled(source: Any, walls_layer: str, cost_property: str) -> tuple[NDAr
     lookup_ids = np.array(sorted(gid_cost), dtype=np.int64)
     lookup_vals = np.array([gid_cost[k] for k in lookup_ids], dtype=np.float64)
     for layer in layers:
-        data = np.array(layer.data or [], dtype=np.int64).reshape(-1)
-        if data.size != h * w:
+        rows = layer.data or []  # pytiled_parser gives one list of tile ids per row
+        if len(rows) != h or any(len(row) != w for row in rows):
             raise LevelFormatError(
-                f"{name}: tile layer {layer.name!r} holds {data.size} tiles; expected {h}x{w}={h * w}"
+                f"{name}: tile layer {layer.name!r} holds {sum(map(len, rows))} tiles in {len(rows)} rows; "
+                f"expected {h} rows of {w} tiles"
             )
+        try:
+            data = np.array(rows, dtype=np.int64)
+        except (TypeError, ValueError, OverflowError):
+            raise LevelFormatError(f"{name}: tile layer {layer.name!r} holds a value that is not a tile id") from None
         gids = (data & 0x0FFFFFFF).reshape(h, w)
         if layer.name == walls_layer and walls is None:
             walls = gids != 0

@@ -1045,10 +1045,13 @@ class Crowd:
 
     # -- motion -----------------------------------------------------------------------------
     def update(self, dt: float) -> None:
-        """Advance the crowd by ``dt`` seconds (> 0): pending route searches within the budget,
-        then one compiled step for every unit."""
-        t = _check_float("dt", dt, 0.0, strict=True)
+        """Advance the crowd by ``dt`` seconds (>= 0): pending route searches within the budget,
+        then one compiled step for every unit. ``dt = 0`` (a paused game) only checks positions
+        written since the last update."""
+        t = _check_float("dt", dt, 0.0)
         self._check_written()
+        if t == 0.0:
+            return
         self._service()
         self._rebuild_routes()
         if self._n == 0:
@@ -1206,11 +1209,14 @@ def _fill_order(slots, goal, pos, block, first, cost) -> NDArray[np.float64]:
 
 
 def _check_float(name: str, value: Any, low: float, *, strict: bool = False) -> float:
+    """``value`` as a float in ``[low, MAX_COORDINATE]`` (``(low, ...]`` when ``strict``)."""
     try:
         v = float(value)
     except (TypeError, ValueError, OverflowError):
         raise InvalidOptionError(f"{name}={describe(value)} is not a number") from None
-    if not np.isfinite(v) or v < low or (strict and v == low):
+    if not np.isfinite(v) or v < low or (strict and v == low) or v > MAX_COORDINATE:
         rule = f"> {low}" if strict else f">= {low}"
-        raise InvalidOptionError(f"{name}={describe(value)} is not valid; expected a finite number {rule}")
+        raise InvalidOptionError(
+            f"{name}={describe(value)} is not valid; expected a finite number {rule} and <= {MAX_COORDINATE:g}"
+        )
     return v

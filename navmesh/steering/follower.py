@@ -31,6 +31,7 @@ from navmesh.terrain import CostProfile
 from navmesh.geometry import ENDPOINT_TOLERANCE, level_size
 from navmesh.polymesh.mesh import PolyMesh
 from navmesh.polymesh.query import MeshQuery
+from navmesh.waypoints.navmap import NavMap
 from navmesh.waypoints.query import NavQuery
 
 __all__ = ["MODES", "FollowerEvent", "Mode", "PathFollower", "from_here"]
@@ -138,7 +139,7 @@ class PathFollower:
     InvalidGeometryError
         The points are not finite (n, 2) numbers.
     InvalidOptionError
-        An option is out of range.
+        An option is out of range, or ``navmap`` is not a NavMap.
 
     Examples
     --------
@@ -200,6 +201,11 @@ class PathFollower:
 
     def _take_map(self, navmap: Any) -> Any:
         """The map to keep: a MeshQuery becomes its mesh, the query kept for re-plans."""
+        if navmap is not None and not isinstance(navmap, (NavMap, PolyMesh, MeshQuery)):
+            raise InvalidOptionError(
+                f"navmap={describe(navmap)} is not a NavMap, PolyMesh or MeshQuery; pass the build_waypoint_graph "
+                "or build_navmesh result, or None"
+            )
         if isinstance(navmap, MeshQuery):
             self._query = navmap if self.profile is None or self.profile == navmap.profile else None
             if self.profile is None:

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import navmesh
@@ -115,6 +116,37 @@ def test_profile_forbid_and_bad_spec():
     assert "TAG=MULTIPLIER" in line
 
 
+@pytest.mark.parametrize("value", ["-1", "nan", "0", "-inf", "1e31"])
+def test_profile_multiplier_out_of_range_is_a_usage_error(value):
+    line = one_line_error(run("path", LEVELS / "swamp_detour.json", 10, 50, 90, 50, "--profile", f"swamp={value}"), 2)
+    assert f"--profile item 'swamp={value}': a multiplier must be a number > 0 and <= 1e+30" in line
+
+
+@pytest.mark.parametrize("spec", ["watr=forbid", "swamp=2,watr=3", "Swamp=2"])
+def test_profile_tag_the_level_lacks_is_a_usage_error_listing_its_tags(spec, tmp_path):
+    line = one_line_error(run("path", LEVELS / "swamp_detour.json", 10, 50, 90, 50, "--profile", spec), 2)
+    assert "does not occur in" in line and line.endswith("its tags: swamp")
+    render = run("render", LEVELS / "swamp_detour.json", "-o", tmp_path / "x.png", "--path", 10, 50, 90, 50,
+                 "--profile", spec)
+    assert "its tags: swamp" in one_line_error(render, 2)
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_profile_largest_multiplier_is_usable():
+    """1e30 is the documented limit of a multiplier: the search must accept it (and go around)."""
+    proc = run("path", LEVELS / "swamp_detour.json", 10, 50, 90, 50, "--profile", "swamp=1e30", "--json")
+    assert proc.returncode == 0, proc.stderr
+    avoid = run("path", LEVELS / "swamp_detour.json", 10, 50, 90, 50, "--profile", "swamp=forbid", "--json")
+    assert json.loads(proc.stdout)["cost"] == pytest.approx(json.loads(avoid.stdout)["cost"])
+
+
+def test_path_help_names_the_coordinates_once():
+    proc = run("path", "--help")
+    assert proc.returncode == 0
+    assert proc.stdout.count("X1 Y1 X2 Y2") == 2  # the usage line and the argument's help line
+    assert "LEVEL X1 Y1 X2 Y2\n" in proc.stdout
+
+
 def test_grid_path_on_a_moving_ai_map():
     # First row of the scenario file: start (15, 2), goal (1, 27), published optimal length 64.3137085.
     proc = run("path", MOVINGAI / "maze-32-32-2.map", 15.5, 32 - 2.5, 1.5, 32 - 27.5, "--json")
@@ -182,6 +214,20 @@ def test_bad_files_give_one_line(tmp_path, name, text, needle):
         assert needle in line
 
 
+def test_a_directory_is_not_a_level(tmp_path):
+    for command in (["check"], ["path"], ["convert"]):
+        extra = {"path": [1, 2, 3, 4], "convert": ["-o", tmp_path / "x.json"]}.get(command[0], [])
+        line = one_line_error(run(*command, tmp_path, *extra), 1)
+        assert line == f"navmesh: error: {tmp_path}: is a directory; expected a level file (JSON, Tiled map or Moving AI .map)"
+
+
+@pytest.mark.parametrize("name", ["notes.txt", "level.yaml", "noextension"])
+def test_convert_of_an_unknown_format_says_so(tmp_path, name):
+    line = one_line_error(run("convert", write(tmp_path, name, "hello\n"), "-o", tmp_path / "out.json"), 2)
+    assert "the format is not recognised" in line and "is already a navmesh level" not in line
+    assert not (tmp_path / "out.json").exists()
+
+
 def test_bad_tiled_coordinate_names_the_field(tmp_path):
     data = json.loads((TILED / "level_sample.tmj").read_text())
     layer = next(la for la in data["layers"] if la["name"] == "obstacles")
@@ -204,6 +250,10 @@ def test_bad_tiled_coordinate_names_the_field(tmp_path):
     (["path", "LEVEL", "1", "2", "3", "4", "--algorithm", "jps"], "does not apply to a waypoint level"),
     (["bench", "nosuch"], "unknown benchmark 'nosuch'"),
     (["convert", "LEVEL", "-o", "out.json"], "is already a navmesh level"),
+    (["render", "LEVEL", "-o", "x.png", "--size", "1000000000"], "'1000000000' is too large; the picture's longer "
+                                                                 "side is at most 8192 px"),
+    (["render", "LEVEL", "-o", "x.png", "--size", "100000"], "at most 8192 px"),
+    (["render", "LEVEL", "-o", "x.png", "--size", "8193"], "at most 8192 px"),
 ])
 def test_bad_arguments_give_one_line_and_exit_2(args, needle):
     args = [str(LEVELS / "swamp_detour.json") if a == "LEVEL" else a for a in args]
@@ -251,6 +301,15 @@ def test_render_without_terrain_overlay(tmp_path):
     assert image.getpixel((30, 30)) == COLORS["floor"]
 
 
+@pytest.mark.parametrize("size", [8192, 1000, 33])
+def test_render_size_is_the_pictures_longer_side(tmp_path, size):
+    from PIL import Image
+
+    proc = run("render", LEVELS / "swamp_detour.json", "-o", tmp_path / "s.png", "--size", size)  # 100 x 100 units
+    assert proc.returncode == 0, proc.stderr
+    assert Image.open(tmp_path / "s.png").size == (size, size)
+
+
 def test_render_to_a_missing_folder(tmp_path):
     line = one_line_error(run("render", LEVELS / "swamp_detour.json", "-o", tmp_path / "no" / "x.png"), 1)
     assert "x.png" in line
@@ -292,6 +351,39 @@ def test_convert_moving_ai_round_trip_paths_equal_the_grids(tmp_path):
     expected = query.find_path(start, goal, refine="none").cost  # joins may reach past the 8 neighbours
     assert json.loads(proc.stdout)["cost"] == pytest.approx(expected)
     assert expected <= 2 * optimal + 1e-9
+
+
+def test_convert_moving_ai_merges_walls_into_polygons_with_holes(tmp_path):
+    """One obstacle per wall (4-connected blocked cells), holes kept, not one box per run of cells."""
+    import shapely
+    from scipy import ndimage
+
+    rows = [
+        "..........",
+        ".@@@@@....",
+        ".@...@..@.",
+        ".@.@.@...@",
+        ".@...@....",
+        ".@@@@@.@@.",
+        ".......@..",
+    ]
+    path = write(tmp_path, "ring.map", f"type octile\nheight {len(rows)}\nwidth {len(rows[0])}\nmap\n" + "\n".join(rows) + "\n")
+    proc = run("convert", path, "-o", tmp_path / "ring.json", "--cell-size", 2, "--waypoints", "none")
+    assert proc.returncode == 0, proc.stderr
+    level = navmesh.load_level(tmp_path / "ring.json")
+    blocked = np.array([[ch == "@" for ch in row] for row in rows])
+    _, n_walls = ndimage.label(blocked)  # 4-connected: cells touching at a corner are separate walls
+    assert len(level.obstacles) == n_walls == 5
+    # exactly the blocked cells, world y up: row 0 of the file is the top row
+    cells = shapely.union_all([shapely.box(2 * c, 2 * (len(rows) - 1 - r), 2 * c + 2, 2 * (len(rows) - r))
+                               for r, c in zip(*np.nonzero(blocked))])
+    assert shapely.union_all(level.obstacles).symmetric_difference(cells).area == 0
+    ring = max(level.obstacles, key=lambda p: p.area)
+    assert len(ring.interiors) == 1 and ring.area == 4 * 16 and shapely.Polygon(ring.exterior).area == 4 * 25
+    assert len(ring.exterior.coords) == 5  # a square: no vertices left between merged boxes
+    # the island inside the ring is its own obstacle, standing in the hole
+    island = next(p for p in level.obstacles if p.area == 4 and p.within(shapely.Polygon(ring.exterior)))
+    assert island.bounds == (6.0, 6.0, 8.0, 8.0)
 
 
 def test_convert_tiled_map(tmp_path):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -14,6 +15,7 @@ from demo_game.units import INFANTRY, TANK, UNIT_TYPES
 from demo_game.views.base import PANEL
 from demo_game.views.rts import (
     GRAPH_NODE,
+    QUEUE_COLOR,
     RING_SCALE,
     ROUTE_COLOR,
     TERRAIN_COLORS,
@@ -168,6 +170,70 @@ def test_shift_right_click_queues_waypoints(window: Any) -> None:
     (track,) = _walk(view, scout, 2000)
     assert np.hypot(*(track - first).T).min() < 30  # it passed the first goal
     assert np.hypot(*(track[-1] - second)) < 30
+
+
+def test_queued_orders_are_drawn_as_dashed_order_markers_not_as_paths(window: Any, screenshot_dir: Any) -> None:
+    """A queued order has no route yet: its line from goal to goal must not look like a path over the river."""
+    view = make(window, seed=0)
+    scouts = blue(view, UNIT_TYPES[2])
+    view.select(scouts)
+    view.order((1250.0, 1500.0))
+    view.order((2400.0, 1450.0), queue=True)
+    run(view, 10)
+    view.camera.zoom = 0.4
+    view.camera.position = (1800.0, 1400.0)
+    image = frame(window, view)
+    image.save(screenshot_dir / "demo_rts_queued_order.png")
+
+    def coloured(x: float, y: float) -> bool:
+        return any(close_to(pixel(image, x, y + dy), QUEUE_COLOR[:3], 60) for dy in (-1, 0, 1))
+
+    a, b = np.array(screen(view, (1250.0, 1500.0))), np.array(screen(view, (2400.0, 1450.0)))
+    # One dashed line from the group's goal to the queued goal: over the river (away from the
+    # terrain labels) about half the samples show the order colour and the other half the water.
+    over_water = shapely.intersection(shapely.LineString([(1250.0, 1500.0), (2400.0, 1450.0)]), region(view, "water"))
+    assert over_water.length > 50
+    samples = [screen(view, over_water.interpolate(d).coords[0]) for d in np.arange(0.0, over_water.length, 2.5)]
+    hits = [coloured(*p) for p in samples]
+    assert 0.25 <= np.mean(hits) <= 0.75, np.mean(hits)  # dashes and gaps, not a solid line
+    gaps = [p for p, hit in zip(samples, hits) if not hit]
+    assert sum(close_to(pixel(image, *p), TERRAIN_COLORS["water"][:3], 12) for p in gaps) >= 0.8 * len(gaps)
+    # the whole line is dashed, not only over the water
+    along = [coloured(*(a + t * (b - a))) for t in np.linspace(0.05, 0.95, 400)]
+    assert 0.25 <= np.mean(along) <= 0.75, np.mean(along)
+    # a ring marks the queued goal
+    ring = [coloured(b[0] + 10 * np.cos(t), b[1] + 10 * np.sin(t)) for t in np.linspace(0, 2 * np.pi, 36, endpoint=False)]
+    assert np.mean(ring) >= 0.75
+
+
+def test_navmesh_render_colours_terrain_as_the_demo_does(window: Any, tmp_path: Any) -> None:
+    """The bridge is brown and the ford light blue both in the demo window and in ``navmesh render``."""
+    from PIL import Image
+
+    from demo_game.levels import __file__ as levels_init
+    from navmesh.cli import main as navmesh_cli
+
+    view = make(window, seed=0)
+    view.camera.zoom = 0.5
+    view.camera.position = (1800.0, 950.0)  # world x 1000-2600, y 350-1550 on screen
+    demo = frame(window, view)
+    size = 1200
+    assert navmesh_cli(["render", str(Path(levels_init).parent / "valley.json"), "-o", str(tmp_path / "v.png"),
+                        "--size", str(size)]) == 0
+    png = Image.open(tmp_path / "v.png").convert("RGB")
+    left, bottom, right, top = view.level.bounds.bounds
+    scale = (size - 16) / max(right - left, top - bottom)
+    tags = ("bridge", "ford", "water", "road")
+    for tag in tags:
+        # a point of the region in view, away from the other tags, the header, the hint and the minimap
+        others = shapely.union_all([region(view, t) for t in tags if t != tag])
+        inside = shapely.difference(shapely.intersection(region(view, tag), shapely.box(1000, 460, 2200, 1420)), others)
+        point = shapely.buffer(inside, -8).representative_point()
+        x, y = point.x, point.y
+        in_demo = pixel(demo, *screen(view, (x, y)))
+        in_png = png.getpixel((round(8 + (x - left) * scale), round(png.height - 8 - (y - bottom) * scale)))
+        assert close_to(in_demo, TERRAIN_COLORS[tag][:3], 12), (tag, in_demo)
+        assert close_to(in_png, TERRAIN_COLORS[tag][:3], 0), (tag, in_png)
 
 
 def test_camera_pans_and_zooms(window: Any) -> None:

@@ -139,3 +139,21 @@ def test_dfs_and_bellman_ford_grow_step_by_step_on_screen(window: Any, screensho
     red = [pixel(image, *screen(view, pts[v])) for v in (shown, later)]
     assert red[0][0] > red[0][1] + 80  # an expanded node is drawn red
     assert not red[1][0] > red[1][1] + 80  # a node the search has not reached yet is not
+
+
+def test_the_map_is_drawn_clear_of_the_title_bar_and_the_table(window: Any, screenshot_dir: Any) -> None:
+    v = VisualiserView(window)
+    w, h = window.width, window.height
+    left, bottom, width, height = v.table_rect()
+    assert left + width <= w and bottom >= 0
+    x0, y0, x1, y1 = v.level.bounds.bounds
+    corners = np.array([screen(v, p) for p in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))])
+    nodes = np.array([screen(v, p) for p in v.graph.points])
+    for pts in (corners, nodes):
+        assert (pts[:, 0] >= 0).all() and (pts[:, 0] <= w).all()
+        assert (pts[:, 1] >= 0).all() and (pts[:, 1] <= h - 62).all()  # below the title bar
+        in_table = (pts[:, 0] >= left) & (pts[:, 0] <= left + width) & (pts[:, 1] >= bottom) & (pts[:, 1] <= bottom + height)
+        assert not in_table.any()
+    # the map's whole rectangle misses the table: it is left of it or below it
+    assert corners[:, 0].max() < left or corners[:, 1].max() < bottom
+    frame(window, v).save(screenshot_dir / "demo_visualiser_layout.png")

@@ -46,3 +46,38 @@ def test_quickstart_prints_its_tour():
     proc = run_example("quickstart")
     assert proc.returncode == 0, proc.stderr
     assert "infantry" in proc.stdout and "tank" in proc.stdout and "flow-field distances" in proc.stdout
+
+
+def import_example(name):
+    """An example module, imported as the examples import each other (their folder on sys.path)."""
+    import importlib
+
+    if str(EXAMPLES) not in sys.path:
+        sys.path.insert(0, str(EXAMPLES))
+    return importlib.import_module(name)
+
+
+def test_terrain_costs_labels_stay_inside_the_window_and_off_the_terrain(window):
+    example = import_example("terrain_costs")
+    view = example.TerrainView()
+    assert (window.width, window.height) == (example.WIDTH, example.HEIGHT)
+    lake_right = max(x for x, _ in example.LAKE.polygon.exterior.coords)
+    assert len(view.labels) == 2 * len(example.UNIT_TYPES)
+    for label in view.labels:
+        assert 0 <= label.left and label.right <= example.WIDTH, (label.text, label.left, label.right)
+        assert 0 <= label.bottom and label.top <= example.HEIGHT, (label.text, label.bottom, label.top)
+        assert label.left >= lake_right, (label.text, label.left)  # on the open floor, not over the lake
+
+
+def test_search_visualiser_title_is_above_the_maze_not_over_it(window):
+    example = import_example("search_visualiser")
+    view = example.TraceView()
+    grid = view.grid
+    maze_top = grid.origin[1] + grid.height * grid.cell_size
+    title = view.title
+    assert title.bottom >= maze_top, (title.bottom, maze_top)  # the text clears every cell, walls included
+    assert 0 <= title.left and title.right <= example.WIDTH and title.top <= example.HEIGHT
+    assert grid.origin[0] >= 0 and grid.origin[1] >= 0 and grid.origin[0] + grid.width * grid.cell_size <= example.WIDTH
+    goal = view.goal
+    view.on_mouse_press(example.WIDTH / 2, example.HEIGHT - 5, 1, 0)  # a click on the title: nothing happens
+    assert view.goal == goal

@@ -186,6 +186,7 @@ ENTRY_POINTS = {
     "PathFollower.speed": lambda v: navmesh.PathFollower([[0, 0], [5, 0]], v),
     "PathFollower.mode": lambda v: navmesh.PathFollower([[0, 0], [5, 0]], 10.0, mode=v),
     "PathFollower.update": lambda v: navmesh.PathFollower([[0, 0], [5, 0]], 10.0).update(v),
+    "PathFollower.navmap": lambda v: navmesh.PathFollower([[0, 0], [5, 0]], 10.0, navmap=v, mode="hermite").update(0.1),
     "Crowd.navmap": lambda v: navmesh.Crowd(v),
     "Crowd.add.positions": lambda v: navmesh.Crowd(NAV).add(v),
     "Crowd.add.radius": lambda v: navmesh.Crowd(NAV).add([[2, 2]], radius=v),
@@ -200,9 +201,11 @@ ENTRY_POINTS = {
     "first_step.goal": lambda v: navmesh.first_step(GRID, 0, v),
     "first_steps.starts": lambda v: navmesh.first_steps(GRID, v, [3]),
     "FlowField.goals": lambda v: navmesh.FlowField(GRID, v),
+    "FlowField.path_from": lambda v: navmesh.FlowField(GRID, 0).path_from(v),
+    "GridMap.from_tiled.source": lambda v: navmesh.GridMap.from_tiled(inside_folder(v)),
 }
 
-FILE_ARGUMENTS = {"load_level.path", "save_level.path", "read_map.path", "read_scenarios.path"}
+FILE_ARGUMENTS = {"load_level.path", "save_level.path", "read_map.path", "read_scenarios.path", "GridMap.from_tiled.source"}
 
 
 def call_with(name: str, value) -> None:

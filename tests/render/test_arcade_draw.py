@@ -279,6 +279,31 @@ def test_bad_arguments_raise_clear_errors(window: Any, scene: tuple[Level, NavGr
         draw.draw_path(astar(graph, 0, 5), dash=(0, 5))
 
 
+def test_default_terrain_tints_are_the_shared_palette(window: Any, tmp_path: Any, screenshot_dir: Any) -> None:
+    """level_shapes and ``navmesh render`` colour every tag from one table (navmesh.palette)."""
+    from PIL import Image
+
+    from navmesh.cli import main as navmesh_cli
+    from navmesh.io.level_json import save_level
+    from navmesh.palette import TERRAIN_RGB, terrain_rgb
+
+    tags = [*TERRAIN_RGB, "goo"]  # every named tag, and one the palette picks for
+    regions = [TerrainRegion([(20 + 60 * i, 100), (70 + 60 * i, 100), (70 + 60 * i, 300), (20 + 60 * i, 300)], tag)
+               for i, tag in enumerate(tags)]
+    level = Level.rectangle(800, 400, terrain=regions)
+    static = draw.level_shapes(level, outline_width=0.0, bounds_color=BG)
+    image = render(window, static.draw)
+    image.save(screenshot_dir / "arcade_draw_terrain_palette.png")
+    save_level(level, tmp_path / "palette.json")
+    assert navmesh_cli(["render", str(tmp_path / "palette.json"), "-o", str(tmp_path / "p.png"), "--size", "816"]) == 0
+    png = Image.open(tmp_path / "p.png").convert("RGB")  # 1 px per world unit plus an 8 px margin
+    for i, tag in enumerate(tags):
+        x, y = 45 + 60 * i, 200
+        assert draw.terrain_color(tag) == (*terrain_rgb(tag), draw.TERRAIN_ALPHA)
+        assert_color(image, x, y, (*terrain_rgb(tag), draw.TERRAIN_ALPHA), f"{tag} tint in the window")
+        assert png.getpixel((8 + x, png.height - 1 - 8 - y)) == terrain_rgb(tag), tag
+
+
 def test_terrain_colors_are_stable() -> None:
     assert draw.terrain_color("swamp") == tuple(draw.TERRAIN_COLORS["swamp"])
     assert draw.terrain_color("swamp", {"swamp": (1, 2, 3)}) == (1, 2, 3, 255)

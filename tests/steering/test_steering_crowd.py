@@ -193,7 +193,11 @@ def test_bad_input_gets_clear_errors(arena):
     with pytest.raises(InvalidGeometryError):
         crowd.move_to(ids, [10.0])
     with pytest.raises(InvalidOptionError, match="dt"):
-        crowd.update(0)
+        crowd.update(-0.1)
+    before = crowd.positions.copy()
+    crowd.move_to(ids, [8.0, 5.0])
+    crowd.update(0)                        # a paused game: nothing moves
+    np.testing.assert_array_equal(crowd.positions, before)
 
 
 def test_small_groups_get_their_own_any_angle_paths_and_large_ones_share_a_tree(arena):

@@ -105,6 +105,13 @@ def test_bad_input_gets_clear_errors():
         PathFollower(POLY, 1.0).update(-1)
 
 
+@pytest.mark.parametrize("navmap", ["abc", 5, navmesh.Level.rectangle(10, 10), navmesh.GridMap(np.zeros((2, 2), bool))])
+def test_navmap_that_is_not_a_navmap_is_refused_at_once(navmap):
+    """Not later, deep inside a re-plan or curve check, as an AttributeError."""
+    with pytest.raises(InvalidOptionError, match=r"navmap=.* is not a NavMap"):
+        PathFollower(POLY, 1.0, navmap=navmap, mode="hermite")
+
+
 # -- re-planning on a level ---------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def level_nav():

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import math
+import re
 import warnings
+from decimal import Decimal
 
 import numpy as np
 import pytest
@@ -13,6 +15,7 @@ arcade = pytest.importorskip("arcade")
 
 import navmesh  # noqa: E402
 from navmesh.arcade_adapt import (  # noqa: E402
+    MAX_SPRITE_GRID_CELLS,
     follow_path,
     grid_from_sprites,
     grid_from_tilemap,
@@ -83,6 +86,17 @@ class TestLevelFromSprites:
             level_from_sprites(wall_sprites([(0, 0)]), bounds=(10, -5))
         with pytest.raises(InvalidGeometryError, match="bounds is needed"):
             level_from_sprites(arcade.SpriteList())
+
+    @pytest.mark.parametrize("build", [
+        lambda walls: level_from_sprites(walls, bounds=(200, 200)),
+        lambda walls: grid_from_sprites(walls, CELL, bounds=(200, 200)),
+    ])
+    @pytest.mark.parametrize("position", [(math.nan, 10), (10, math.inf), (-math.inf, 10), (1e300, 10)])
+    def test_a_wall_at_a_non_finite_position_is_named_by_index(self, build, position):
+        walls = wall_sprites([(0, 0), (2, 2), (4, 4)])
+        walls[2].position = position
+        with pytest.raises(InvalidGeometryError, match=r"walls\[2\] at position \(.*must be finite"):
+            build(walls)
 
 
 class TestGridFromSprites:
@@ -158,6 +172,26 @@ class TestGridFromSprites:
             grid_from_sprites(wall_sprites([(0, 0)]), 0)
         with pytest.raises(InvalidOptionError, match="agent_radius"):
             grid_from_sprites(wall_sprites([(0, 0)]), 32, agent_radius=-1)
+
+    @pytest.mark.parametrize("cell_size, bounds", [(1e-9, (200, 200)), (1.0, (2049, 2048)), (1e-300, (1, 1))])
+    def test_too_many_cells_is_refused_naming_the_limit(self, cell_size, bounds):
+        cols, rows = math.ceil(bounds[0] / cell_size), math.ceil(bounds[1] / cell_size)
+        assert cols * rows > MAX_SPRITE_GRID_CELLS == 2048 * 2048
+        with pytest.raises(InvalidOptionError, match=r"cell_size=.* is too small: .* ([0-9.]+e\+\d+) cells; "
+                                                     rf"grid_from_sprites supports at most {MAX_SPRITE_GRID_CELLS} cells") as err:
+            grid_from_sprites(wall_sprites([(0, 0)]), cell_size, bounds=bounds)
+        said = Decimal(re.search(r"([0-9.]+e\+\d+) cells", str(err.value)).group(1))
+        assert abs(said / Decimal(cols * rows) - 1) < Decimal("0.01")  # the count, even beyond float range
+
+    def test_agent_radius_up_to_the_grids_diagonal(self):
+        walls = wall_sprites([(0, 0)])
+        diagonal = math.hypot(3 * CELL, 4 * CELL)  # 160 px
+        with pytest.warns(NavmeshWarning, match="closes every corridor"):
+            grid = grid_from_sprites(walls, CELL, bounds=(3 * CELL, 4 * CELL), agent_radius=diagonal)
+        assert grid.blocked.all()  # every centre is nearer than the diagonal to the corner wall
+        for radius in (diagonal * (1 + 1e-9), 1e9, 1e300):
+            with pytest.raises(InvalidOptionError, match=r"agent_radius=.* is larger than the whole grid \(diagonal 160"):
+                grid_from_sprites(walls, CELL, bounds=(3 * CELL, 4 * CELL), agent_radius=radius)
 
 
 class TestTileMaps:
@@ -329,3 +363,33 @@ class TestMovingSprites:
         assert sprites[0].angle == pytest.approx(90 - math.degrees(crowd.headings[ids[0]]))
         with pytest.raises(InvalidOptionError, match="one per sprite"):
             place_sprites(sprites, crowd, ids[:1])
+
+    @pytest.fixture()
+    def crowd_of_three(self):
+        crowd = Crowd(navmesh.GridMap.from_strings(["........"] * 3, cell_size=CELL))
+        crowd.add([[16, 16], [80, 48], [200, 80]], radius=4)
+        return crowd
+
+    @pytest.mark.parametrize("bad, words", [
+        (-1, r"ids holds -1, out of range; the crowd has unit ids 0..2"),  # not "the last unit"
+        (3, r"ids holds 3, out of range"),
+        (99, r"ids holds 99, out of range"),
+        (1.7, r"ids=\[1.7\] is not valid; expected integer unit ids"),  # not unit 1
+        (True, r"ids=\[True\] is not valid"),
+        ("1", r"ids=\['1'\] is not valid"),
+    ])
+    def test_place_sprites_refuses_ids_that_are_not_units(self, crowd_of_three, bad, words):
+        sprites = [arcade.SpriteSolidColor(4, 4, center_x=1, center_y=2)]
+        with pytest.raises(NodeNotFoundError, match=words):
+            place_sprites(sprites, crowd_of_three, [bad])
+        assert sprites[0].position == (1, 2)  # left where it was
+        place_sprites(sprites, crowd_of_three, [2])
+        assert sprites[0].position == (200, 80)
+
+    def test_place_sprites_with_no_sprites_does_nothing(self, crowd_of_three):
+        place_sprites([], crowd_of_three, [])
+        place_sprites(arcade.SpriteList(), crowd_of_three, np.zeros(0, np.int64))
+
+    def test_place_sprites_refuses_a_non_crowd(self):
+        with pytest.raises(InvalidOptionError, match=r"crowd='crowd' is not a navmesh.Crowd"):
+            place_sprites([arcade.SpriteSolidColor(4, 4)], "crowd", [0])

@@ -166,6 +166,18 @@ def test_blocked_and_unreached_cells_have_no_signpost():
         field.path_from(4)
 
 
+@pytest.mark.parametrize("cell", [[1, 2], (1,), np.array([3]), [[1]], [1, [2]], "1", 1.0, True, 15, -1])
+def test_path_from_takes_exactly_one_cell_id(cell):
+    grid = GridMap(np.zeros((3, 5), dtype=bool), connectivity=4)
+    field = FlowField(grid, 0)
+    with pytest.raises(NodeNotFoundError, match="cell"):
+        field.path_from(cell)
+    # one id, as a Python or numpy integer (0-d array included): 4 + 2 steps from the far corner
+    for one in (14, np.int64(14), np.array(14)):
+        path = field.path_from(one)
+        assert path.cost == 6 and len(path.nodes) == 7 and path.nodes[0] == 14 and path.nodes[-1] == 0
+
+
 def test_max_cost_limits_the_search():
     grid = GridMap(np.zeros((1, 10), dtype=bool), connectivity=4)
     field = FlowField(grid, 0, max_cost=4.0)

@@ -288,6 +288,19 @@ def test_from_tiled_scaling_and_options():
         GridMap.from_tiled(TILED, scaling=0)
 
 
+@pytest.mark.parametrize("cut", [1, 8, 17, 48])
+def test_from_tiled_short_tile_layer_is_a_level_format_error(tmp_path, cut):
+    """A tile layer with fewer tiles than the map's 6 x 8 (a ragged last row) names the layer and the shape."""
+    data = json.loads(TILED.read_text())
+    walls = next(layer for layer in data["layers"] if layer["name"] == "blocking")["layers"][0]
+    walls["data"] = walls["data"][:-cut]
+    (tmp_path / "short.tmj").write_text(json.dumps(data))
+    (tmp_path / "grid_sample_tiles.png").write_bytes((TILED.parent / "grid_sample_tiles.png").read_bytes())
+    with pytest.raises(LevelFormatError, match=rf"short\.tmj: tile layer 'walls' holds {48 - cut} tiles in \d rows; "
+                                              r"expected 6 rows of 8 tiles"):
+        GridMap.from_tiled(tmp_path / "short.tmj")
+
+
 def test_from_tiled_matches_arcade_placement():
     arcade = pytest.importorskip("arcade")
     try:

@@ -242,6 +242,19 @@ def test_danger_is_a_runtime_argument():
     assert same_path(q.find_path([1, 5], [19, 5]), plain)  # nothing of the danger stays behind
 
 
+@pytest.mark.parametrize("multiplier", [1e30, 1e29])
+def test_the_largest_documented_multiplier_is_accepted_by_a_query(multiplier):
+    """CostProfile accepts multipliers up to 1e30; a NavQuery must too (arc weights then exceed 1e30)."""
+    water = TerrainRegion([(0, 0), (50, 0), (50, 50), (0, 50)], "water")
+    level = Level.rectangle(100, 100, terrain=[water], waypoints=[[10, 10], [90, 90], [90, 10]])
+    q = NavQuery(build_waypoint_graph(level), CostProfile("dry", {"water": multiplier}))
+    path = q.find_path([10, 10], [90, 90], refine="none")
+    # Every route starts 40 units inside the water (to x = 50 or y = 50); the cheapest leaves it
+    # along x: 40 * m wet, then 40 + 80 dry (the detour via (90, 10)). Hand sum, not the library's.
+    assert path.points.tolist() == [[10, 10], [90, 10], [90, 90]]
+    assert path.cost == pytest.approx(40 * multiplier + 120, rel=1e-12)
+
+
 # -- endpoints ---------------------------------------------------------------------------------
 def test_tolerant_endpoints_move_to_the_nearest_walkable_point():
     level = Level.rectangle(10, 10, obstacles=[[(4, 0), (6, 0), (6, 8), (4, 8)]])

@@ -212,7 +212,7 @@ def test_search_trace_records_frontier_in_order():
         (lambda g: navmesh.all_pairs(g, max_bytes="1"), InvalidOptionError, "max_bytes"),
         (lambda g: navmesh.astar(g, 0, 2, allow_partial="yes"), InvalidOptionError, "allow_partial"),
         (lambda g: navmesh.astar(g, 0, 2, weights=["1"] * g.n_edges), InvalidCostError, "weights"),
-        (lambda g: navmesh.astar(g, 0, 2, weights=[1e300] * g.n_edges), InvalidCostError, r"within \+-1e\+30"),
+        (lambda g: navmesh.astar(g, 0, 2, weights=[1e300] * g.n_edges), InvalidCostError, r"within \+-1e\+50"),
         (lambda g: navmesh.search.astar_multi(g, [0], [2], source_costs=["x"]), InvalidCostError, "source_costs"),
         (lambda g: navmesh.search.astar_multi(g, [0], [2], goal_costs=[10**400]), InvalidCostError, "goal_costs"),
         (lambda g: NavGraph([[1e200, 0]], [0, 0], []), navmesh.InvalidGeometryError, "1e.15"),
