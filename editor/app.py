@@ -28,6 +28,7 @@ import navmesh
 
 from .model import EditorModel
 from .views.editor_view import EditorView
+from .views.loading import LoadingView
 
 TILED_SUFFIXES = (".tmj", ".tmx")
 
@@ -149,17 +150,28 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError) as exc:
         print(f"navmesh-editor: {exc}", file=sys.stderr)
         return 2
-    window = EditorWindow(args.width, args.height, "navmesh editor", resizable=True, visible=not args.hidden)
-    model, problem = make_model(args.level, args.state_dir)
-    view = EditorView(model, on_quit=window.close)
-    window.show_view(view)
-    if problem is not None:
-        view.say(problem, error=True)
-    else:
-        view.offer_recovery()
-    if script or args.frames is not None or args.screenshot:
-        runner = Runner(window, view, script, args.frames, args.screenshot)
-        pyglet.clock.schedule_interval(runner.step, 1 / 60)
+    try:
+        window = EditorWindow(args.width, args.height, "navmesh editor", resizable=True, visible=not args.hidden)
+    except Exception as exc:  # noqa: BLE001 - pyglet's own classes cannot be imported without a display
+        if not type(exc).__module__.startswith("pyglet"):
+            raise
+        print(f"navmesh-editor: error: cannot open a window ({type(exc).__name__}: {exc}); "
+              "run it on a desktop, or headless under xvfb-run", file=sys.stderr)
+        return 1
+
+    def start() -> None:
+        model, problem = make_model(args.level, args.state_dir)
+        view = EditorView(model, on_quit=window.close)
+        window.show_view(view)
+        if problem is not None:
+            view.say(problem, error=True)
+        else:
+            view.offer_recovery()
+        if script or args.frames is not None or args.screenshot:
+            runner = Runner(window, view, script, args.frames, args.screenshot)
+            pyglet.clock.schedule_interval(runner.step, 1 / 60)
+
+    window.show_view(LoadingView(window, on_done=start))
     arcade.run()
     return 0
 

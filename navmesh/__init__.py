@@ -61,7 +61,7 @@ from navmesh.search import (
 )
 from navmesh.steering import Crowd, PathFollower
 from navmesh.terrain import CostProfile, DangerZone, TerrainRegion
-from navmesh.warmup import warm_up
+from navmesh.warmup import warm_up, warm_up_steps
 from navmesh.waypoints.build import build_waypoint_graph
 from navmesh.waypoints.diagnostics import diagnose
 from navmesh.waypoints.navmap import NavMap
@@ -119,6 +119,7 @@ __all__ = [
     "Crowd",
     # start-up
     "warm_up",
+    "warm_up_steps",
     # errors
     "NavmeshError",
     "InvalidGeometryError",

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import math
 import sys
 import time
@@ -646,6 +647,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _CompileLine(logging.Handler):
+    """Shows the library's one-time compile notice as one ``navmesh:`` line on stderr (other
+    warnings on the ``navmesh`` logger as ``navmesh: warning:`` lines)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        from navmesh.warmup import COMPILE_NOTICE
+
+        text = record.getMessage()
+        if text == COMPILE_NOTICE:
+            _stderr(f"{PROG}: compiling the search kernels once for this installation (a few seconds; "
+                    "later runs load them from the cache)")
+        else:
+            _stderr(f"{PROG}: warning: {' '.join(text.split())}")
+
+
 def _one_line(exc: BaseException) -> str:
     text = " ".join(str(exc).split()) or type(exc).__name__
     return text if len(text) <= 400 else text[:397] + "..."
@@ -654,6 +670,9 @@ def _one_line(exc: BaseException) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``navmesh`` command; return its exit status (the console script exits with it)."""
     parser = build_parser()
+    logger = logging.getLogger("navmesh")
+    handler = _CompileLine(logging.WARNING)
+    logger.addHandler(handler)
     try:
         args = parser.parse_args(argv)
         with warnings.catch_warnings(record=True) as caught:
@@ -681,6 +700,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # noqa: BLE001 - the promise is one line, never a traceback
         _stderr(f"{PROG}: internal error: {type(exc).__name__}: {_one_line(exc)} (please report this)")
         return EXIT_PROBLEM
+    finally:
+        logger.removeHandler(handler)
 
 
 if __name__ == "__main__":

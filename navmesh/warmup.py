@@ -3,7 +3,9 @@
 navmesh's searches run as numba kernels. The first call of each kernel in a fresh installation
 compiles it (seconds); numba then caches the machine code on disk, so later program starts only
 load it (a fraction of a second, still a visible hitch in a game's first ``on_update``). Call
-:func:`warm_up` once while the game loads, behind a loading screen, with the parts the game uses.
+:func:`warm_up` once while the game loads, with the parts the game uses, or drive
+:func:`warm_up_steps` from a loading screen: one short step per frame, with the compiling done by
+a helper process so that frames keep coming.
 
 The first real compilation in a process (a cache miss, not a cache load) also logs the one-time
 notice "compiling navigation kernels, once ..." on the ``navmesh`` logger at WARNING level, so a
@@ -14,76 +16,80 @@ with no logging configured, Python shows warnings on stderr.
 from __future__ import annotations
 
 import logging
+import os
+import subprocess
+import sys
+import threading
 import time
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 import numpy as np
+from numba.core import config as numba_config
 from numba.core import event
 
 from navmesh._checks import describe
 from navmesh.errors import InvalidOptionError
 
-__all__ = ["warm_up", "PARTS"]
+__all__ = ["warm_up", "warm_up_steps", "PARTS"]
 
 logger = logging.getLogger("navmesh")
 
 PARTS: tuple[str, ...] = ("waypoints", "grid", "jps", "flowfield", "steering", "mesh")
-"""What :func:`warm_up` can compile, each only when asked: waypoint graphs and their queries
-(``NavQuery``), grid A* and the maze first-step search, Jump Point Search, flow fields, path
-followers and crowds, navigation meshes (build and Polyanya queries)."""
+"""What :func:`warm_up` can compile, each only when asked: waypoint graphs, their queries
+(``NavQuery``) and the graph searches (``astar`` ... ``search_trace``); grid paths (JPS+ and A*)
+and the maze first-step search; Jump Point Search without a table; flow fields; path followers
+and crowds; navigation meshes (build and Polyanya queries)."""
 
 COMPILE_NOTICE = (
     "compiling navigation kernels, once: the first search in a new installation takes a few "
     "seconds; later runs load them from numba's cache (call navmesh.warm_up() while the game loads)"
 )
 
+Step = tuple[str, str, Callable[[dict[str, Any]], None]]
 
-def _waypoints() -> None:
+
+# -- the representative calls, in steps ------------------------------------------------------------
+# Each step is a few tiny calls through the public API, so exactly the kernel specialisations a
+# game's own calls need are compiled; ``ctx`` carries what a part's earlier steps built.
+
+
+def _wp_graph(ctx: dict[str, Any]) -> None:
     from navmesh.level import Level
-    from navmesh.search import astar
-    from navmesh.terrain import CostProfile, TerrainRegion
+    from navmesh.terrain import TerrainRegion
     from navmesh.waypoints.build import build_waypoint_graph
-    from navmesh.waypoints.query import NavQuery
 
     swamp = TerrainRegion([(0, 0), (4, 0), (4, 3), (0, 3)], "swamp")
     level = Level.rectangle(12, 10, obstacles=[[(5, 2), (7, 2), (7, 8), (5, 8)]], terrain=[swamp])
-    nav = build_waypoint_graph(level, corners=True, agent_radius=0.25)
+    ctx["nav"] = build_waypoint_graph(level, corners=True, agent_radius=0.25, fill_spacing=3.0)
+
+
+def _wp_paths(ctx: dict[str, Any]) -> None:
+    from navmesh.terrain import CostProfile
+    from navmesh.waypoints.query import NavQuery
+
     for profile in (None, CostProfile("warm", multipliers={"swamp": 2.0})):
-        query = NavQuery(nav, profile)
+        query = NavQuery(ctx["nav"], profile)
         for refine in ("any_angle", "smooth", "none"):
             query.find_path((1, 1), (11, 9), refine=refine)
-        query.find_paths([(1, 1), (2, 9)], [(11, 9), (11, 1)])
-        search = query.start_search((1, 1), (11, 9))
-        while not search.advance(4):
-            pass
-        search.result()
-    astar(nav.graph, 0, nav.n_nodes - 1)
+        ctx["query"] = query
 
 
-def _grid() -> None:
-    from navmesh.grid import GridMap, first_step, grid_astar
-
-    grid = _small_grid()
-    goal = grid.cell_id(5, 2)
-    grid_astar(grid, 0, goal)
-    first_step(grid, 0, goal)
-    grid_astar(GridMap(np.array([[1.0, 2.0, 1.0], [1.0, np.inf, 1.0], [1.0, 3.0, 1.0]])), 0, 8)
-
-
-def _jps() -> None:
-    from navmesh.grid import jump_point_search
-
-    grid = _small_grid()
-    jump_point_search(grid, 0, grid.cell_id(5, 2))
+def _wp_batch(ctx: dict[str, Any]) -> None:
+    query = ctx["query"]
+    query.find_paths([(1, 1), (2, 9)], [(11, 9), (11, 1)])
+    search = query.start_search((1, 1), (11, 9))
+    while not search.advance(4):
+        pass
+    search.result()
 
 
-def _flowfield() -> None:
-    from navmesh.grid import FlowField
+def _wp_graph_searches(ctx: dict[str, Any]) -> None:
+    from navmesh.search import astar, search_trace
 
-    grid = _small_grid()
-    field = FlowField(grid, grid.cell_id(5, 2))
-    field.path_from(0)
-    field.next_cell(np.array([0, 1]))
+    graph = ctx["nav"].graph
+    astar(graph, 0, graph.n_nodes - 1)
+    for algorithm in ("astar", "dijkstra", "bfs", "dfs", "bellman_ford"):
+        search_trace(graph, 0, graph.n_nodes - 1, algorithm=algorithm)
 
 
 def _small_grid() -> Any:
@@ -92,19 +98,62 @@ def _small_grid() -> Any:
     return GridMap.from_strings(["......", ".####.", "......"])
 
 
-def _steering() -> None:
+def _grid_paths(ctx: dict[str, Any]) -> None:
+    grid = _small_grid()
+    grid.find_path(0, grid.cell_id(5, 2))  # JPS+ over the map's jump table
+
+
+def _grid_astar(ctx: dict[str, Any]) -> None:
+    from navmesh.grid import GridMap, grid_astar
+
+    grid_astar(_small_grid(), 0, 17)
+    weighted = GridMap(np.array([[1.0, 2.0, 1.0], [1.0, np.inf, 1.0], [1.0, 3.0, 1.0]]))
+    grid_astar(weighted, 0, 8)
+    weighted.find_path(0, 8)
+
+
+def _grid_first_step(ctx: dict[str, Any]) -> None:
+    from navmesh.grid import GridMap, first_step
+
+    first_step(_small_grid(), 0, 17)
+    first_step(GridMap.from_strings(["......", ".####.", "......"], connectivity=4), 0, 17)
+
+
+def _jps(ctx: dict[str, Any]) -> None:
+    from navmesh.grid import jump_point_search
+
+    grid = _small_grid()
+    jump_point_search(grid, 0, grid.cell_id(5, 2))
+
+
+def _flowfield(ctx: dict[str, Any]) -> None:
+    from navmesh.grid import FlowField
+
+    grid = _small_grid()
+    field = FlowField(grid, grid.cell_id(5, 2))
+    field.path_from(0)
+    field.next_cell(np.array([0, 1]))
+
+
+def _followers(ctx: dict[str, Any]) -> None:
     from navmesh.level import Level
-    from navmesh.steering import Crowd, PathFollower
+    from navmesh.steering import PathFollower
     from navmesh.waypoints.build import build_waypoint_graph
 
     level = Level.rectangle(12, 10, obstacles=[[(5, 2), (7, 2), (7, 8), (5, 8)]])
     nav = build_waypoint_graph(level, corners=True, agent_radius=0.25)
+    ctx["nav"] = nav
     for mode in ("straight", "hermite"):
         follower = PathFollower([[1, 1], [4, 9], [11, 9]], 5.0, mode=mode, navmap=nav, radius=0.25)
         follower.update(0.1)
         follower.chase((11, 1))
         follower.update(0.1)
-    for world in (nav, _small_grid()):
+
+
+def _crowds(ctx: dict[str, Any]) -> None:
+    from navmesh.steering import Crowd
+
+    for world in (ctx["nav"], _small_grid()):
         crowd = Crowd(world)
         ids = crowd.add([[0.5, 0.5], [0.5, 1.5]], radius=0.2, speed=4.0)
         crowd.move_to(ids, [5.5, 2.5])
@@ -112,7 +161,7 @@ def _steering() -> None:
             crowd.update(1 / 60)
 
 
-def _mesh() -> None:
+def _mesh(ctx: dict[str, Any]) -> None:
     from navmesh.level import Level
     from navmesh.polymesh.build import build_navmesh
     from navmesh.polymesh.query import MeshQuery
@@ -124,10 +173,213 @@ def _mesh() -> None:
     query.raycast((1, 1), (11, 1))
 
 
-_WORK: dict[str, Callable[[], None]] = {
-    "waypoints": _waypoints, "grid": _grid, "jps": _jps, "flowfield": _flowfield, "steering": _steering,
-    "mesh": _mesh,
+_STEPS: dict[str, tuple[tuple[str, Callable[[dict[str, Any]], None]], ...]] = {
+    "waypoints": (
+        ("waypoint graph", _wp_graph),
+        ("waypoint paths", _wp_paths),
+        ("group and sliced paths", _wp_batch),
+        ("graph searches", _wp_graph_searches),
+    ),
+    "grid": (("grid paths", _grid_paths), ("grid A*", _grid_astar), ("first steps", _grid_first_step)),
+    "jps": (("jump point search", _jps),),
+    "flowfield": (("flow field", _flowfield),),
+    "steering": (("path followers", _followers), ("crowds", _crowds)),
+    "mesh": (("navigation mesh", _mesh),),
 }
+
+
+def _check_parts(parts: Any) -> list[str]:
+    if isinstance(parts, str):
+        parts = (parts,)
+    try:
+        wanted = list(dict.fromkeys(parts))
+    except TypeError:
+        raise InvalidOptionError(
+            f"parts={describe(parts)} is not valid; expected one or more of {list(PARTS)}"
+        ) from None
+    unknown = [p for p in wanted if not isinstance(p, str) or p not in _STEPS]
+    if unknown or not wanted:
+        raise InvalidOptionError(f"parts={describe(wanted)} is not valid; expected one or more of {list(PARTS)}")
+    return wanted
+
+
+def _probe(ctx: dict[str, Any]) -> None:
+    from navmesh._kernels.heap import trace_back
+
+    trace_back(np.full(2, -1, np.int32), 1)  # every search's last step: never compiled in vain
+
+
+def _plan(parts: list[str]) -> list[Step]:
+    """The steps of ``parts``, after a first step that compiles (or loads) one tiny kernel: a
+    cold cache shows there, before any part's larger kernels are compiled in this process."""
+    return [("navmesh", "kernel cache", _probe)] + [(part, label, work) for part in parts for label, work in _STEPS[part]]
+
+
+# -- the helper process ----------------------------------------------------------------------------
+
+
+# Relative cold compile cost of each part (CPU seconds on the reference machine, rounded), used
+# to share the parts between helper processes.
+_COST = {"waypoints": 45.0, "grid": 16.0, "steering": 12.0, "mesh": 10.0, "jps": 3.0, "flowfield": 3.0}
+_MAX_HELPERS = 3
+
+
+class _Helper:
+    """A fresh interpreter that runs the steps of some parts (filling numba's on-disk cache) and
+    reports each finished step on its stdout; this process then only loads what it compiled."""
+
+    def __init__(self, parts: list[str], owned: list[str]) -> None:
+        self.done: set[int] = set()  # plan indices whose kernels are in the cache
+        self.failed = False
+        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+        if numba_config.CACHE_DIR:
+            env["NUMBA_CACHE_DIR"] = numba_config.CACHE_DIR
+        code = "import sys, navmesh.warmup as w; w._serve(sys.argv[1], sys.argv[2])"
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, "-c", code, ",".join(parts), ",".join(owned)], env=env,
+                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+            )
+        except OSError:
+            self.failed = True
+            return
+        self.reader = threading.Thread(target=self._read, name="navmesh-warm-up", daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            try:
+                self.done.add(int(line))
+            except ValueError:
+                pass
+        if self.process.wait() != 0:
+            self.failed = True
+
+    def has(self, step: int) -> bool:
+        """Whether step ``step`` is compiled, or the helper cannot do it (this process must)."""
+        return self.failed or step in self.done
+
+    def stop(self) -> None:
+        if not self.failed and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+
+def _helpers(parts: list[str], remaining: list[str]) -> dict[str, _Helper]:
+    """Helper processes for the ``remaining`` parts, up to one per core (at most
+    ``_MAX_HELPERS``), each given about the same compile cost; returns the helper of each part."""
+    n = max(1, min(len(remaining), os.cpu_count() or 1, _MAX_HELPERS))
+    shares: list[list[str]] = [[] for _ in range(n)]
+    loads = [0.0] * n
+    for part in sorted(remaining, key=lambda p: -_COST[p]):
+        k = loads.index(min(loads))
+        shares[k].append(part)
+        loads[k] += _COST[part]
+    owner: dict[str, _Helper] = {}
+    for share in shares:
+        helper = _Helper(parts, share)
+        owner.update(dict.fromkeys(share, helper))
+    return owner
+
+
+def _serve(parts: str, owned: str) -> None:
+    """The helper process: run the steps of the ``owned`` parts among ``parts`` (both
+    comma-separated) and print each one's index in the plan of ``parts`` when done."""
+    ctx: dict[str, Any] = {}
+    mine = set(owned.split(","))
+    plan = _plan(parts.split(","))
+    for index, (part, _, work) in enumerate(plan):
+        if part not in mine:
+            continue
+        if index > 0 and plan[index - 1][0] != part:
+            ctx.clear()
+        work(ctx)
+        print(index, flush=True)
+
+
+class _CompileSeen(event.Listener):
+    """Counts real numba compilations (cache misses) in this process."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def on_start(self, ev: event.Event) -> None:
+        self.count += 1
+
+    def on_end(self, ev: event.Event) -> None:
+        pass
+
+
+# -- public API ----------------------------------------------------------------------------------------
+
+
+def warm_up_steps(parts: Iterable[str] = PARTS, *, background: bool = True) -> Iterator[tuple[int, int, str]]:
+    """Compile (or load from numba's cache) the kernels of ``parts`` one short step at a time.
+
+    A generator for loading screens: call ``next()`` once per frame (or iterate) and draw a
+    progress bar from what it yields. The first value comes at once, before any work.
+
+    Parameters
+    ----------
+    parts : iterable of {"waypoints", "grid", "jps", "flowfield", "steering", "mesh"}
+        What the game uses (default: all); see :func:`warm_up`.
+    background : bool
+        Keep every step short (default): steps run here while they only load kernels from
+        numba's cache; from the first step that really compiles, helper processes (fresh Python
+        interpreters, up to one per core and at most three, sharing the parts) compile the rest
+        into the cache while each ``next()`` here returns at once, and this process loads each
+        step's kernels when its helper has finished it. With False
+        (or when the helper cannot start) every step compiles here, and one step can take seconds.
+
+    Yields
+    ------
+    (done, total, name) : tuple of (int, int, str)
+        Steps finished of ``total``, and the step being worked on (``"grid: grid paths"``);
+        the last value is ``(total, total, "")``. ``done`` never decreases; while the helper
+        compiles, the same value is yielded again.
+
+    Raises
+    ------
+    InvalidOptionError
+        An unknown part, or ``background`` is not a bool (raised at the first ``next()``).
+
+    Examples
+    --------
+    >>> steps = list(warm_up_steps(["jps"]))
+    >>> steps[0], steps[-1]
+    ((0, 2, 'navmesh: kernel cache'), (2, 2, ''))
+    """
+    wanted = _check_parts(parts)
+    if not isinstance(background, (bool, np.bool_)):
+        raise InvalidOptionError(f"background={describe(background)} is not valid; expected True or False")
+    plan = _plan(wanted)
+    total = len(plan)
+    use_helper = bool(background) and not numba_config.DISABLE_JIT
+    seen = _CompileSeen()
+    event.register("numba:compile", seen)
+    owner: dict[str, _Helper] = {}
+    ctx: dict[str, Any] = {}
+    try:
+        for index, (part, label, work) in enumerate(plan):
+            name = f"{part}: {label}"
+            yield index, total, name
+            if index > 0 and plan[index - 1][0] != part:
+                ctx.clear()
+            while part in owner and not owner[part].has(index):
+                time.sleep(0.002)  # keep a frame's worth of calls from spinning a core
+                yield index, total, name
+            before = seen.count
+            work(ctx)
+            if use_helper and not owner and seen.count > before and index + 1 < total:
+                owner = _helpers(wanted, list(dict.fromkeys(p for p, _, _ in plan[index + 1:])))
+        yield total, total, ""
+    finally:
+        event.unregister("numba:compile", seen)
+        for helper in set(owner.values()):
+            helper.stop()
 
 
 def warm_up(
@@ -139,13 +391,17 @@ def warm_up(
 
     Each part runs a few tiny representative calls through the public API, so exactly the kernel
     specialisations a game's own calls need are compiled. Call it once at load time; afterwards
-    the first search of each kind costs what every later one does.
+    the first search of each kind costs what every later one does. All in this thread: for a
+    loading screen that keeps drawing, drive :func:`warm_up_steps` instead.
 
     Parameters
     ----------
     parts : iterable of {"waypoints", "grid", "jps", "flowfield", "steering", "mesh"}
         What the game uses (default: all); name only those to compile only their kernels.
-        ``"steering"`` includes waypoint graphs and grids as far as followers and crowds use them.
+        ``"waypoints"``: graphs, ``NavQuery`` and the graph searches; ``"grid"``: ``GridMap``
+        paths (JPS+ and A*) and ``first_step``; ``"jps"``: ``jump_point_search``;
+        ``"flowfield"``: ``FlowField``; ``"steering"``: followers and crowds on waypoint graphs
+        and grids; ``"mesh"``: ``build_navmesh`` and ``MeshQuery``.
     progress : callable(part, done, total), optional
         Called before each part (``done`` parts finished of ``total``) and once at the end with
         ``part=""`` and ``done == total``; for a loading screen. Progress is also logged on the
@@ -160,7 +416,7 @@ def warm_up(
     Raises
     ------
     InvalidOptionError
-        An unknown part, or ``progress`` is not callable.
+        An unknown part (or ``parts`` not an iterable of names), or ``progress`` is not callable.
 
     Examples
     --------
@@ -168,12 +424,7 @@ def warm_up(
     >>> sorted(seconds)
     ['grid']
     """
-    if isinstance(parts, str):
-        parts = (parts,)
-    wanted = list(dict.fromkeys(parts))
-    unknown = [p for p in wanted if p not in _WORK]
-    if unknown or not wanted:
-        raise InvalidOptionError(f"parts={describe(wanted)} is not valid; expected one or more of {list(PARTS)}")
+    wanted = _check_parts(parts)
     if progress is not None and not callable(progress):
         raise InvalidOptionError(f"progress={describe(progress)} is not valid; expected a callable or None")
     seconds: dict[str, float] = {}
@@ -182,7 +433,9 @@ def warm_up(
         if progress is not None:
             progress(part, done, len(wanted))
         t0 = time.perf_counter()
-        _WORK[part]()
+        ctx: dict[str, Any] = {}
+        for _, work in _STEPS[part]:
+            work(ctx)
         seconds[part] = time.perf_counter() - t0
     logger.info("navmesh warm-up done in %.2f s", sum(seconds.values()))
     if progress is not None:

@@ -17,7 +17,7 @@ EXPECTED = {
     "build_waypoint_graph", "NavMap", "NavQuery", "find_path", "diagnose",
     "build_navmesh", "PolyMesh", "MeshQuery", "load_mesh", "save_mesh",
     "GridMap", "FlowField", "grid_astar", "jump_point_search", "first_step", "first_steps",
-    "PathFollower", "Crowd", "warm_up",
+    "PathFollower", "Crowd", "warm_up", "warm_up_steps",
     "NavmeshError", "InvalidGeometryError", "InvalidCostError", "InvalidOptionError", "NodeNotFoundError",
     "NoPathError", "SearchBudgetError", "NegativeCycleError", "LevelFormatError", "NavmeshWarning",
 }

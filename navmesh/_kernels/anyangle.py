@@ -25,6 +25,7 @@ from numba import njit
 
 from navmesh._kernels.heap import heap_pop, heap_push, trace_back
 from navmesh._kernels.los import segment_free, segment_touches
+from navmesh._kernels.signatures import plain_arguments
 from navmesh._kernels.status import BUDGET, EXHAUSTED, FOUND
 
 # slots of the int64 ``state`` array of a workspace
@@ -53,7 +54,7 @@ def workspace(n_nodes: int, n_edges: int, lookback: int = 1):
 # --- refinement: shortcuts ---------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _shortcut_ok(xy, floor, u, v, los):
     """Whether the straight walk from node ``u`` to node ``v`` (rows of ``xy``) is allowed: same
     floor, line of sight, and no barrier touched."""
@@ -66,7 +67,7 @@ def _shortcut_ok(xy, floor, u, v, los):
     return segment_free(ax, ay, bx, by, w_edges, w_grid, w_cptr, w_citems, p_pts, p_grid, p_ptr, p_items)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _straight_cost(xy, mult, u, v):
     """Cost of the straight walk u -> v if it stays in u's terrain class (inf in closed terrain)."""
     return mult[u] * np.sqrt((xy[v, 0] - xy[u, 0]) ** 2 + (xy[v, 1] - xy[u, 1]) ** 2)
@@ -355,7 +356,7 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
 # --- linking: nearest visible waypoint per angular cone ------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _taut_at(dirs, has, u, dx, dy):
     """Whether a line leaving corner ``u`` in direction (dx, dy) keeps both of the corner's
     obstacle edges (``dirs[u]`` = the two edge directions) on one side: only such a line can
@@ -397,7 +398,7 @@ def bucket_grid(p):
     return grid, start, items, cell
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _cell_of(x, y, x0, y0, cs, nx, ny):
     cx = min(max(int((x - x0) / cs), 0), nx - 1)
     cy = min(max(int((y - y0) / cs), 0), ny - 1)
@@ -581,3 +582,6 @@ def join_positions(q, p, blocked, dirs, has, k, near, max_candidates, max_distan
                                 out_d, n_out)
         counts[i] = n_out - was
     return counts, out[:n_out], out_d[:n_out]
+
+
+plain_arguments(globals())

@@ -11,6 +11,7 @@ import numpy as np
 from numba import njit
 
 from navmesh._kernels.heap import heap_pop, heap_push, trace_back
+from navmesh._kernels.signatures import plain_arguments
 from navmesh._kernels.status import BUDGET, EXHAUSTED, FOUND
 
 # Heuristic codes, in the order of navmesh.graph.HEURISTICS.
@@ -23,7 +24,7 @@ H_CHEBYSHEV = 4
 _SQRT2_MINUS_1 = 0.41421356237309515
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def metric(points, u, target, code):
     """Distance from node ``u`` to the point ``target`` under heuristic ``code`` (unscaled)."""
     if code == H_ZERO:
@@ -368,3 +369,6 @@ def all_pairs_kernel(indptr, indices, weights, points):
             p = parent[v]
             hops[s, v] = v if p == s else hops[s, p]
     return costs, hops
+
+
+plain_arguments(globals())

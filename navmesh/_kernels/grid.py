@@ -30,6 +30,7 @@ from numba import njit, prange
 
 from navmesh._kernels.heap import heap_pop, heap_push, heapify, trace_back
 from navmesh._kernels.jumps import jump_diagonal, jump_straight
+from navmesh._kernels.signatures import plain_arguments
 from navmesh._kernels.status import BUDGET, EXHAUSTED, FOUND
 
 SQRT2 = 1.4142135623730951
@@ -43,7 +44,7 @@ STEP_LEN = np.array([1.0, 1.0, 1.0, 1.0, SQRT2, SQRT2, SQRT2, SQRT2], dtype=np.f
 # --------------------------------------------------------------------------------------------
 # small helpers
 # --------------------------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _neighbor(r, c, d, height, width):
     """Flat id of the cell one step from (r, c) in direction d, wrapping at the borders.
 
@@ -63,7 +64,7 @@ def _neighbor(r, c, d, height, width):
     return nr * width + nc
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _offsets(width):
     """Flat-id offset of each direction on a grid ``width`` columns wide (no wrap-around)."""
     off = np.empty(8, np.int64)
@@ -72,7 +73,7 @@ def _offsets(width):
     return off
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _axis_gap(a, b, size, wrap):
     """|a - b| along one axis, taking the shorter way round when that axis wraps."""
     d = abs(a - b)
@@ -81,7 +82,7 @@ def _axis_gap(a, b, size, wrap):
     return d
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _sign(x):
     if x > 0:
         return 1
@@ -90,7 +91,7 @@ def _sign(x):
     return 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _octile(dr, dc):
     if dr > dc:
         return dr + _SQRT2_MINUS_1 * dc
@@ -295,7 +296,7 @@ def astar_path(moves, half_cost, height, width, wrap_r, wrap_c, uniform, start, 
 # (height + 2) * (width + 2) flattened), so scans never need a bounds check. ``pw`` is the padded
 # width; a padded id is (row + 1) * pw + (col + 1).
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _jump_straight(free, pw, v, step, side, goal):
     """Scan from cell ``v`` along ``step`` (+-1 or +-pw); return the first jump point or -1.
 
@@ -313,7 +314,7 @@ def _jump_straight(free, pw, v, step, side, goal):
         v += step
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _jump_diagonal(free, pw, v, sx, sy, goal):
     """Scan diagonally from cell ``v`` (entered legally) by (sx, sy); return a jump point or -1."""
     sy_off = sy * pw
@@ -330,7 +331,7 @@ def _jump_diagonal(free, pw, v, sx, sy, goal):
             return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _straight(free, table, pw, ur, uc, sx, sy, goal, gr, gc):
     """Straight jump by unit step (sx, sy) from the cell one such step from (ur, uc): through
     ``table`` when it has entries."""
@@ -340,7 +341,7 @@ def _straight(free, table, pw, ur, uc, sx, sy, goal, gr, gc):
     return _jump_straight(free, pw, v, sx + sy * pw, pw if sy == 0 else 1, goal)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _diagonal(free, table, pw, ur, uc, sx, sy, goal, gr, gc):
     """Diagonal jump by (sx, sy) from the cell one such step from (ur, uc) (entered legally):
     through ``table`` when it has entries."""
@@ -531,7 +532,7 @@ def jps_path(free, table, pheight, pw, width, start, goal, cost_unit, max_expans
 # --------------------------------------------------------------------------------------------
 # maze search: breadth-first, returning only the first step
 # --------------------------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _bfs_first(moves, height, width, wrap, off, start, goal, seen, mark, qn, qf):
     """First cell of a fewest-steps path (directions tried up, right, down, left), -1 if none.
 
@@ -577,7 +578,7 @@ def _bfs_first(moves, height, width, wrap, off, start, goal, seen, mark, qn, qf)
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _bfs_first_hop(moves, off, start, goal, seen, mark, qn, qf):
     """:func:`_bfs_first` on a lattice maze, hopping from junction to junction two cells at a time.
 
@@ -848,3 +849,6 @@ def follow_directions(directions, height, width, start):
         u = _neighbor(r, u - r * width, directions[u], height, width)
         out[i] = u
     return out
+
+
+plain_arguments(globals())

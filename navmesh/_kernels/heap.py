@@ -12,8 +12,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from navmesh._kernels.signatures import plain_arguments
 
-@njit(cache=True, inline="always")
+
+@njit(cache=True)
 def heap_push(keys, vals, size, key, val):
     """Push (key, val) on the heap stored in ``keys``/``vals``; return the new size.
 
@@ -32,7 +34,7 @@ def heap_push(keys, vals, size, key, val):
     return size + 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def heap_sift_down(keys, vals, size, i, key, val):
     """Place (key, val) at slot ``i`` or below, moving smaller children up (heap of ``size``)."""
     while True:
@@ -50,7 +52,7 @@ def heap_sift_down(keys, vals, size, i, key, val):
     vals[i] = val
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def heap_pop(keys, vals, size):
     """Remove the smallest entry; return (key, val, new size). ``size`` must be > 0."""
     top_key = keys[0]
@@ -81,3 +83,6 @@ def trace_back(parent, end):
         out[i] = v
         v = parent[v]
     return out
+
+
+plain_arguments(globals())

@@ -27,12 +27,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from navmesh._kernels.signatures import plain_arguments
+
 # Unit column / row step of each direction (the same order as navmesh._kernels.grid).
 JCOL = np.array([0, 1, 0, -1, 1, 1, -1, -1], dtype=np.int64)
 JROW = np.array([-1, 0, 1, 0, -1, 1, 1, -1], dtype=np.int64)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def straight_index(sx, sy):
     """Direction index of a straight unit step (sx, sy) (exactly one of them non-zero)."""
     if sy < 0:
@@ -44,7 +46,7 @@ def straight_index(sx, sy):
     return 3
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def diagonal_index(sx, sy):
     """Direction index of a diagonal unit step (sx, sy) (both non-zero)."""
     if sx > 0:
@@ -155,7 +157,7 @@ def _fill_column(free, pw, d, table, c):
             row[v] = -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def jump_straight(free, table, pw, v, vr, vc, sx, sy, goal, gr, gc):
     """First jump point scanning from ``v`` (included; row ``vr``, column ``vc``) along (sx, sy),
     or -1; uses ``table``."""
@@ -175,7 +177,7 @@ def jump_straight(free, table, pw, v, vr, vc, sx, sy, goal, gr, gc):
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def jump_diagonal(free, table, pw, v, vr, vc, sx, sy, goal, gr, gc):
     """Stop cell of the diagonal scan from ``v`` (entered legally; row ``vr``, column ``vc``)
     along (sx, sy), or -1."""
@@ -206,3 +208,6 @@ def jump_diagonal(free, table, pw, v, vr, vc, sx, sy, goal, gr, gc):
     if best < 0:
         return -1
     return v + best * (sx + sy * pw)
+
+
+plain_arguments(globals())

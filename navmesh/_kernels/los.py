@@ -26,7 +26,10 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import njit
+
 from numpy.typing import NDArray
+
+from navmesh._kernels.signatures import plain_arguments
 
 _EPS_CELL = 1e-9  # grid-units margin so a point on a cell border is looked up in both cells
 _ERR_BOUND = 3.3306690738754716e-16  # Shewchuk's ccwerrboundA, (3 + 16 eps) eps with eps = 2^-53
@@ -150,7 +153,7 @@ def _bucket(edges, grid, fill, cell_ptr, cell_items, write):
                 fill[c] += 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _clamp(i, n):
     if i < 0:
         return 0
@@ -159,7 +162,7 @@ def _clamp(i, n):
     return i
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _col_range(ax, bx, grid):
     ox, cs, nx = grid[0], grid[2], int(grid[3])
     ua = (min(ax, bx) - ox) / cs
@@ -167,7 +170,7 @@ def _col_range(ax, bx, grid):
     return _clamp(int(np.floor(ua - _EPS_CELL)), nx), _clamp(int(np.floor(ub + _EPS_CELL)), nx)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _row_range(ax, ay, bx, by, ix, grid):
     """Rows of column ``ix`` that the segment may touch (conservative)."""
     ox, oy, cs, nx, ny = grid[0], grid[1], grid[2], int(grid[3]), int(grid[4])
@@ -197,7 +200,7 @@ def _row_range(ax, ay, bx, by, ix, grid):
 
 
 # -- exact orientation ------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _two_product(a, b):
     """a * b as an exact sum hi + lo (Dekker)."""
     x = a * b
@@ -242,7 +245,7 @@ def _orient_exact(ax, ay, bx, by, cx, cy):
     return 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def orient(ax, ay, bx, by, cx, cy):
     """Exact sign of the turn a -> b -> c: 1 counter-clockwise (c left of a->b), -1 clockwise, 0
     collinear."""
@@ -259,7 +262,7 @@ def orient(ax, ay, bx, by, cx, cy):
     return _orient_exact(ax, ay, bx, by, cx, cy)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _place(ax, ay, bx, by, px, py):
     """Where a point p on the line a-b lies: 0 at a, 1 strictly between, 2 at b, -1 outside.
     Collinear points are ordered exactly by one coordinate that differs between a and b."""
@@ -276,7 +279,7 @@ def _place(ax, ay, bx, by, px, py):
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _opposite(vx, vy, qx, qy, rx, ry):
     """For q, v, r collinear (q, r != v): whether q and r lie on opposite sides of v."""
     if qx != vx or rx != vx:
@@ -284,7 +287,7 @@ def _opposite(vx, vy, qx, qy, rx, ry):
     return (qy < vy < ry) or (ry < vy < qy)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _in_wedge(ax, ay, bx, by, vx, vy, qx, qy, rx, ry, s):
     """Whether direction ``s * (b - a)`` (s = +1 or -1) from v, a point on the line a-b, lies in
     the closed wedge swept counter-clockwise from ray v->q to ray v->r."""
@@ -398,13 +401,13 @@ def segment_touches(ax, ay, bx, by, edges, grid, cell_ptr, cell_items):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _on_segment(ax, ay, bx, by, px, py):
     """For p collinear with a-b: whether p lies within the closed segment."""
     return min(ax, bx) <= px <= max(ax, bx) and min(ay, by) <= py <= max(ay, by)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _closed_segments_meet(ax, ay, bx, by, px, py, qx, qy):
     o1 = orient(ax, ay, bx, by, px, py)
     o2 = orient(ax, ay, bx, by, qx, qy)
@@ -444,3 +447,6 @@ def segments_touch(a, b, edges, grid, cell_ptr, cell_items):
     for i in range(m):
         out[i] = segment_touches(a[i, 0], a[i, 1], b[i, 0], b[i, 1], edges, grid, cell_ptr, cell_items)
     return out
+
+
+plain_arguments(globals())

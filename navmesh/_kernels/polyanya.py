@@ -35,22 +35,23 @@ import numpy as np
 from numba import njit
 
 from navmesh._kernels.heap import heap_pop, heap_push
+from navmesh._kernels.signatures import plain_arguments
 from navmesh._kernels.status import BUDGET, EXHAUSTED, FOUND
 
 NEED_SPACE = 3  # the node pool is full: grow the workspace and run again
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _orient(ax, ay, bx, by, cx, cy):
     return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _next_slot(indptr, p, e):
     return e + 1 if e + 1 < indptr[p + 1] else indptr[p]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def h_value(rx, ry, lx, ly, qx, qy, gx, gy):
     """Length of the shortest way from root r through the segment [L, Q] to the goal g."""
     if (rx == lx and ry == ly) or (rx == qx and ry == qy):
@@ -130,7 +131,7 @@ def workspace(n_vertices, capacity):
     )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _push(ws, n_nodes, size, slot, lx, ly, rx, ry, root, g, parent, rootx, rooty, gx, gy, stamp, eps):
     """Add a node unless its root vertex is known with a smaller g; returns (n_nodes, size),
     n_nodes = -1 when the pool is full."""
@@ -160,14 +161,14 @@ def _push(ws, n_nodes, size, slot, lx, ly, rx, ry, root, g, parent, rootx, rooty
     return n_nodes + 1, size
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _on_segment(ax, ay, bx, by, px, py):
     if _orient(ax, ay, bx, by, px, py) != 0.0:
         return False
     return min(ax, bx) <= px <= max(ax, bx) and min(ay, by) <= py <= max(ay, by)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _may_enter(p, q, dead, up, mark, stamp):
     """Whether a search in polygon p may step into its neighbour q: always into the live core,
     into a dead-end branch only towards the goal (q is the goal's polygon or an ancestor of it)
@@ -521,3 +522,6 @@ def raycast(xy, indptr, indices, nbr, twins, open_poly, sx, sy, ex, ey, start_po
         p = q
         t_in = best_t
     return False, 1.0, -1, visited, count
+
+
+plain_arguments(globals())

@@ -12,6 +12,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from navmesh._kernels.signatures import plain_arguments
+
 
 @njit(cache=True)
 def _find(parent, i):
@@ -109,3 +111,6 @@ def merge_convex(xy, indptr, indices, twins, tags):
         count += 1
         out_ptr[count] = pos
     return out_ptr[: count + 1].copy(), out_idx[:pos].copy(), out_tag[:count].copy()
+
+
+plain_arguments(globals())

@@ -16,9 +16,10 @@ import numpy as np
 from numba import njit, prange
 
 from navmesh._kernels.grid import _bfs_first, _neighbor, _offsets
+from navmesh._kernels.signatures import plain_arguments
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _bfs_steps(moves, height, width, wrap, off, target, dist, queue):
     """Fill ``dist`` (int32, -1 = unreached, must be all -1) with step counts to ``target``."""
     dist[target] = 0
@@ -40,7 +41,7 @@ def _bfs_steps(moves, height, width, wrap, off, target, dist, queue):
                     tail += 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _step_from(moves, height, width, wrap, off, dist, u):
     """First step from ``u`` (lowest direction code one step closer); ``u`` at the target, -1 if cut off."""
     du = dist[u]
@@ -102,7 +103,7 @@ def group_by_goal(goals, n_cells):
     return order, bounds, group_goals
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _answer_groups(moves, height, width, wrap, starts, order, bounds, group_goals, group_field, fields, out,
                    lo, hi):
     n = height * width
@@ -152,3 +153,6 @@ def first_steps_grouped_parallel(moves, height, width, wrap, starts, order, boun
     for ch in prange(n_chunks):
         _answer_groups(moves, height, width, wrap, starts, order, bounds, group_goals, group_field, fields, out,
                        ch * n_groups // n_chunks, (ch + 1) * n_groups // n_chunks)
+
+
+plain_arguments(globals())

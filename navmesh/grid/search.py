@@ -273,7 +273,10 @@ def _jump_search(
     return _finish(grid, kind, s, t, status, nodes, points, cost, expansions, allow_partial)
 
 
-_NO_TABLE = np.zeros((0, 8), dtype=np.int32)
+# typed like the jump table of maps under 32,768 cells a side (read-only int16), so plain JPS and
+# JPS+ share one compiled specialisation of the kernel
+_NO_TABLE = np.zeros((0, 8), dtype=np.int16)
+_NO_TABLE.flags.writeable = False
 
 
 def find_path(

@@ -24,6 +24,8 @@ import math
 import numpy as np
 from numba import njit
 
+from navmesh._kernels.signatures import plain_arguments
+
 # Unit modes in the crowd arrays.
 IDLE = 0
 MOVING = 1
@@ -693,3 +695,6 @@ def crowd_step(
             pos[i, 0], pos[i, 1] = qx, qy
         else:
             pos[i, 0], pos[i, 1] = px, py
+
+
+plain_arguments(globals())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from navmesh.errors import InvalidOptionError
-from navmesh.warmup import COMPILE_NOTICE, PARTS, warm_up
+from navmesh.warmup import COMPILE_NOTICE, PARTS, warm_up, warm_up_steps
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -31,10 +32,46 @@ def test_warm_up_logs_progress(caplog):
     assert messages[-1].startswith("navmesh warm-up done in ")
 
 
-@pytest.mark.parametrize("parts", [["roads"], [], ["grid", 3]])
+@pytest.mark.parametrize("parts", [["roads"], [], ["grid", 3], 5, None, 2.5, [None]])
 def test_unknown_parts(parts):
     with pytest.raises(InvalidOptionError, match=r"parts=.*expected one or more of \['waypoints', 'grid', 'jps', 'flowfield', 'steering', 'mesh'\]"):
         warm_up(parts)
+    with pytest.raises(InvalidOptionError, match=r"parts=.*expected one or more of"):
+        next(warm_up_steps(parts))
+
+
+def test_bad_parts_message_names_the_value():
+    with pytest.raises(InvalidOptionError, match="parts=5 is not valid"):
+        warm_up(5)
+
+
+@pytest.mark.parametrize("background", ["yes", 1, None])
+def test_background_must_be_a_bool(background):
+    with pytest.raises(InvalidOptionError, match=r"background=.* expected True or False"):
+        next(warm_up_steps(["grid"], background=background))
+
+
+@pytest.mark.parametrize("background", [False, True])
+def test_warm_up_steps_counts_every_step_once_in_order(background):
+    seen = list(warm_up_steps(["jps", "grid"], background=background))
+    total = seen[0][1]
+    assert total == 5  # the cache check; jps: 1 step; grid: paths, A*, first steps
+    assert seen[0] == (0, total, "navmesh: kernel cache")
+    assert seen[-1] == (total, total, "")
+    assert all(t == total for _, t, _ in seen)
+    done = [d for d, _, _ in seen]
+    assert done == sorted(done)
+    names = list(dict.fromkeys(name for _, _, name in seen))
+    assert names == ["navmesh: kernel cache", "jps: jump point search", "grid: grid paths", "grid: grid A*",
+                     "grid: first steps", ""]
+
+
+def test_closing_the_generator_early_is_clean():
+    steps = warm_up_steps(["grid"])
+    assert next(steps)[0] == 0
+    steps.close()
+    with pytest.raises(StopIteration):
+        next(steps)
 
 
 def test_progress_must_be_callable():
@@ -65,3 +102,108 @@ def test_compile_notice_once_on_a_real_compile_and_not_on_a_cache_load(tmp_path)
     warm = subprocess.run([sys.executable, "-c", CHILD], env=env, capture_output=True, text=True, timeout=300)
     assert warm.returncode == 0, warm.stderr
     assert COMPILE_NOTICE not in warm.stderr
+
+
+def _dispatchers():
+    from numba.core.registry import CPUDispatcher
+
+    found = {}
+    for name, module in list(sys.modules.items()):
+        if name.startswith("navmesh"):
+            for attr, value in vars(module).items():
+                if isinstance(value, CPUDispatcher) and value.py_func.__module__ == name:
+                    found[f"{name}.{attr}"] = value
+    return found
+
+
+GAME = """
+import numpy as np
+import navmesh
+level = navmesh.Level.rectangle(800, 600, obstacles=[[(300, 100), (340, 100), (340, 500), (300, 500)]],
+                                terrain=[navmesh.TerrainRegion([(0, 0), (200, 0), (200, 200), (0, 200)], "mud")])
+nav = navmesh.build_waypoint_graph(level, k=8, corners=True, agent_radius=10.0, fill_spacing=110.0)
+query = navmesh.NavQuery(nav, navmesh.CostProfile("jeep", multipliers={"mud": 3.0}))
+query.find_path((50, 300), (750, 300))
+query.find_paths([(50, 300), (60, 500)], [(750, 300), (700, 100)])
+crowd = navmesh.Crowd(nav)
+ids = crowd.add([[50, 300], [60, 500]], radius=8.0, speed=100.0)
+crowd.move_to(ids, [750, 300])
+for _ in range(5):
+    crowd.update(1 / 60)
+rng = np.random.default_rng(1)
+flags = rng.random((64, 64)) < 0.2  # True: blocked
+flags[0, 0] = flags[-1, -1] = False
+grid = navmesh.GridMap(flags, cell_size=16.0)
+try:
+    grid.find_path(0, flags.size - 1)
+except navmesh.NoPathError:
+    pass
+navmesh.grid_astar(navmesh.GridMap(rng.uniform(1, 3, (20, 20))), 0, 399)
+free = np.flatnonzero(~flags.ravel())
+try:
+    navmesh.first_step(grid, 0, int(free[-1]))
+except navmesh.NoPathError:
+    pass
+field = navmesh.FlowField(grid, int(free[-1]))
+field.next_cell(free[:10])
+"""
+
+
+def test_after_warm_up_a_game_compiles_and_loads_nothing_more():
+    """Every kernel specialisation a game's own calls need is made by warm_up (not on first use)."""
+    if os.environ.get("NUMBA_DISABLE_JIT") == "1":
+        pytest.skip("nothing compiles with NUMBA_DISABLE_JIT=1")
+    warm_up(["waypoints", "grid", "flowfield", "steering"])
+    before = {name: len(d.signatures) for name, d in _dispatchers().items()}
+    exec(compile(GAME, "game", "exec"), {})
+    after = {name: len(d.signatures) for name, d in _dispatchers().items()}
+    grown = {name: (before.get(name, 0), n) for name, n in after.items() if n != before.get(name, 0)}
+    assert grown == {}
+
+
+def test_each_kernel_is_compiled_for_one_signature():
+    if os.environ.get("NUMBA_DISABLE_JIT") == "1":
+        pytest.skip("nothing compiles with NUMBA_DISABLE_JIT=1")
+    warm_up()
+    several = {name: d.signatures for name, d in _dispatchers().items() if len(d.signatures) > 1}
+    assert several == {}
+
+
+HELPER = """
+import json
+from numba.core import event
+import navmesh
+class Count(event.Listener):
+    n = 0
+    def on_start(self, ev):
+        Count.n += 1
+    def on_end(self, ev):
+        pass
+event.register("numba:compile", Count())
+log = []
+for done, total, name in navmesh.warm_up_steps(["grid"]):
+    log.append([done, total, name, Count.n])
+print(json.dumps(log))
+"""
+
+
+def test_after_the_first_real_compile_a_helper_process_compiles_the_rest(tmp_path):
+    if os.environ.get("NUMBA_DISABLE_JIT") == "1":
+        pytest.skip("nothing compiles with NUMBA_DISABLE_JIT=1")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    run = subprocess.run([sys.executable, "-c", HELPER], env=env, capture_output=True, text=True, timeout=900)
+    assert run.returncode == 0, run.stderr
+    log = json.loads(run.stdout.strip().splitlines()[-1])
+    total = log[0][1]
+    after_first_step = [entry for entry in log if entry[0] >= 1]
+    compiled_in_first_step = after_first_step[0][3]
+    assert compiled_in_first_step > 0  # a cold cache: the first step compiled here
+    assert all(entry[3] == compiled_in_first_step for entry in after_first_step)  # the rest only loaded here
+    waits = [entry for entry in log if entry[0] == 1]
+    assert len(waits) > 1  # this process yielded while the helper compiled the first grid step
+    assert log[-1] == [total, total, "", compiled_in_first_step]
+    warm = subprocess.run([sys.executable, "-c", HELPER], env=env, capture_output=True, text=True, timeout=900)
+    assert warm.returncode == 0, warm.stderr
+    warm_log = json.loads(warm.stdout.strip().splitlines()[-1])
+    assert warm_log[-1][3] == 0  # everything came from the cache the helper filled
+    assert len(warm_log) == total + 1  # no waiting: one value per step, and the last

@@ -1,0 +1,192 @@
+"""Start-up cost: compiling and loading navmesh's numba kernels, the demo's first frames, and the
+first navigation call of a game.
+
+Run with ``python -m benchmarks.startup`` from the project root (``--no-demo`` skips the demo,
+``--parts grid jps`` measures only those parts). Every figure comes from a fresh Python process:
+
+1. ``import navmesh`` + ``warm_up(parts)`` for each part alone and for all parts, cold (an empty
+   numba cache in a temporary ``NUMBA_CACHE_DIR``: what a fresh installation pays once) and warm
+   (the same cache again: every later program start). Wall seconds, and the CPU seconds (user +
+   sys) of the process, which stay meaningful on a loaded machine.
+2. ``python -m demo_game --frames 1 --startup-report`` under Xvfb, cold and warm: seconds from
+   the process start to the loading view's first frame and to the first interactive frame (the
+   RTS view), and the CPU seconds of the demo and its helper process.
+3. The first-call latency after ``warm_up``: a waypoint ``NavQuery.find_path`` on a level
+   other than the warm-up's, and a ``GridMap.find_path`` on a 128x128 random grid; each beside
+   the second call (the same search again), in milliseconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+PARTS = ("waypoints", "grid", "jps", "flowfield", "steering", "mesh")
+DEMO_PARTS = ("waypoints", "steering", "flowfield", "grid")
+
+WARM_UP = """
+import json, sys, time
+t0 = time.perf_counter()
+import navmesh
+t1 = time.perf_counter()
+navmesh.warm_up(sys.argv[1].split(","))
+t2 = time.perf_counter()
+print(json.dumps({"import": t1 - t0, "warm_up": t2 - t1}))
+"""
+
+FIRST_CALL = """
+import json, time
+import numpy as np
+import navmesh
+navmesh.warm_up(["waypoints", "grid"])
+out = {}
+level = navmesh.Level.rectangle(800, 600, obstacles=[[(300, 100), (340, 100), (340, 500), (300, 500)],
+                                                      [(500, 0), (540, 0), (540, 350), (500, 350)]])
+query = navmesh.NavQuery(navmesh.build_waypoint_graph(level, corners=True, agent_radius=12.0))
+for key in ("waypoint_first_ms", "waypoint_second_ms"):
+    t0 = time.perf_counter()
+    query.find_path((50, 300), (750, 300))
+    out[key] = 1000 * (time.perf_counter() - t0)
+rng = np.random.default_rng(1)
+flags = rng.random((128, 128)) < 0.2  # True: blocked
+flags[0, 0] = flags[-1, -1] = False
+grid = navmesh.GridMap(flags)
+for key in ("grid_first_ms", "grid_second_ms"):
+    t0 = time.perf_counter()
+    try:
+        grid.find_path(0, flags.size - 1)
+    except navmesh.NoPathError:
+        pass
+    out[key] = 1000 * (time.perf_counter() - t0)
+print(json.dumps(out))
+"""
+
+
+def _child_cpu() -> float:
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
+def run(args: list[str], cache: str, *, env: dict[str, str] | None = None, timeout: float = 1800) -> tuple[str, float, float]:
+    """Run a fresh process with numba's cache in ``cache``; return (stdout, wall s, CPU s)."""
+    full_env = {**os.environ, **(env or {}), "NUMBA_CACHE_DIR": cache, "PYTHONPATH": str(ROOT)}
+    cpu0 = _child_cpu()
+    t0 = time.perf_counter()
+    done = subprocess.run(args, env=full_env, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+    wall = time.perf_counter() - t0
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(args[:4])} failed: {done.stderr[-2000:]}")
+    return done.stdout, wall, _child_cpu() - cpu0
+
+
+def warm_up_figures(parts: tuple[str, ...]) -> dict[str, Any]:
+    """Cold and warm import + warm_up of ``parts`` in fresh processes."""
+    with tempfile.TemporaryDirectory(prefix="navmesh-numba-") as cache:
+        out: dict[str, Any] = {}
+        for kind in ("cold", "warm"):
+            stdout, wall, cpu = run([sys.executable, "-c", WARM_UP, ",".join(parts)], cache)
+            inner = json.loads(stdout.strip().splitlines()[-1])
+            out[kind] = {"wall": wall, "cpu": cpu, **inner}
+        return out
+
+
+def start_xvfb() -> tuple[subprocess.Popen[bytes] | None, str | None]:
+    """A private Xvfb server (display number chosen by Xvfb), or (None, None) without one."""
+    if os.environ.get("DISPLAY"):
+        return None, os.environ["DISPLAY"]
+    exe = shutil.which("Xvfb")
+    if exe is None:
+        return None, None
+    r, w = os.pipe()
+    proc = subprocess.Popen([exe, "-displayfd", str(w), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+                            pass_fds=(w,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(w)
+    with os.fdopen(r) as f:
+        number = f.readline().strip()
+    return proc, f":{number}"
+
+
+def demo_figures(display: str) -> dict[str, Any]:
+    """Cold and warm demo start: seconds to the loading view and to the first RTS frame."""
+    with tempfile.TemporaryDirectory(prefix="navmesh-numba-") as cache:
+        out: dict[str, Any] = {}
+        for kind in ("cold", "warm"):
+            t_start = time.time()
+            stdout, wall, cpu = run([sys.executable, "-m", "demo_game", "--frames", "1", "--startup-report"], cache,
+                                    env={"DISPLAY": display})
+            lines = stdout.splitlines()
+            marks = dict(line.rsplit(" ", 1) for line in lines if line.startswith(("loading view", "first frame")))
+            frames = next(line.split() for line in lines if line.startswith("loading frames"))
+            out[kind] = {
+                "frames": int(frames[2]), "median_gap": float(frames[4]), "max_gap": float(frames[6]),
+                "loading_view": float(marks["loading view"]) - t_start,
+                "first_frame": float(marks["first frame"]) - t_start,
+                "wall": wall, "cpu": cpu,
+            }
+        return out
+
+
+def first_call_figures() -> dict[str, float]:
+    """First and second call of a waypoint and a grid search after warm_up (warm cache)."""
+    with tempfile.TemporaryDirectory(prefix="navmesh-numba-") as cache:
+        run([sys.executable, "-c", WARM_UP, "waypoints,grid"], cache)
+        stdout, _, _ = run([sys.executable, "-c", FIRST_CALL], cache)
+        return json.loads(stdout.strip().splitlines()[-1])
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m benchmarks.startup", description=__doc__.split("\n\n")[0])
+    p.add_argument("--parts", nargs="+", choices=PARTS, default=list(PARTS), help="parts to measure one by one")
+    p.add_argument("--no-demo", action="store_true", help="skip the demo start-up figures")
+    p.add_argument("--no-single", action="store_true", help="only all parts together (skip part by part)")
+    p.add_argument("--no-warm-up", action="store_true", help="skip the import + warm_up figures")
+    args = p.parse_args(argv)
+    print(f"navmesh start-up, Python {sys.version.split()[0]}, {os.cpu_count()} cores "
+          f"(load average {os.getloadavg()[0]:.1f}: wall time on a loaded machine is noisy; CPU time is not)")
+    groups = [] if args.no_single or args.no_warm_up else [(part,) for part in args.parts]
+    groups += [] if args.no_warm_up else [tuple(DEMO_PARTS), tuple(PARTS)]
+    if groups:
+        print("\nimport navmesh + warm_up(parts), fresh process each   cold = empty numba cache")
+        print(f"{'parts':<34}{'cold wall':>10}{'cold CPU':>10}{'warm wall':>10}{'warm CPU':>10}")
+    for group in groups:
+        f = warm_up_figures(group)
+        label = "all" if group == PARTS else ("the demo's: " + ",".join(group) if group == DEMO_PARTS else group[0])
+        print(f"{label:<34}{f['cold']['wall']:>9.1f}s{f['cold']['cpu']:>9.1f}s"
+              f"{f['warm']['wall']:>9.2f}s{f['warm']['cpu']:>9.2f}s", flush=True)
+    if not args.no_demo:
+        xvfb, display = start_xvfb()
+        try:
+            if display is None:
+                print("\ndemo: skipped (no DISPLAY and no Xvfb)")
+            else:
+                d = demo_figures(display)
+                print("\npython -m demo_game --frames 1, seconds from process start")
+                print(f"{'':<8}{'loading view':>14}{'first RTS frame':>17}{'CPU (+helpers)':>16}"
+                      f"{'loading frames':>16}{'median gap':>12}{'max gap':>10}")
+                for kind in ("cold", "warm"):
+                    f = d[kind]
+                    print(f"{kind:<8}{f['loading_view']:>13.2f}s{f['first_frame']:>16.2f}s{f['cpu']:>15.1f}s"
+                          f"{f['frames']:>16d}{1000 * f['median_gap']:>10.0f}ms{1000 * f['max_gap']:>8.0f}ms", flush=True)
+        finally:
+            if xvfb is not None:
+                xvfb.terminate()
+                xvfb.wait()
+    c = first_call_figures()
+    print("\nfirst call after warm_up (warm cache), milliseconds      first    second")
+    print(f"NavQuery.find_path, a new 800x600 level           {c['waypoint_first_ms']:>9.1f} {c['waypoint_second_ms']:>9.2f}")
+    print(f"GridMap.find_path, 128x128 random grid (JPS+)     {c['grid_first_ms']:>9.1f} {c['grid_second_ms']:>9.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
