@@ -117,6 +117,15 @@ class EditorModel:
     def snapshot(self) -> Snapshot:
         return Snapshot(self.level, self.settings)
 
+    def mesh(self) -> navmesh.PolyMesh:
+        """The level's navigation mesh for the current agent radius (built on first use per
+        revision, for the mesh overlay and test paths on the mesh)."""
+        cached = getattr(self, "_mesh", None)
+        if cached is None or cached[0] != self.revision:
+            cached = (self.revision, navmesh.build_navmesh(self.level, agent_radius=self.settings.agent_radius))
+            self._mesh = cached
+        return cached[1]
+
     @property
     def dirty(self) -> bool:
         """True when the level or settings differ from the last saved (or opened) state."""

@@ -44,6 +44,8 @@ from navmesh.errors import InvalidGeometryError, InvalidOptionError, NavmeshWarn
 from navmesh.grid import GridMap
 from navmesh.io.tiled import load_tiled_level
 from navmesh.level import Level
+from navmesh.polymesh.mesh import PolyMesh
+from navmesh.polymesh.query import MeshQuery
 from navmesh.steering import Crowd, FollowerEvent, PathFollower
 from navmesh.steering.follower import from_here
 from navmesh.waypoints.navmap import NavMap
@@ -374,7 +376,7 @@ def _hit_box_offsets(sprite: arcade.BasicSprite) -> tuple[NDArray[np.float64], N
 
 def walk_to(
     sprite: arcade.BasicSprite,
-    where: NavQuery | NavMap | GridMap,
+    where: NavQuery | NavMap | MeshQuery | PolyMesh | GridMap,
     goal: ArrayLike,
     speed: float,
     **follower_options: Any,
@@ -390,9 +392,9 @@ def walk_to(
     ----------
     sprite : arcade sprite
         The unit; its ``position`` is the start.
-    where : NavQuery, NavMap or GridMap
-        What to search: a NavQuery (its cost profile applies; re-plans use it too), a NavMap
-        (default profile) or a GridMap (:meth:`GridMap.find_path <navmesh.grid.GridMap.find_path>`,
+    where : NavQuery, NavMap, MeshQuery, PolyMesh or GridMap
+        What to search: a NavQuery or MeshQuery (its cost profile applies; re-plans use it
+        too), a NavMap or PolyMesh (default profile) or a GridMap (:meth:`GridMap.find_path <navmesh.grid.GridMap.find_path>`,
         cell centres as waypoints).
     goal : pair of float
         World position.
@@ -426,6 +428,12 @@ def walk_to(
         raise InvalidGeometryError(f"goal={describe(goal)} is not valid; expected two finite numbers (x, y)")
     if isinstance(where, GridMap):
         return PathFollower(_grid_route(where, sprite, start, end), speed, **follower_options)
+    if isinstance(where, PolyMesh):
+        where = MeshQuery(where)
+    if isinstance(where, MeshQuery):
+        path = from_here(where.find_path(start, end), start)
+        follower_options.setdefault("profile", where.profile)
+        return PathFollower(path, speed, navmap=where, **follower_options)
     if isinstance(where, NavQuery):
         query = where
         path = query.find_path(start, end)

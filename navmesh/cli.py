@@ -3,6 +3,9 @@
 ``navmesh SUBCOMMAND --help`` explains each subcommand. A LEVEL is a navmesh level file (JSON), a
 Tiled map (``.tmj``/``.tmx``, or a ``.json`` written by Tiled) or a Moving AI ``.map`` file (read
 as a level with one waypoint per free cell; ``navmesh path`` searches it as a tile grid).
+With ``--mesh``, ``build``, ``path`` and ``render`` use the level's polygon navigation mesh
+(:func:`~navmesh.polymesh.build.build_navmesh`, exact any-angle paths) instead of its waypoint
+graph; ``build --mesh -o OUT.mesh`` writes it, and ``path`` also reads a ``.mesh`` file as LEVEL.
 
 Exit status: 0 success; 1 the level has problems (``check``), the goal is unreachable or the file
 cannot be read; 2 bad arguments. Every error is one line on stderr; there is never a traceback.
@@ -46,6 +49,7 @@ COLORS: dict[str, tuple[int, int, int]] = {
     "start": (30, 160, 60),
     "goal": (230, 140, 20),
     "problem": (200, 0, 200),
+    "mesh": (0, 150, 150),
 }
 TERRAIN_COLORS = TERRAIN_RGB  # the terrain colours of every picture (navmesh.palette)
 
@@ -98,6 +102,8 @@ def _kind(path: str) -> str:
     suffix = p.suffix.lower()
     if suffix == ".map":
         return "movingai"
+    if suffix == ".mesh":
+        return "mesh"
     if suffix in TILED_SUFFIXES or path.startswith(":") or (suffix == ".json" and _is_tiled_json(p)):
         return "tiled"
     return "level"
@@ -132,6 +138,8 @@ def _grid_level(grid: Any, waypoints: str) -> Any:
 def _load(args: argparse.Namespace) -> Any:
     """The Level named by ``args.level`` (any supported format)."""
     kind = _kind(args.level)
+    if kind == "mesh":
+        raise UsageError(f"{args.level} is a navigation mesh, not a level; only 'navmesh path' reads a .mesh file")
     if kind == "movingai":
         return _grid_level(_grid(args.level, args.cell_size), getattr(args, "waypoints", "cells"))
     if kind == "tiled":
@@ -213,8 +221,38 @@ def cmd_check(args: argparse.Namespace) -> int:
     return EXIT_OK if not problems else EXIT_PROBLEM
 
 
+def _build_mesh(level: Any, args: argparse.Namespace, report: Callable[[str], None]) -> Any:
+    from navmesh.polymesh.build import build_navmesh
+
+    report(f"building the mesh: {len(level.obstacles)} obstacles, agent radius {args.agent_radius:g}")
+    t0 = time.perf_counter()
+    mesh = build_navmesh(level, agent_radius=args.agent_radius)
+    report(f"built in {time.perf_counter() - t0:.2f} s")
+    return mesh
+
+
+def _mesh_of(args: argparse.Namespace) -> Any:
+    """The PolyMesh for ``path --mesh``: a .mesh file as is, or built from the level."""
+    if _kind(args.level) == "mesh":
+        from navmesh.io.mesh_file import load_mesh
+
+        return load_mesh(args.level)
+    return _build_mesh(_load(args), args, _quiet)
+
+
 def cmd_build(args: argparse.Namespace) -> int:
+    if args.output is not None and not args.mesh:
+        raise UsageError("-o/--output writes a .mesh file; it needs --mesh")
     level = _load(args)
+    if args.mesh:
+        from navmesh.io.mesh_file import save_mesh
+
+        mesh = _build_mesh(level, args, _stderr if not args.quiet else _quiet)
+        print(f"mesh: {mesh.n_polygons} polygons, {mesh.n_vertices} vertices, tags {list(mesh.tag_names[1:]) or 'none'}")
+        if args.output is not None:
+            save_mesh(mesh, args.output)
+            print(f"wrote {args.output}")
+        return EXIT_OK
     nav = _build(level, args, _stderr if not args.quiet else _quiet)
     for line in _summary(level, nav):
         print(line)
@@ -222,7 +260,11 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def _level_tags(level: Any) -> set[str]:
-    """Tags a --profile can name: terrain regions' and links' tags."""
+    """Tags a --profile can name: terrain regions' and links' tags (a PolyMesh: its polygons' tags)."""
+    from navmesh.polymesh.mesh import PolyMesh
+
+    if isinstance(level, PolyMesh):
+        return set(level.tag_names[1:])
     tags = {region.tag for region in level.terrain}
     return tags | {lk.tag for lk in (*level.links, *level.offmesh_links) if lk.tag}
 
@@ -315,8 +357,14 @@ def _refine(args: argparse.Namespace) -> str:
 
 
 def _find_path(args: argparse.Namespace, nav: Any, coords: Sequence[float]) -> Any:
+    from navmesh.polymesh.mesh import PolyMesh
     from navmesh.waypoints.query import NavQuery
 
+    if isinstance(nav, PolyMesh):
+        if args.algorithm not in (None, "any_angle"):
+            raise UsageError(f"--algorithm {args.algorithm} does not apply to --mesh (mesh paths are exact any-angle)")
+        return NavQuery(nav, _profile(args.profile, nav, args.level)).find_path(
+            coords[:2], coords[2:], strict=bool(getattr(args, "strict", False)))
     query = NavQuery(nav, _profile(args.profile, nav.level, args.level))
     return query.find_path(coords[:2], coords[2:], refine=_refine(args), strict=bool(getattr(args, "strict", False)))
 
@@ -328,7 +376,9 @@ def _check_path_options(args: argparse.Namespace, level: Any) -> None:
 
 
 def cmd_path(args: argparse.Namespace) -> int:
-    if _kind(args.level) == "movingai":
+    if args.mesh or _kind(args.level) == "mesh":
+        path = _find_path(args, _mesh_of(args), args.coords)
+    elif _kind(args.level) == "movingai":
         path = _grid_path(args)
     else:
         level = _load(args)
@@ -355,15 +405,16 @@ def cmd_render(args: argparse.Namespace) -> int:
     from PIL import Image, ImageDraw
 
     overlays = {o.strip() for o in args.overlay.split(",") if o.strip()} if args.overlay else set()
-    unknown = overlays - {"graph", "terrain", "diagnostics"}
+    unknown = overlays - {"graph", "terrain", "diagnostics", "mesh"}
     if unknown:
-        raise UsageError(f"--overlay {','.join(sorted(unknown))} is not known; choose from graph, terrain, diagnostics")
+        raise UsageError(f"--overlay {','.join(sorted(unknown))} is not known; choose from graph, terrain, diagnostics, mesh")
     level = _load(args)
-    if args.path is not None:
+    if args.path is not None and not args.mesh:
         _check_path_options(args, level)
-    need_nav = bool(overlays & {"graph", "diagnostics"}) or args.path is not None
+    need_nav = bool(overlays & {"graph", "diagnostics"}) or (args.path is not None and not args.mesh)
     nav = _build(level, args, _quiet) if need_nav else None
-    path = _find_path(args, nav, args.path) if args.path is not None else None
+    mesh = _build_mesh(level, args, _quiet) if args.mesh or "mesh" in overlays else None
+    path = _find_path(args, mesh if args.mesh else nav, args.path) if args.path is not None else None
 
     left, bottom, right, top = level.bounds.bounds
     margin = 8
@@ -398,6 +449,10 @@ def cmd_render(args: argparse.Namespace) -> int:
         r = max(1.5, args.size / 400)
         for x, y in px(nav.points[:, :2]):
             draw.ellipse((x - r, y - r, x + r, y + r), fill=COLORS["node"])
+    if "mesh" in overlays:
+        for p in range(mesh.n_polygons):
+            ring = px(mesh.polygon_points(p))
+            draw.polygon(ring, outline=COLORS["mesh"])
     if "diagnostics" in overlays:
         from navmesh.waypoints.diagnostics import diagnose
 
@@ -541,8 +596,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--origin", type=int, default=None, help="report waypoints this node cannot reach")
     p.set_defaults(run=cmd_check)
 
-    p = level_parser("build", "Build a level's waypoint graph and report its size (stages and times on stderr).")
+    p = level_parser("build", "Build a level's waypoint graph (or, with --mesh, its navigation mesh) and report its "
+                              "size (stages and times on stderr).")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress lines on stderr")
+    p.add_argument("--mesh", action="store_true", help="build the polygon navigation mesh (uses --agent-radius)")
+    p.add_argument("-o", "--output", metavar="OUT.mesh", default=None, help="with --mesh: write the mesh to this file")
     p.set_defaults(run=cmd_build)
 
     p = level_parser("path", "Find a path from (X1, Y1) to (X2, Y2), world units, and print it.")
@@ -554,6 +612,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="waypoint levels: any_angle (default), smooth, astar (graph path, unrefined); "
                         "Moving AI grids: astar (default), jps")
     p.add_argument("--json", action="store_true", help="print the path as one JSON object")
+    p.add_argument("--mesh", action="store_true",
+                   help="search the level's navigation mesh (exact any-angle path; implied when LEVEL is a .mesh file)")
     p.add_argument("--strict", action="store_true",
                    help="fail when the start or goal is not walkable, instead of moving it to the nearest walkable "
                         "point (a point more than 5%% of the level's size outside its bounds always fails)")
@@ -563,7 +623,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", required=True, metavar="PNG", help="the picture to write")
     p.add_argument("--path", nargs=4, type=_finite, metavar=("X1", "Y1", "X2", "Y2"), help="also draw this path")
     p.add_argument("--overlay", default="terrain", metavar="LIST",
-                   help="comma-separated: graph, terrain, diagnostics (default terrain)")
+                   help="comma-separated: graph, terrain, diagnostics, mesh (default terrain)")
+    p.add_argument("--mesh", action="store_true", help="draw --path on the navigation mesh instead of the graph")
     p.add_argument("--size", type=_picture_size, default=800,
                    help=f"longer side of the picture in pixels, 1 to {MAX_PICTURE_SIZE} (default 800)")
     p.add_argument("--profile", metavar="SPEC", help="terrain costs of the drawn path (as for path)")

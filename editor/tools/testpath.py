@@ -76,12 +76,19 @@ class TestPathTool(Tool):
     def update(self) -> None:
         """Recompute the path and trace when the ends, the choices or the level changed."""
         model = self.view.model
-        key = (model.revision, self.start, self.goal, self.profile, self.algorithm)
+        on_mesh = bool(getattr(self.view, "show_mesh", False))
+        key = (model.revision, self.start, self.goal, self.profile, self.algorithm, on_mesh)
         if key == self._key:
             return
         self._key = key
         self.path = self.trace = self.error = None
         if self.start is None or self.goal is None:
+            return
+        if on_mesh:  # the mesh overlay is on: the exact any-angle path on the navigation mesh, no trace
+            try:
+                self.path = navmesh.NavQuery(model.mesh(), PROFILES[self.profile]).find_path(self.start, self.goal)
+            except navmesh.NavmeshError as exc:
+                self.error = str(exc)
             return
         nav = model.nav
         query = navmesh.NavQuery(nav, PROFILES[self.profile])
@@ -113,7 +120,9 @@ class TestPathTool(Tool):
 
     def status(self) -> list[str]:
         self.update()
-        lines = [f"profile: {PROFILES[self.profile].name} (Tab)   algorithm: {ALGORITHMS[self.algorithm]} (A)"]
+        lines = [f"profile: {PROFILES[self.profile].name} (Tab)   algorithm: {ALGORITHMS[self.algorithm]} (A)"
+                 if not getattr(self.view, "show_mesh", False) else
+                 f"profile: {PROFILES[self.profile].name} (Tab)   on the navigation mesh (M)"]
         if self.start is None or self.goal is None:
             lines.append("click the start" if self.start is None else "click the goal")
             return lines

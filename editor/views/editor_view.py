@@ -73,6 +73,7 @@ _key("F", "fill open areas with waypoints (fill spacing)", [("F", "")], "fill")
 _key("G", "grid snap on / off", [("G", "")], "toggle_snap")
 _key("D", "diagnostics overlay", [("D", "")], "toggle_diagnostics")
 _key("N", "graph on / off", [("N", "")], "toggle_graph")
+_key("M", "navigation mesh overlay on / off (test paths then search the mesh)", [("M", "")], "toggle_mesh")
 _key("F1  ?", "this help", [("F1", ""), ("SLASH", "shift"), ("QUESTION", "")], "toggle_help")
 _key("Del", "delete the selection (a corner, or the whole thing)", [("DELETE", ""), ("X", "")], "delete")
 _key("Esc", "cancel the current drawing / deselect", [("ESCAPE", "")], "cancel")
@@ -133,6 +134,7 @@ class EditorView(arcade.View):
         self.snap_on = False
         self.show_graph = True
         self.show_diagnostics = False
+        self.show_mesh = False
         self.show_help = False
         self.cursor: tuple[float, float] | None = None
         self.prompt: Prompt | None = None
@@ -354,6 +356,8 @@ class EditorView(arcade.View):
             self.show_diagnostics = not self.show_diagnostics
         elif action == "toggle_graph":
             self.show_graph = not self.show_graph
+        elif action == "toggle_mesh":
+            self.show_mesh = not self.show_mesh
         elif action == "toggle_help":
             self.show_help = not self.show_help
         elif action == "delete":
@@ -503,10 +507,13 @@ class EditorView(arcade.View):
 
     def level_shapes(self) -> Any:
         """Cached shape lists of the level and graph (rebuilt when the model or zoom changes)."""
-        key = (self.model.revision, self.zoom, self.show_graph)
+        key = (self.model.revision, self.zoom, self.show_graph, self.show_mesh)
         if key != self._shapes_key:
             z = self.zoom
             shapes = arcade_draw.level_shapes(self.model.level, outline_width=2.0 / z, waypoint_radius=4.0 / z)
+            if self.show_mesh:
+                for s in arcade_draw.polymesh_shapes(self.model.mesh(), line_width=1.0 / z):
+                    shapes.append(s)
             if self.show_graph:
                 for s in arcade_draw.graph_shapes(self.model.nav.graph, node_radius=2.5 / z, line_width=1.0 / z,
                                                   arrow_size=9.0 / z):

@@ -15,11 +15,16 @@ route itself may not be the cheapest one. Forbidden tags close their polygons ei
 
 Endpoints
 ---------
-A start or goal inside the mesh (edges and vertices included) is used as is. One slightly
-outside (within ``max_snap``, by default ``SNAP_TOLERANCE`` times the mesh's size) moves to
-the nearest point of the mesh and the path says so (``start_moved`` / ``goal_moved``); one
-farther out raises :class:`~navmesh.errors.NodeNotFoundError`. Pass ``max_snap=math.inf`` to
-move any point to the nearest walkable point, as a NavQuery does.
+The library's one endpoint policy, the same as :class:`~navmesh.waypoints.query.NavQuery`'s
+(see the notes of :mod:`navmesh.waypoints.query`): a start or goal inside the open mesh (edges
+and vertices included), or within :data:`~navmesh.geometry.ENDPOINT_TOLERANCE` (1e-9) times the
+level's size of it, is used as is (moved by at most that much, not reported). One farther off
+the mesh moves to the nearest point of the open mesh and the path says so (``start_moved`` /
+``goal_moved``); ``strict=True`` raises :class:`~navmesh.errors.NodeNotFoundError` instead,
+naming the point, how far it is and where it would move. A position farther outside the
+level's bounds than :data:`~navmesh.geometry.BOUNDS_MARGIN` (5%) of its size is an error either
+way. The level's bounds are the mesh's bounds grown by its ``agent_radius`` (a mesh built with
+radius r covers the bounds eroded by r).
 """
 
 from __future__ import annotations
@@ -33,19 +38,18 @@ import numpy as np
 import shapely
 from numpy.typing import ArrayLike, NDArray
 
-from navmesh._checks import MAX_COORDINATE, as_float_array, check_nonneg_float, check_positive_int
+from navmesh._checks import MAX_COORDINATE, as_float_array, check_flag, check_positive_int
 from navmesh._kernels import polyanya as PK
 from navmesh._kernels.status import BUDGET, EXHAUSTED, FOUND
 from navmesh.errors import InvalidGeometryError, InvalidOptionError, NodeNotFoundError, NoPathError, SearchBudgetError, describe
+from navmesh.geometry import BOUNDS_MARGIN, ENDPOINT_TOLERANCE, level_size
 from navmesh.path import Path
 from navmesh.polymesh.locate import bucket_grid
 from navmesh.polymesh.mesh import PolyMesh
 from navmesh.terrain import CostProfile
 
-__all__ = ["MeshQuery", "MeshRaycast", "SNAP_TOLERANCE"]
+__all__ = ["MeshQuery", "MeshRaycast"]
 
-#: Default endpoint snapping distance, relative to the mesh's size (largest side of its bounds).
-SNAP_TOLERANCE = 1e-6
 _EPS = 1e-10  # root pruning slack, relative to the mesh's size
 _MAX_HITS = 64  # polygons one point may touch (a vertex shared by many polygons)
 
@@ -125,7 +129,9 @@ class MeshQuery:
         x0, y0, x1, y1 = m.bounds
         self._size = max(x1 - x0, y1 - y0, abs(x0), abs(y0), abs(x1), abs(y1), 1e-300)
         self._eps = _EPS * self._size
-        self._default_snap = SNAP_TOLERANCE * self._size
+        r = self.mesh.agent_radius
+        self._level_box = (x0 - r, y0 - r, x1 + r, y1 + r)  # the level's bounds, as far as the mesh knows
+        self._tol = ENDPOINT_TOLERANCE * level_size(self._level_box)
         self._arrays = (
             m.vertices, m.indptr, m.indices.astype(np.int64), m.neighbours.astype(np.int64),
             m.twins.astype(np.int64), m.polygon_of.astype(np.int64), m.is_corner,
@@ -208,25 +214,34 @@ class MeshQuery:
                 return q, polys
         return None
 
-    def _endpoint(self, name: str, point: ArrayLike, max_snap: float) -> tuple[NDArray[np.float64], NDArray[np.int64], bool]:
+    def _endpoint(self, name: str, point: ArrayLike, strict: bool) -> tuple[NDArray[np.float64], NDArray[np.int64], bool]:
+        """The endpoint policy (module notes): the position, its polygons, and whether it moved
+        (farther than the endpoint tolerance)."""
         p = self._point(name, point)
         polys = self._where(p[0], p[1])
         if len(polys):
             return p, polys, False
-        found = self._nearest_on_mesh(p, max_snap)
-        if found is None:
+        x0, y0, x1, y1 = self._level_box
+        outside = math.hypot(max(x0 - p[0], 0.0, p[0] - x1), max(y0 - p[1], 0.0, p[1] - y1))
+        margin = BOUNDS_MARGIN * level_size(self._level_box)
+        if outside > margin:
             raise NodeNotFoundError(
-                f"{name}={p.tolist()} is not on the mesh (nor within max_snap={max_snap:g} of it); "
-                "positions must lie in the walkable area for this unit"
+                f"{name}={p.tolist()} lies {outside:.6g} world units outside the level's bounds "
+                f"{tuple(round(v, 6) for v in self._level_box)}; a start or goal may lie at most "
+                f"BOUNDS_MARGIN x the level's size = {margin:.6g} outside them"
             )
-        return found[0], found[1], True
-
-    def _snap_limit(self, max_snap: float | None) -> float:
-        if max_snap is None:
-            return SNAP_TOLERANCE * self._size
-        if isinstance(max_snap, (int, float, np.floating, np.integer)) and max_snap == math.inf:
-            return math.inf
-        return check_nonneg_float("max_snap", max_snap, allow_none=False)
+        found = self._nearest_on_mesh(p, math.inf)
+        if found is None:
+            raise NodeNotFoundError(f"{name}={p.tolist()}: the mesh has no walkable polygon for profile {self.profile.name!r}")
+        how_far = float(np.hypot(*(found[0] - p)))
+        if strict and how_far > self._tol:
+            raise NodeNotFoundError(
+                f"{name}={p.tolist()} is not walkable for agent_radius={self.mesh.agent_radius}: it lies off the "
+                f"mesh (inside an obstacle inflated by the agent radius, outside the eroded bounds or in a forbidden "
+                f"polygon), {how_far:.6g} world units from the nearest walkable point {found[0].tolist()} "
+                "(pass strict=False to start from there)"
+            )
+        return found[0], found[1], how_far > self._tol
 
     # -- paths --------------------------------------------------------------------------------
     def find_path(
@@ -236,7 +251,7 @@ class MeshQuery:
         *,
         max_expansions: int | None = None,
         allow_partial: bool = False,
-        max_snap: float | None = None,
+        strict: bool = False,
     ) -> Path:
         """The path from ``start`` to ``goal`` for this unit type.
 
@@ -249,21 +264,23 @@ class MeshQuery:
         allow_partial : bool
             When the goal cannot be reached (or the budget runs out), return the path to the
             reachable point nearest the goal (``partial=True``) instead of raising.
-        max_snap : float, optional
-            How far (world units, >= 0) an endpoint off the mesh may move onto it; default
-            ``SNAP_TOLERANCE`` times the mesh's size.
+        strict : bool
+            Raise instead of moving an endpoint that is off the mesh (module notes).
 
         Returns
         -------
         Path
             ``points``: start, the turning points (mesh vertices), goal; ``nodes``: the polygons
             crossed, in order; ``cost``: length times multipliers; ``start_moved`` /
-            ``goal_moved`` when an endpoint was snapped onto the mesh.
+            ``goal_moved`` when an endpoint was moved onto the mesh.
 
         Raises
         ------
         NodeNotFoundError
-            An endpoint is off the mesh by more than ``max_snap``.
+            An endpoint lies farther outside the level's bounds than
+            :data:`~navmesh.geometry.BOUNDS_MARGIN` (5%) of the level's size; ``strict=True`` and
+            an endpoint is farther than :data:`~navmesh.geometry.ENDPOINT_TOLERANCE` times the
+            level's size from the open mesh; or no polygon is open.
         NoPathError
             The goal cannot be reached (and ``allow_partial`` is False).
         SearchBudgetError
@@ -280,17 +297,26 @@ class MeshQuery:
         >>> round(path.cost, 6), path.start_moved
         (17.231546, False)
         """
-        limit = self._default_snap if max_snap is None else self._snap_limit(max_snap)
+        strict = check_flag("strict", strict)
+        allow_partial = check_flag("allow_partial", allow_partial)
         budget = None if max_expansions is None else check_positive_int("max_expansions", max_expansions)
-        s, s_polys, s_moved = self._endpoint("start", start, limit)
-        g, g_polys, g_moved = self._endpoint("goal", goal, limit)
+        s, s_polys, s_moved = self._endpoint("start", start, strict)
+        g, g_polys, g_moved = self._endpoint("goal", goal, strict)
         if not self._uniform:
             return self._corridor_path(s, s_polys, s_moved, g, g_polys, g_moved, allow_partial)
         return self._polyanya(s, s_polys, s_moved, g, g_polys, g_moved, budget, allow_partial)
 
-    def find_paths(self, starts: ArrayLike, goals: ArrayLike, **options: Any) -> list[Path]:
+    def find_paths(
+        self,
+        starts: ArrayLike,
+        goals: ArrayLike,
+        *,
+        max_expansions: int | None = None,
+        allow_partial: bool = False,
+        strict: bool = False,
+    ) -> list[Path]:
         """One path per row, ``starts[i]`` to ``goals[i]`` (a single goal serves every row); the
-        options are those of :meth:`find_path`.
+        options are those of :meth:`find_path` (the same endpoint policy, ``strict`` included).
 
         Examples
         --------
@@ -308,7 +334,8 @@ class MeshQuery:
             g = np.repeat(g, len(s), axis=0)
         if len(g) != len(s):
             raise InvalidOptionError(f"starts has {len(s)} rows but goals has {len(g)}; expected equal counts or one goal")
-        return [self.find_path(a, b, **options) for a, b in zip(s, g)]
+        return [self.find_path(a, b, max_expansions=max_expansions, allow_partial=allow_partial, strict=strict)
+                for a, b in zip(s, g)]
 
     def _components(self) -> NDArray[np.int64]:
         """Connected component of each polygon through open polygons (-1 for closed ones)."""
@@ -378,7 +405,7 @@ class MeshQuery:
         best = int(np.argmin(shapely.distance(polys, goal)))
         near = np.asarray(shapely.shortest_line(polys[best], goal).coords[0])
         found = self._nearest_inside(near, int(mine[best]))
-        path = self.find_path(s, found, max_expansions=budget, max_snap=0.0) if self._uniform else \
+        path = self.find_path(s, found, max_expansions=budget, strict=True) if self._uniform else \
             self._corridor_path(s, s_polys, s_moved, found, self._where(*found), False, False)
         return Path(path.nodes, path.points, path.cost, path.expansions, True, s_moved, g_moved)
 
@@ -547,7 +574,7 @@ class MeshQuery:
         Parameters
         ----------
         start : float array of shape (2,)
-            A point on the mesh (snapped like a path's start).
+            A point on the mesh (moved onto it like a path's start, ``strict=False``).
         end : float array of shape (2,)
             Any point.
 
@@ -564,7 +591,7 @@ class MeshQuery:
         >>> hit.hit, hit.t, hit.point.tolist(), hit.normal.tolist()
         (True, 0.375, [4.0, 1.0], [-1.0, 0.0])
         """
-        s, s_polys, _ = self._endpoint("start", start, self._snap_limit(None))
+        s, s_polys, _ = self._endpoint("start", start, False)
         e = self._point("end", end)
         xy, indptr, indices, nbr, twins, owner, _ = self._arrays
         hit, t, slot, visited, n = PK.raycast(xy, indptr, indices, nbr, twins, self._open, s[0], s[1], e[0], e[1],

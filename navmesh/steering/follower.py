@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
+import shapely
 from numpy.typing import ArrayLike, NDArray
 
 from navmesh._checks import check_option
@@ -27,6 +28,9 @@ from navmesh.steering.curves import (
     point_at,
 )
 from navmesh.terrain import CostProfile
+from navmesh.geometry import ENDPOINT_TOLERANCE, level_size
+from navmesh.polymesh.mesh import PolyMesh
+from navmesh.polymesh.query import MeshQuery
 from navmesh.waypoints.navmap import NavMap
 from navmesh.waypoints.query import NavQuery
 
@@ -86,8 +90,11 @@ class PathFollower:
         ``"straight"`` walks the polyline; ``"hermite"`` walks a cubic Hermite curve through the
         waypoints (see :mod:`navmesh.steering.curves`), flattened where it would leave the
         walkable area of ``navmap`` for ``radius``.
-    navmap : NavMap, optional
+    navmap : NavMap, PolyMesh or MeshQuery, optional
         Needed for curve flattening, re-planning (:meth:`chase`, pushes, :meth:`set_navmap`).
+        On a PolyMesh re-plans are mesh queries (a MeshQuery given here is reused, and its
+        profile applies unless ``profile`` is given), and the walkable area for the curve
+        check is the mesh itself (built for its own ``agent_radius``; ``radius`` is not used).
     radius : float
         Unit radius (world units, >= 0): obstacles are inflated by it for the curve check.
     profile : CostProfile, optional
@@ -173,13 +180,9 @@ class PathFollower:
             raise InvalidOptionError(f"profile={describe(profile)} is not a CostProfile")
         self.profile = profile
         self.samples_per_piece = samples_per_piece
-        if navmap is not None and not isinstance(navmap, NavMap):
-            raise InvalidOptionError(
-                f"navmap={describe(navmap)} is not a NavMap; pass the build_waypoint_graph result or None"
-            )
-        self.navmap = navmap
         self._los = None
         self._query = None
+        self.navmap = self._take_map(navmap)
         self.target: NDArray[np.float64] | None = None
         self._since_plan = 0.0
         self._replan_now = False
@@ -196,9 +199,25 @@ class PathFollower:
         pts = path_or_points.points if isinstance(path_or_points, Path) else path_or_points
         return as_polyline(pts, "path_or_points")
 
+    def _take_map(self, navmap: Any) -> Any:
+        """The map to keep: a MeshQuery becomes its mesh, the query kept for re-plans."""
+        if navmap is not None and not isinstance(navmap, (NavMap, PolyMesh, MeshQuery)):
+            raise InvalidOptionError(
+                f"navmap={describe(navmap)} is not a NavMap, PolyMesh or MeshQuery; pass the build_waypoint_graph "
+                "or build_navmesh result, or None"
+            )
+        if isinstance(navmap, MeshQuery):
+            self._query = navmap if self.profile is None or self.profile == navmap.profile else None
+            if self.profile is None:
+                self.profile = navmap.profile
+            return navmap.mesh
+        return navmap
+
     def _walkable(self) -> Any:
         if self.navmap is None:
             return None
+        if self._los is None and isinstance(self.navmap, PolyMesh):
+            self._los = _MeshArea(self.navmap)
         if self._los is None:
             nav_r = float(getattr(self.navmap.options, "agent_radius", 0.0))
             self._los = (
@@ -307,9 +326,9 @@ class PathFollower:
         Returns True (and re-plans on the next update, with a ``"blocked"`` event) when the
         remaining route is no longer walkable on the new map.
         """
-        self.navmap = navmap
         self._los = None
         self._query = None
+        self.navmap = self._take_map(navmap)
         if self.done:
             return False
         _, k = point_at(self.route, self._cum, self._s)
@@ -406,6 +425,22 @@ class PathFollower:
             f"PathFollower(mode={self.mode!r}, speed={self.speed}, at {self.position.tolist()}, "
             f"{self._s:.4g} of {self.length:.4g}{', done' if self.done else ''})"
         )
+
+
+class _MeshArea:
+    """The walkable area of a PolyMesh, with the one test the follower needs (``blocked``): a
+    segment is blocked when it leaves the union of the mesh's polygons (grown by the endpoint
+    tolerance, so segments along walls and points a few ulps outside count as inside)."""
+
+    def __init__(self, mesh: PolyMesh) -> None:
+        area = shapely.union_all(mesh.to_shapely())
+        self.area = area.buffer(ENDPOINT_TOLERANCE * level_size(mesh.bounds))
+        shapely.prepare(self.area)
+
+    def blocked(self, a: ArrayLike, b: ArrayLike) -> NDArray[np.bool_]:
+        a2 = np.asarray(a, dtype=np.float64).reshape(-1, 2)
+        b2 = np.asarray(b, dtype=np.float64).reshape(-1, 2)
+        return ~shapely.covers(self.area, shapely.linestrings(np.stack([a2, b2], axis=1)))
 
 
 def _find_path(follower: PathFollower, start: NDArray[np.float64], goal: NDArray[np.float64]) -> Path:

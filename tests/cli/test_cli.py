@@ -410,3 +410,61 @@ def test_bench_lists_its_benchmarks():
     proc = run("bench", "--help")
     assert proc.returncode == 0
     assert all(name in proc.stdout for name in ("search", "grid", "fatcat", "build", "anyangle"))
+
+
+# -- the navigation mesh (--mesh) ---------------------------------------------------------------
+def _wall_room(tmp_path):
+    level = navmesh.Level.rectangle(100, 100, obstacles=[[(40, 0), (60, 0), (60, 80), (40, 80)]])
+    navmesh.save_level(level, tmp_path / "room.json")
+    return level
+
+
+def test_build_mesh_writes_a_mesh_file_that_path_reads(tmp_path):
+    level = _wall_room(tmp_path)
+    proc = run("build", tmp_path / "room.json", "--mesh", "--agent-radius", "2", "-o", tmp_path / "room.mesh", "-q")
+    assert proc.returncode == 0, proc.stderr
+    mesh = navmesh.load_mesh(tmp_path / "room.mesh")
+    assert mesh.n_polygons == navmesh.build_navmesh(level, agent_radius=2).n_polygons
+    assert f"mesh: {mesh.n_polygons} polygons" in proc.stdout
+    # the exact any-angle path round the inflated (bevelled) wall top, from the file and from the level,
+    # equals the exact k=None corner graph's
+    exact = navmesh.NavQuery(navmesh.build_waypoint_graph(level, corners=True, k=None, agent_radius=2))
+    oracle = exact.find_path([10, 10], [90, 10])
+    for args in ((tmp_path / "room.mesh",), (tmp_path / "room.json", "--mesh", "--agent-radius", "2")):
+        proc = run("path", *args, 10, 10, 90, 10, "--json")
+        assert proc.returncode == 0, proc.stderr
+        out = json.loads(proc.stdout)
+        assert out["cost"] == pytest.approx(oracle.cost, rel=1e-9)
+        assert len(out["points"]) == len(oracle.points)
+        for got, want in zip(out["points"], oracle.points.tolist()):
+            assert got == pytest.approx(want, abs=1e-9)
+    # the one endpoint policy on the mesh too: moved and told, or --strict fails
+    proc = run("path", tmp_path / "room.mesh", 50, 40, 90, 10)
+    assert proc.returncode == 0 and "moved 12 world units" in proc.stderr
+    line = one_line_error(run("path", tmp_path / "room.mesh", 50, 40, 90, 10, "--strict"), 1)
+    assert "start=[50.0, 40.0] is not walkable" in line
+    one_line_error(run("path", tmp_path / "room.mesh", 10, 10, 90, 10, "--algorithm", "astar"), 2)
+    one_line_error(run("build", tmp_path / "room.json", "-o", tmp_path / "x.mesh"), 2)
+    one_line_error(run("check", tmp_path / "room.mesh"), 2)
+
+
+def test_render_mesh_overlay_and_mesh_path(tmp_path):
+    from PIL import Image
+
+    _wall_room(tmp_path)
+    size = 220
+    proc = run("render", tmp_path / "room.json", "-o", tmp_path / "m.png", "--size", size, "--overlay", "mesh",
+               "--mesh", "--path", 10, 10, 90, 10)
+    assert proc.returncode == 0, proc.stderr
+    image = Image.open(tmp_path / "m.png").convert("RGB")
+    margin, scale = 8, (size - 16) / 100
+
+    def at(x, y):
+        return image.getpixel((round(margin + x * scale), round(size - margin - y * scale)))
+
+    pixels = set(image.getdata())
+    assert COLORS["mesh"] in pixels  # polygon outlines drawn
+    assert at(50, 30) == COLORS["obstacle"] and at(50, 80) == COLORS["path"]  # over the wall's top
+    assert at(10, 10) == COLORS["start"] and at(90, 10) == COLORS["goal"]
+    plain = run("render", tmp_path / "room.json", "-o", tmp_path / "p.png", "--size", size, "--overlay", "terrain")
+    assert plain.returncode == 0 and COLORS["mesh"] not in set(Image.open(tmp_path / "p.png").convert("RGB").getdata())

@@ -278,3 +278,32 @@ def test_side_panel_buttons_press_the_same_commands(make_editor) -> None:
     assert view.tool is view.tools["P"]
     click_button(20)  # after tools (6), settings (8), C F G and N D F1: the tool's "Tab profile"
     assert view.tools["P"].profile == 1
+
+
+def test_mesh_overlay_and_test_path_on_the_mesh(make_editor) -> None:
+    view = make_editor()
+    build_small_level(view)
+    view.press_key("P")
+    start, goal = (40.0, 150.0), (270.0, 150.0)
+    view.click(*start)
+    view.click(*goal)
+    tool = view.tools["P"]
+    tool.update()
+    on_graph = tool.path
+    assert tool.trace is not None
+    view.press_key("M")  # mesh overlay on: the test path searches the mesh
+    assert view.show_mesh
+    tool.update()
+    mesh = navmesh.build_navmesh(expected_level())
+    want = navmesh.MeshQuery(mesh, PROFILES[0]).find_path(start, goal)
+    assert tool.path is not None and tool.path.cost == pytest.approx(want.cost, rel=1e-12)
+    assert tool.trace is None and "navigation mesh" in tool.status()[0]
+    # the exact mesh path is never longer than the graph's (k=8, waypoints only)
+    assert tool.path.length <= on_graph.length + 1e-9
+    # the overlay is in the cached shapes (more shapes than without it), and the view draws
+    with_mesh = len(view.level_shapes())
+    view.on_draw()
+    view.press_key("M")
+    assert not view.show_mesh and len(view.level_shapes()) < with_mesh
+    tool.update()
+    assert tool.path.cost == pytest.approx(on_graph.cost, rel=1e-12)

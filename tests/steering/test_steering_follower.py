@@ -205,3 +205,42 @@ def test_update_with_zero_dt_is_a_no_op():
     assert f.update(0) == () and f.update(0.0) == () and f.events == ()
     assert f.position.tolist() == position.tolist() and f.travelled == travelled
     assert f.heading == heading and f.velocity.tolist() == velocity.tolist() and not f.done
+
+
+# -- on a PolyMesh -------------------------------------------------------------------------------
+@pytest.mark.parametrize("mode", ["straight", "hermite"])
+def test_a_follower_walks_a_mesh_path_and_replans_on_the_mesh_when_the_goal_moves(level_nav, mode):
+    level, _ = level_nav
+    mesh = navmesh.build_navmesh(level, agent_radius=0.5)
+    free = shapely.buffer(shapely.union_all(mesh.to_shapely()), 1e-6)
+    query = navmesh.MeshQuery(mesh)
+    f = PathFollower(query.find_path([2, 2], [38, 28]), 4.0, navmap=mesh, radius=0.5, mode=mode)
+    assert f._walkable().blocked([[2, 15]], [[20, 15]]).tolist() == [True]  # through the first wall
+    dt, moved_at, last_replan = 1 / 60, None, None
+    for frame in range(60 * 60):
+        if frame == 120:  # the goal moves: re-plan from where the unit stands, on the mesh
+            moved_at = f.position.copy()
+            f.chase([38, 2])
+        events = f.update(dt)
+        assert shapely.covers(free, shapely.Point(f.position))  # never leaves free space
+        if any(e.kind == "replan" for e in events):
+            last_replan = f.waypoints.copy()
+            assert np.hypot(*(f.waypoints[0] - moved_at)) <= 4.0 * dt + 1e-9  # from where it stood
+            assert shapely.covers(free, shapely.LineString(f.route))
+        if f.done:
+            break
+    assert f.done and f.position.tolist() == [38.0, 2.0]
+    assert last_replan is not None
+    # the re-planned route is the exact mesh path from that point (straight mode walks it as is)
+    exact = query.find_path(last_replan[0], [38, 2])
+    assert float(np.hypot(*np.diff(last_replan, axis=0).T).sum()) == pytest.approx(exact.cost, rel=1e-9)
+
+
+def test_a_mesh_query_given_as_navmap_is_reused_with_its_profile(level_nav):
+    level, _ = level_nav
+    query = navmesh.MeshQuery(navmesh.build_navmesh(level, agent_radius=0.5), navmesh.CostProfile("tank"))
+    f = PathFollower(query.find_path([2, 2], [38, 28]), 4.0, navmap=query)
+    assert f.navmap is query.mesh and f.profile.name == "tank"
+    f.chase([2, 28])
+    f.update(0.1)
+    assert f._query is query and f.route[-1].tolist() == [2.0, 28.0]

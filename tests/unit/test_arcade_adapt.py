@@ -257,6 +257,24 @@ class TestMovingSprites:
         # arcade angles turn clockwise; the heading is counter-clockwise from +x.
         assert unit.angle == pytest.approx(-math.degrees(follower.heading))
 
+    def test_walk_to_on_a_mesh_stays_in_free_space(self):
+        walls = wall_sprites(L_CELLS)
+        level = level_from_sprites(walls, bounds=(6 * CELL, 5 * CELL))
+        unit = arcade.SpriteSolidColor(10, 10, center_x=16, center_y=80)
+        mesh = navmesh.build_navmesh(level, agent_radius=sprite_radius(unit))
+        grown = shapely.buffer(level.obstacles[0], sprite_radius(unit) - 1e-6)
+        for where in (mesh, navmesh.MeshQuery(mesh)):
+            unit.position = (16, 80)
+            follower = walk_to(unit, where, (112, 16), speed=120.0)
+            assert follower.navmap is mesh
+            assert follower.length == pytest.approx(navmesh.MeshQuery(mesh).find_path([16, 80], [112, 16]).cost)
+            for _ in range(600):
+                follow_path(unit, follower, 1 / 60)
+                assert not shapely.contains_xy(grown, *unit.position)
+                if follower.done:
+                    break
+            assert follower.done and unit.position == (112.0, 16.0)
+
     def test_walk_to_on_a_grid(self):
         grid = grid_from_sprites(wall_sprites(L_CELLS), CELL, bounds=(6 * CELL, 5 * CELL))
         unit = arcade.SpriteSolidColor(10, 10, center_x=20, center_y=70)

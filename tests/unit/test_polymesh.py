@@ -8,13 +8,14 @@ import numpy as np
 import pytest
 import shapely
 
-from navmesh.errors import InvalidGeometryError, LevelFormatError, NodeNotFoundError, NoPathError
+from navmesh.errors import InvalidGeometryError, InvalidOptionError, LevelFormatError, NodeNotFoundError, NoPathError
 from navmesh.io.mesh_file import load_mesh, save_mesh
 from navmesh.level import Level
 from navmesh.polymesh.build import build_navmesh, free_space
 from navmesh.polymesh.mesh import PolyMesh
 from navmesh.polymesh.query import MeshQuery
 from navmesh.terrain import CostProfile, TerrainRegion
+from navmesh.waypoints.build import build_waypoint_graph
 from navmesh.waypoints.query import NavQuery
 
 WALL = [(4, 0), (6, 0), (6, 8), (4, 8)]
@@ -60,13 +61,45 @@ def test_same_polygon_edge_and_vertex_endpoints(wall_query):
     assert on_edge.cost == pytest.approx(2 * 3 + 2)
 
 
-def test_tolerant_endpoints(wall_query):
-    near = wall_query.find_path([-1e-7, 1], [9, 1])
-    assert near.start_moved and not near.goal_moved and near.points[0].tolist() == [0, 1]
-    with pytest.raises(NodeNotFoundError):
-        wall_query.find_path([5, 4], [9, 1])  # inside the wall, far from free space
-    moved = wall_query.find_path([5.5, 4], [9, 1], max_snap=math.inf)
-    assert moved.start_moved and moved.points[0].tolist() == [6, 4]
+def test_endpoints_follow_the_navquery_policy(wall_query):
+    # within ENDPOINT_TOLERANCE x the level's size: accepted silently (NavQuery does the same)
+    near = wall_query.find_path([-1e-9, 1], [9, 1], strict=True)
+    assert not near.start_moved and near.points[0] == pytest.approx([0, 1], abs=1e-8)
+    # farther: moved to the nearest walkable point, and said so
+    path = wall_query.find_path([4.2, 3], [5.5, 1])  # both inside the wall
+    assert path.start_moved and path.goal_moved
+    np.testing.assert_allclose(path.points, [[4, 3], [4, 8], [6, 8], [6, 1]], atol=1e-9)
+    assert path.cost == pytest.approx(5 + 2 + 7)
+    assert not wall_query.find_path([1, 1], [9, 1]).start_moved
+    # strict: the same message as NavQuery's, naming point, distance and where it would move
+    with pytest.raises(NodeNotFoundError, match=r"start=\[4.2, 3.0\] is not walkable .* 0.2 world units from the nearest walkable point \[4.0, 3.0\]"):
+        wall_query.find_path([4.2, 3], [9, 1], strict=True)
+    with pytest.raises(NodeNotFoundError, match="goal="):
+        wall_query.find_paths([[1, 1]], [4.2, 3], strict=True)
+    moved = wall_query.find_paths([[1, 1], [5.5, 4]], [9, 1])
+    assert [p.start_moved for p in moved] == [False, True] and moved[1].points[0].tolist() == [6, 4]
+    with pytest.raises(InvalidOptionError, match="strict="):
+        wall_query.find_path([1, 1], [9, 1], strict="yes")
+
+
+def test_mesh_and_navquery_agree_on_endpoints_beyond_the_bounds():
+    level = Level.rectangle(10, 10, obstacles=[WALL])
+    mesh_q = MeshQuery(build_navmesh(level, agent_radius=0.5))
+    graph_q = NavQuery(build_waypoint_graph(level, corners=True, agent_radius=0.5))
+    for q in (mesh_q, graph_q):
+        with pytest.raises(NodeNotFoundError, match=r"goal=\[12.0, 1.0\] lies 2 world units outside the level's bounds"):
+            q.find_path([1, 1], [12, 1])
+        with pytest.raises(NodeNotFoundError, match="at most BOUNDS_MARGIN x the level's size = 0.5 outside them"):
+            q.find_path([1, 1], [10.6, 1])
+        path = q.find_path([1, 1], [10.4, 1])  # within the margin: moved inside the eroded area
+        assert path.goal_moved and path.points[-1] == pytest.approx([9.5, 1.0])
+        with pytest.raises(NodeNotFoundError, match="0.9 world units from the nearest walkable point"):
+            q.find_path([1, 1], [10.4, 1], strict=True)
+    # the same moved endpoints and lengths on both maps (the k=None corner graph is exact)
+    for s, g in (([4.2, 3], [5.5, 1]), ([0.1, 0.1], [9.9, 9.9]), ([3, 4], [7, 2])):
+        a, b = mesh_q.find_path(s, g), graph_q.find_path(s, g)
+        assert (a.start_moved, a.goal_moved) == (b.start_moved, b.goal_moved)
+        assert a.cost == pytest.approx(b.cost, rel=1e-9)
 
 
 def test_partial_path_reaches_the_point_nearest_the_goal():
