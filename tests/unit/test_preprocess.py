@@ -206,8 +206,9 @@ def test_endpoints_as_ids_cells_and_world_positions():
     assert grid_astar(grid, start=(0, 2), goal=(3, 0)).cost == by_id.cost
     with pytest.raises(NodeNotFoundError, match=r"start=\(col 4, row 0\) lies outside"):
         find_path(grid, (4, 0), 3)
+    assert find_path(grid, (99.0, 5.0), 3).start_moved      # 1 unit outside: moved in (the endpoint policy)
     with pytest.raises(NodeNotFoundError, match="outside the grid"):
-        find_path(grid, (99.0, 5.0), 3)
+        find_path(grid, (80.0, 5.0), 3)                      # 20 units: beyond BOUNDS_MARGIN
     with pytest.raises(NodeNotFoundError, match=r"goal=.*blocked"):
         find_path(grid, 0, (1, 1))
     with pytest.raises(NodeNotFoundError, match="is not a cell"):
