@@ -209,8 +209,9 @@ def test_endpoints_as_ids_cells_and_world_positions():
     assert find_path(grid, (99.0, 5.0), 3).start_moved      # 1 unit outside: moved in (the endpoint policy)
     with pytest.raises(NodeNotFoundError, match="outside the grid"):
         find_path(grid, (80.0, 5.0), 3)                      # 20 units: beyond BOUNDS_MARGIN
+    assert find_path(grid, 0, (1, 1)).goal_moved             # a blocked goal moves to a free cell
     with pytest.raises(NodeNotFoundError, match=r"goal=.*blocked"):
-        find_path(grid, 0, (1, 1))
+        find_path(grid, 0, (1, 1), strict=True)
     with pytest.raises(NodeNotFoundError, match="is not a cell"):
         find_path(grid, "a", 3)
     with pytest.raises(NodeNotFoundError, match="is not a cell"):
