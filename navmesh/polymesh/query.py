@@ -35,6 +35,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import scipy.sparse
+import scipy.sparse.csgraph
 import shapely
 from numpy.typing import ArrayLike, NDArray
 
@@ -45,13 +47,13 @@ from navmesh.errors import InvalidGeometryError, InvalidOptionError, NodeNotFoun
 from navmesh.geometry import BOUNDS_MARGIN, ENDPOINT_TOLERANCE, level_size
 from navmesh.path import Path
 from navmesh.polymesh.locate import bucket_grid
-from navmesh.polymesh.mesh import PolyMesh
+from navmesh.polymesh.mesh import PolyMesh, next_slots
 from navmesh.terrain import CostProfile
 
 __all__ = ["MeshQuery", "MeshRaycast"]
 
 _EPS = 1e-10  # root pruning slack, relative to the mesh's size
-_MAX_HITS = 64  # polygons one point may touch (a vertex shared by many polygons)
+_POOL = 1024  # initial search node capacity (grows on demand)
 
 
 @dataclass(frozen=True, eq=False)
@@ -118,7 +120,7 @@ class MeshQuery:
         self.mesh = _check_mesh(mesh)
         self.profile = _check_profile(profile)
         m = self.mesh
-        self._grid = bucket_grid(m)
+        grid = bucket_grid(m)
         mult = np.array([self.profile.multiplier(t) for t in m.tag_names], dtype=np.float64)
         closed = np.array([t in self.profile.forbidden for t in m.tag_names], dtype=bool)
         self._poly_mult = mult[m.tags] if m.n_polygons else np.zeros(0)
@@ -127,21 +129,19 @@ class MeshQuery:
         self._uniform = len(used) == 0 or bool(np.all(used == used[0]))
         self._scale_cost = float(used[0]) if len(used) else 1.0
         x0, y0, x1, y1 = m.bounds
-        self._size = max(x1 - x0, y1 - y0, abs(x0), abs(y0), abs(x1), abs(y1), 1e-300)
-        self._eps = _EPS * self._size
+        self._eps = _EPS * max(x1 - x0, y1 - y0, abs(x0), abs(y0), abs(x1), abs(y1), 1e-300)
         r = self.mesh.agent_radius
         self._level_box = (x0 - r, y0 - r, x1 + r, y1 + r)  # the level's bounds, as far as the mesh knows
         self._tol = ENDPOINT_TOLERANCE * level_size(self._level_box)
-        self._arrays = (
-            m.vertices, m.indptr, m.indices.astype(np.int64), m.neighbours.astype(np.int64),
-            m.twins.astype(np.int64), m.polygon_of.astype(np.int64), m.is_corner,
-        )
-        self._ws = PK.workspace(m.n_vertices, 1024)
-        self._dead, self._up = PK.dead_ends(m.indptr, m.neighbours.astype(np.int64), self._open)
-        self._mark = np.zeros(m.n_polygons, np.int64)
-        self._stamp = 0
-        self._hits = np.empty(_MAX_HITS, np.int64)
-        self._component: NDArray[np.int64] | None = None
+        self._component = self._components()
+        open_ = self._open.astype(np.int64)
+        dead, up = PK.dead_ends(m.indptr, m.neighbours.astype(np.int64), open_)
+        # the mesh for the kernels in one array, in the order of PK's M_* sections
+        self._mi = PK.pack([m.indptr, m.indices, m.neighbours, m.twins, m.polygon_of, m.is_corner, open_, dead, up,
+                            grid.cell_ptr, grid.cell_polys, self._component])
+        self._grid = grid.grid
+        self._grow(_POOL)
+        self._hits = np.empty(PK.MAX_HITS, np.int64)
 
     def __repr__(self) -> str:
         return f"MeshQuery({self.mesh!r}, profile={self.profile.name!r})"
@@ -154,9 +154,7 @@ class MeshQuery:
         return p
 
     def _where(self, x: float, y: float) -> NDArray[np.int64]:
-        g = self._grid
-        xy, indptr, indices = self._arrays[0], self._arrays[1], self._arrays[2]
-        k = PK.locate(x, y, xy, indptr, indices, g.cell_ptr, g.cell_polys, g.grid, self._open, self._hits)
+        k = PK.locate(self.mesh.vertices, self._mi, self._grid, x, y, self._hits)
         return self._hits[:k].copy()
 
     def polygon_at(self, point: ArrayLike) -> int:
@@ -165,7 +163,7 @@ class MeshQuery:
 
         Examples
         --------
-        >>> from navmesh.polymesh.mesh import PolyMesh
+        >>> from navmesh.polymesh.mesh import PolyMesh, next_slots
         >>> mesh = PolyMesh([[0, 0], [2, 0], [2, 1], [0, 1]], [0, 4], [0, 1, 2, 3], [-1, -1, -1, -1])
         >>> MeshQuery(mesh).polygon_at([1, 0.5]), MeshQuery(mesh).polygon_at([3, 0.5])
         (0, -1)
@@ -185,8 +183,7 @@ class MeshQuery:
             own_open = self._open[m.polygon_of] if len(slots) else np.zeros(0, bool)
             wall = own_open & ((nbr < 0) | ~self._open[np.maximum(nbr, 0)])
             slots = slots[wall]
-            nxt = np.arange(1, len(m.indices) + 1)
-            nxt[m.indptr[1:] - 1] = m.indptr[:-1]
+            nxt = next_slots(m.indptr)
             lines = shapely.linestrings(np.stack([m.vertices[m.indices[slots]], m.vertices[m.indices[nxt[slots]]]], axis=1))
             cache[key] = (shapely.STRtree(lines), lines, slots)
         return cache[key]
@@ -205,19 +202,24 @@ class MeshQuery:
             return None
         line = lines[int(idx[0])]
         near = np.asarray(shapely.line_interpolate_point(line, shapely.line_locate_point(line, pt)).coords[0])
-        owner = int(self.mesh.polygon_of[slots[int(idx[0])]])
-        inner = self.mesh.polygon_points(owner).mean(axis=0)
-        for step in (0.0, 1e-12, 1e-9, 1e-6):
-            q = near + step * (inner - near)
-            polys = self._where(q[0], q[1])
+        return self._pull_inside(near, int(self.mesh.polygon_of[slots[int(idx[0])]]), (0.0, 1e-12, 1e-9, 1e-6))
+
+    def _pull_inside(self, q: NDArray[np.float64], poly: int, steps: tuple[float, ...]
+                     ) -> tuple[NDArray[np.float64], NDArray[np.int64]] | None:
+        """``q`` moved towards the centre of ``poly`` by the first fraction in ``steps`` that
+        lands on the open mesh (rounding may leave a point on an edge just outside), and its
+        polygons; None when none does."""
+        inner = self.mesh.polygon_points(poly).mean(axis=0)
+        for step in steps:
+            r = q + step * (inner - q)
+            polys = self._where(r[0], r[1])
             if len(polys):
-                return q, polys
+                return r, polys
         return None
 
-    def _endpoint(self, name: str, point: ArrayLike, strict: bool) -> tuple[NDArray[np.float64], NDArray[np.int64], bool]:
-        """The endpoint policy (module notes): the position, its polygons, and whether it moved
-        (farther than the endpoint tolerance)."""
-        p = self._point(name, point)
+    def _endpoint(self, name: str, p: NDArray[np.float64], strict: bool) -> tuple[NDArray[np.float64], NDArray[np.int64], bool]:
+        """The endpoint policy (module notes) for the checked position ``p``: the position, its
+        polygons, and whether it moved (farther than the endpoint tolerance)."""
         polys = self._where(p[0], p[1])
         if len(polys):
             return p, polys, False
@@ -300,11 +302,23 @@ class MeshQuery:
         strict = check_flag("strict", strict)
         allow_partial = check_flag("allow_partial", allow_partial)
         budget = None if max_expansions is None else check_positive_int("max_expansions", max_expansions)
-        s, s_polys, s_moved = self._endpoint("start", start, strict)
-        g, g_polys, g_moved = self._endpoint("goal", goal, strict)
+        s, g = self._point("start", start), self._point("goal", goal)
+        if self._uniform:  # the common case in one kernel call: both endpoints on the open mesh
+            found = self._polyanya(s, None, g, None, budget)[0]
+            if found is not None:
+                return found
+        s, s_polys, s_moved = self._endpoint("start", s, strict)
+        g, g_polys, g_moved = self._endpoint("goal", g, strict)
         if not self._uniform:
             return self._corridor_path(s, s_polys, s_moved, g, g_polys, g_moved, allow_partial)
-        return self._polyanya(s, s_polys, s_moved, g, g_polys, g_moved, budget, allow_partial)
+        found, status, expansions = self._polyanya(s, s_polys, g, g_polys, budget, s_moved, g_moved)
+        if found is not None:
+            return found
+        if status == BUDGET and not allow_partial:
+            raise SearchBudgetError(f"max_expansions={budget} ran out searching from {s.tolist()} to {g.tolist()}")
+        if status == BUDGET:  # partial allowed: the node nearest the goal is unknown; stay put
+            return Path(np.array([int(s_polys[0])]), s[None, :], 0.0, expansions, True, s_moved, g_moved)
+        return self._unreachable(s, s_polys, s_moved, g, g_moved, allow_partial, budget)
 
     def find_paths(
         self,
@@ -339,83 +353,63 @@ class MeshQuery:
 
     def _components(self) -> NDArray[np.int64]:
         """Connected component of each polygon through open polygons (-1 for closed ones)."""
-        if self._component is None:
-            import scipy.sparse
-            import scipy.sparse.csgraph
+        m = self.mesh
+        has = m.neighbours >= 0
+        a, b = m.polygon_of[has], m.neighbours[has]
+        both = self._open[a] & self._open[b]
+        g = scipy.sparse.coo_matrix((np.ones(int(both.sum())), (a[both], b[both])), shape=(m.n_polygons,) * 2)
+        label = scipy.sparse.csgraph.connected_components(g, directed=False)[1].astype(np.int64)
+        label[~self._open] = -1
+        return label
 
-            m = self.mesh
-            has = (m.neighbours >= 0)
-            a = m.polygon_of[has]
-            b = m.neighbours[has]
-            both = self._open[a] & self._open[b]
-            g = scipy.sparse.coo_matrix((np.ones(int(both.sum())), (a[both], b[both])), shape=(m.n_polygons,) * 2)
-            _, label = scipy.sparse.csgraph.connected_components(g, directed=False)
-            label = label.astype(np.int64)
-            label[~self._open] = -1
-            self._component = label
-        return self._component
-
-    def _run(self, s: NDArray[np.float64], s_polys, g: NDArray[np.float64], g_polys, budget: int):
-        xy, indptr, indices, nbr, twins, owner, corner = self._arrays
+    def _polyanya(self, s: NDArray[np.float64], s_polys: NDArray[np.int64] | None, g: NDArray[np.float64],
+                  g_polys: NDArray[np.int64] | None, budget: int | None, s_moved: bool = False,
+                  g_moved: bool = False) -> tuple[Path | None, int, int]:
+        """Polyanya between ``s`` and ``g`` (their polygons, or None to locate them in the
+        kernel): (the path or None, the kernel's status, expansions); the status is OFF_MESH when
+        an endpoint was to be located and lies off the open mesh."""
         while True:
-            self._stamp += 1
-            status, final, expansions, _ = PK.search(
-                xy, indptr, indices, nbr, twins, owner, corner, self._open, self._dead, self._up, self._mark,
-                s[0], s[1], g[0], g[1],
-                s_polys, g_polys, self._ws, self._stamp, self._eps, budget)
+            wi, wf = self._ws
+            for k, polys in ((PK.W_START_POLYS, s_polys), (PK.W_GOAL_POLYS, g_polys)):
+                if polys is not None:
+                    wi[wi[1 + k]:wi[1 + k] + min(len(polys), PK.MAX_HITS)] = polys[:PK.MAX_HITS]
+            status, n_pts, n_polys, expansions, length = PK.find(
+                self.mesh.vertices, self._mi, self._grid, wi, wf, s[0], s[1], g[0], g[1],
+                -1 if s_polys is None else min(len(s_polys), PK.MAX_HITS),
+                -1 if g_polys is None else min(len(g_polys), PK.MAX_HITS),
+                self._eps, 2**62 if budget is None else budget)
             if status != PK.NEED_SPACE:
-                return status, final, expansions
-            self._ws = PK.workspace(self.mesh.n_vertices, 4 * len(self._ws[0]))
+                break
+            self._grow(4 * self._capacity)
+        if status != FOUND:
+            return None, status, expansions
+        o, f = self._out
+        polys = wi[o:o + n_polys].astype(np.int32)
+        pts = wf[f:f + 2 * n_pts].reshape(n_pts, 2).copy()
+        return Path(polys, pts, length * self._scale_cost, expansions, False, s_moved, g_moved), status, expansions
 
-    def _polyanya(self, s, s_polys, s_moved, g, g_polys, g_moved, budget, allow_partial) -> Path:
-        comp = self._components()
-        if len(s_polys) == 1 and len(g_polys) == 1:
-            apart = comp[s_polys[0]] != comp[g_polys[0]]
-        else:
-            apart = not set(comp[s_polys].tolist()) & set(comp[g_polys].tolist())
-        if apart:
-            return self._unreachable(s, s_polys, s_moved, g, g_moved, allow_partial, budget)
-        status, final, expansions = self._run(s, s_polys, g, g_polys, budget if budget is not None else 2**62)
-        if status == FOUND:
-            if final < 0:
-                pts = np.array([s, g])
-                polys = np.array([next(p for p in s_polys.tolist() if p in g_polys.tolist())])
-            else:
-                xy, indptr, indices, nbr, twins, owner, _ = self._arrays
-                pts, polys = PK.trace_path(xy, indptr, indices, nbr, twins, owner, self._ws, final, s[0], s[1], g[0], g[1])
-            return self._make_path(pts, polys, expansions, False, s_moved, g_moved)
-        if status == BUDGET and not allow_partial:
-            raise SearchBudgetError(f"max_expansions={budget} ran out searching from {s.tolist()} to {g.tolist()}")
-        if status == EXHAUSTED:
-            return self._unreachable(s, s_polys, s_moved, g, g_moved, allow_partial, budget)
-        # budget spent, partial allowed: straight to the node nearest the goal is unknown; stay put
-        return Path(np.array([int(s_polys[0])]), s[None, :], 0.0, expansions, True, s_moved, g_moved)
-
-    def _make_path(self, pts, polys, expansions, partial, s_moved, g_moved) -> Path:
-        length = PK.polyline_length(pts)
-        return Path(polys, pts, length * self._scale_cost, expansions, partial, s_moved, g_moved)
+    def _grow(self, capacity: int) -> None:
+        """A search workspace for ``capacity`` nodes (the output offsets as plain ints: numpy
+        integers slice slowly)."""
+        self._capacity = capacity
+        self._ws = PK.workspace(self.mesh.n_vertices, self.mesh.n_polygons, capacity)
+        wi = self._ws[0]
+        self._out = (int(wi[1 + PK.W_OUT_POLYS]), int(wi[11 + PK.F_OUT_POINTS]))
 
     def _unreachable(self, s, s_polys, s_moved, g, g_moved, allow_partial, budget) -> Path:
         if not allow_partial:
             raise NoPathError(f"no path from {s.tolist()} to {g.tolist()} on the mesh for profile {self.profile.name!r}")
-        comp = self._components()
+        comp = self._component
         mine = np.flatnonzero(np.isin(comp, comp[s_polys]))
         polys = self._shapes()[mine]
         goal = shapely.Point(g)
         best = int(np.argmin(shapely.distance(polys, goal)))
         near = np.asarray(shapely.shortest_line(polys[best], goal).coords[0])
-        found = self._nearest_inside(near, int(mine[best]))
+        inside = self._pull_inside(near, int(mine[best]), (0.0, 1e-12, 1e-9, 1e-6, 1e-3))
+        found = self.mesh.polygon_points(int(mine[best])).mean(axis=0) if inside is None else inside[0]
         path = self.find_path(s, found, max_expansions=budget, strict=True) if self._uniform else \
             self._corridor_path(s, s_polys, s_moved, found, self._where(*found), False, False)
         return Path(path.nodes, path.points, path.cost, path.expansions, True, s_moved, g_moved)
-
-    def _nearest_inside(self, q: NDArray[np.float64], poly: int) -> NDArray[np.float64]:
-        inner = self.mesh.polygon_points(poly).mean(axis=0)
-        for step in (0.0, 1e-12, 1e-9, 1e-6, 1e-3):
-            r = q + step * (inner - q)
-            if len(self._where(r[0], r[1])):
-                return r
-        return inner
 
     def _shapes(self) -> NDArray[np.object_]:
         if "shapes" not in self.mesh._cache:
@@ -591,19 +585,14 @@ class MeshQuery:
         >>> hit.hit, hit.t, hit.point.tolist(), hit.normal.tolist()
         (True, 0.375, [4.0, 1.0], [-1.0, 0.0])
         """
-        s, s_polys, _ = self._endpoint("start", start, False)
+        s, s_polys, _ = self._endpoint("start", self._point("start", start), False)
         e = self._point("end", end)
-        xy, indptr, indices, nbr, twins, owner, _ = self._arrays
-        hit, t, slot, visited, n = PK.raycast(xy, indptr, indices, nbr, twins, self._open, s[0], s[1], e[0], e[1],
-                                              int(s_polys[0]))
+        hit, t, slot, visited, n = PK.raycast(self.mesh.vertices, self._mi, s[0], s[1], e[0], e[1], int(s_polys[0]))
         point = s + t * (e - s) if hit else e.copy()
         normal = np.zeros(2)
         if hit:
-            a = xy[indices[slot]]
-            p = owner[slot]
-            nxt = slot + 1 if slot + 1 < indptr[p + 1] else indptr[p]
-            d = xy[indices[nxt]] - a
-            normal = np.array([-d[1], d[0]]) / math.hypot(d[0], d[1])
+            a, b = self.mesh.vertices[self.mesh.indices[[slot, next_slots(self.mesh.indptr)[slot]]]]
+            normal = np.array([a[1] - b[1], b[0] - a[0]]) / math.hypot(b[0] - a[0], b[1] - a[1])
         return MeshRaycast(bool(hit), float(t), point, normal, visited[:n].astype(np.int32))
 
     def random_point(self, rng: np.random.Generator | int | None = None) -> NDArray[np.float64]:
