@@ -24,7 +24,6 @@ zero-area polygons, does not.
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
 import shapely

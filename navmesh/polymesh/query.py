@@ -29,7 +29,6 @@ radius r covers the bounds eroded by r).
 
 from __future__ import annotations
 
-import heapq
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -42,10 +41,11 @@ from numpy.typing import ArrayLike, NDArray
 
 from navmesh._checks import MAX_COORDINATE, as_float_array, check_flag, check_positive_int
 from navmesh._kernels import polyanya as PK
-from navmesh._kernels.status import BUDGET, EXHAUSTED, FOUND
+from navmesh._kernels.status import BUDGET, FOUND
 from navmesh.errors import InvalidGeometryError, InvalidOptionError, NodeNotFoundError, NoPathError, SearchBudgetError, describe
 from navmesh.geometry import BOUNDS_MARGIN, ENDPOINT_TOLERANCE, level_size
 from navmesh.path import Path
+from navmesh.polymesh.corridor import corridor_search, funnel
 from navmesh.polymesh.locate import bucket_grid
 from navmesh.polymesh.mesh import PolyMesh, next_slots
 from navmesh.terrain import CostProfile
@@ -142,6 +142,8 @@ class MeshQuery:
         self._grid = grid.grid
         self._grow(_POOL)
         self._hits = np.empty(PK.MAX_HITS, np.int64)
+        nxt = next_slots(m.indptr)
+        self._edges = np.stack([m.vertices[m.indices], m.vertices[m.indices[nxt]]], axis=1)  # (E, 2, 2)
 
     def __repr__(self) -> str:
         return f"MeshQuery({self.mesh!r}, profile={self.profile.name!r})"
@@ -183,8 +185,7 @@ class MeshQuery:
             own_open = self._open[m.polygon_of] if len(slots) else np.zeros(0, bool)
             wall = own_open & ((nbr < 0) | ~self._open[np.maximum(nbr, 0)])
             slots = slots[wall]
-            nxt = next_slots(m.indptr)
-            lines = shapely.linestrings(np.stack([m.vertices[m.indices[slots]], m.vertices[m.indices[nxt[slots]]]], axis=1))
+            lines = shapely.linestrings(self._edges[slots])
             cache[key] = (shapely.STRtree(lines), lines, slots)
         return cache[key]
 
@@ -418,16 +419,15 @@ class MeshQuery:
 
     # -- terrain: corridor + funnel -------------------------------------------------------------
     def _corridor_path(self, s, s_polys, s_moved, g, g_polys, g_moved, allow_partial) -> Path:
-        m = self.mesh
         common = np.intersect1d(s_polys, g_polys)
         if len(common):
             corridor = [int(common[0])]
             expansions = 0
         else:
-            corridor, expansions = self._corridor(s, s_polys, g, g_polys)
+            corridor, expansions = corridor_search(self.mesh, self._open, self._poly_mult, self._edges, s, s_polys, g, g_polys)
             if corridor is None:
                 return self._unreachable(s, s_polys, s_moved, g, g_moved, allow_partial, None)
-        pts = self._funnel(s, g, corridor)
+        pts = funnel(self.mesh, self._edges, s, g, corridor)
         line = shapely.LineString(pts) if len(pts) > 1 and np.any(pts[0] != pts[-1]) else None
         if line is None:
             cost = 0.0
@@ -437,99 +437,6 @@ class MeshQuery:
             cost = float((inside * self._poly_mult[np.unique(corridor)]).sum())
         return Path(np.array(corridor, np.int32), pts if len(pts) > 1 else np.repeat(pts, 2, axis=0), cost,
                     expansions, False, s_moved, g_moved)
-
-    def _corridor(self, s, s_polys, g, g_polys):
-        """A* over polygon adjacency from the start polygons to a goal polygon; the sequence of
-        polygons, or None."""
-        m = self.mesh
-        xy, indptr, indices = m.vertices, m.indptr, m.indices
-        hmult = float(self._poly_mult[self._open].min())
-        goals = set(g_polys.tolist())
-        best: dict[int, float] = {}
-        parent: dict[int, int] = {}
-        pos: dict[int, NDArray[np.float64]] = {}
-        heap: list[tuple[float, float, int]] = []
-        for p in s_polys.tolist():
-            best[p] = 0.0
-            parent[p] = -1
-            pos[p] = s
-            heapq.heappush(heap, (hmult * float(np.hypot(*(g - s))), 0.0, p))
-        expansions = 0
-        while heap:
-            f, cost, p = heapq.heappop(heap)
-            if cost > best.get(p, math.inf):
-                continue
-            expansions += 1
-            if p in goals:
-                chain = [p]
-                while parent[chain[-1]] >= 0:
-                    chain.append(parent[chain[-1]])
-                return chain[::-1], expansions
-            here = pos[p]
-            lo, hi = int(indptr[p]), int(indptr[p + 1])
-            for e in range(lo, hi):
-                q = int(m.neighbours[e])
-                if q < 0 or not self._open[q]:
-                    continue
-                a = xy[indices[e]]
-                b = xy[indices[e + 1 if e + 1 < hi else lo]]
-                mid = (a + b) / 2
-                step = float(np.hypot(*(mid - here))) * float(self._poly_mult[p])
-                if q in goals:
-                    step += float(np.hypot(*(g - mid))) * float(self._poly_mult[q])
-                c = cost + step
-                if c < best.get(q, math.inf):
-                    best[q] = c
-                    parent[q] = p
-                    pos[q] = g if q in goals else mid
-                    heapq.heappush(heap, (c + (0.0 if q in goals else hmult * float(np.hypot(*(g - mid)))), c, q))
-        return None, expansions
-
-    def _funnel(self, s: NDArray[np.float64], g: NDArray[np.float64], corridor: list[int]) -> NDArray[np.float64]:
-        """String pulling through the portals between consecutive corridor polygons."""
-        m = self.mesh
-        portals = [(s, s)]
-        for p, q in zip(corridor[:-1], corridor[1:]):
-            lo, hi = int(m.indptr[p]), int(m.indptr[p + 1])
-            for e in range(lo, hi):
-                if m.neighbours[e] == q:
-                    a = m.vertices[m.indices[e]]
-                    b = m.vertices[m.indices[e + 1 if e + 1 < hi else lo]]
-                    portals.append((b, a))  # (left, right) seen from inside p looking into q
-                    break
-        portals.append((g, g))
-
-        def cross(o, a, b):
-            return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
-
-        out = [s]
-        apex, left, right = s, portals[0][0], portals[0][1]
-        ia = il = ir = 0
-        i = 1
-        while i < len(portals):
-            pl, pr = portals[i]
-            if cross(apex, right, pr) >= 0:  # right side tightens
-                if np.array_equal(apex, right) or cross(apex, left, pr) < 0:
-                    right, ir = pr, i
-                else:
-                    out.append(left)
-                    apex, ia = left, il
-                    left, right, il, ir = apex, apex, ia, ia
-                    i = ia + 1
-                    continue
-            if cross(apex, left, pl) <= 0:  # left side tightens
-                if np.array_equal(apex, left) or cross(apex, right, pl) > 0:
-                    left, il = pl, i
-                else:
-                    out.append(right)
-                    apex, ia = right, ir
-                    left, right, il, ir = apex, apex, ia, ia
-                    i = ia + 1
-                    continue
-            i += 1
-        if not np.array_equal(out[-1], g):
-            out.append(g)
-        return np.array(out, dtype=np.float64)
 
     # -- other queries ------------------------------------------------------------------------
     def nearest_walkable(self, points: ArrayLike) -> NDArray[np.float64]:
@@ -591,7 +498,7 @@ class MeshQuery:
         point = s + t * (e - s) if hit else e.copy()
         normal = np.zeros(2)
         if hit:
-            a, b = self.mesh.vertices[self.mesh.indices[[slot, next_slots(self.mesh.indptr)[slot]]]]
+            a, b = self._edges[slot]
             normal = np.array([a[1] - b[1], b[0] - a[0]]) / math.hypot(b[0] - a[0], b[1] - a[1])
         return MeshRaycast(bool(hit), float(t), point, normal, visited[:n].astype(np.int32))
 
