@@ -216,4 +216,43 @@ def _grown(arr, cap):
     return out
 
 
+
+@njit(cache=True)
+def match_slots(indptr, indices, n_vertices):
+    """For each slot (the edge from its vertex to the next of its polygon), the first slot running
+    the other way along the same edge, and that slot's polygon; -1 for none. Returns (twins,
+    neighbours)."""
+    n = len(indices)
+    n_poly = len(indptr) - 1
+    nxt = np.empty(n, np.int64)
+    owner = np.empty(n, np.int64)
+    for p in range(n_poly):
+        for e in range(indptr[p], indptr[p + 1]):
+            nxt[e] = e + 1 if e + 1 < indptr[p + 1] else indptr[p]
+            owner[e] = p
+    # slots grouped by their first vertex (a counting sort keeps slot order inside a group)
+    start = np.zeros(n_vertices + 1, np.int64)
+    for e in range(n):
+        start[indices[e] + 1] += 1
+    for v in range(n_vertices):
+        start[v + 1] += start[v]
+    fill = start[:n_vertices].copy()
+    by_vertex = np.empty(n, np.int64)
+    for e in range(n):
+        by_vertex[fill[indices[e]]] = e
+        fill[indices[e]] += 1
+    twins = np.full(n, -1, np.int64)
+    nbr = np.full(n, -1, np.int64)
+    for e in range(n):
+        a = indices[e]
+        b = indices[nxt[e]]
+        for k in range(start[b], start[b + 1]):
+            f = by_vertex[k]
+            if indices[nxt[f]] == a:
+                twins[e] = f
+                nbr[e] = owner[f]
+                break
+    return twins, nbr
+
+
 plain_arguments(globals())

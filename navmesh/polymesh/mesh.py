@@ -24,6 +24,7 @@ import scipy.sparse
 import scipy.sparse.csgraph
 from numpy.typing import ArrayLike, NDArray
 
+from navmesh._kernels.polymerge import match_slots
 from navmesh.errors import InvalidGeometryError, describe
 
 __all__ = ["PolyMesh", "edge_twins", "match_edges", "next_slots", "split_pinches"]
@@ -295,21 +296,8 @@ def edge_twins(a: NDArray[np.int64], b: NDArray[np.int64], nbr: NDArray[np.int64
 def match_edges(indptr: NDArray[np.int64], indices: NDArray[np.int64], n_vertices: int,
                 *, with_twins: bool = False) -> Any:
     """Neighbour polygon across each slot's edge, from edges shared in opposite directions (and,
-    ``with_twins``, the slot of each edge in its neighbour, from the same sort)."""
-    nxt = next_slots(indptr)
-    owner = np.repeat(np.arange(len(indptr) - 1, dtype=np.int64), np.diff(indptr))
-    a, b = indices, indices[nxt]
-    key = a * n_vertices + b
-    order = np.argsort(key, kind="stable")
-    want = b * n_vertices + a
-    pos = np.minimum(np.searchsorted(key[order], want), max(len(order) - 1, 0))
-    nbr = np.full(len(a), -1, np.int64)
-    twins = np.full(len(a), -1, np.int64)
-    if len(order):
-        cand = order[pos]
-        hit = key[cand] == want
-        nbr[hit] = owner[cand[hit]]
-        twins[hit] = cand[hit]
+    ``with_twins``, the slot of each edge in its neighbour, from the same search)."""
+    twins, nbr = match_slots(np.asarray(indptr, np.int64), np.asarray(indices, np.int64), int(n_vertices))
     return (nbr, twins) if with_twins else nbr
 
 
