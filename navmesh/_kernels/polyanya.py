@@ -98,6 +98,7 @@ def h_value(rx, ry, lx, ly, qx, qy, gx, gy):
 _W_HEAD = 1 + 10 + 7  # stamp, offsets of the 9 int sections in wi, of the 6 float sections in wf
 MAX_HITS = 64  # polygons one point may touch (a vertex shared by many polygons)
 OFF_MESH = 4  # status: an endpoint lies in no open polygon (the caller applies its endpoint policy)
+RUNNING = 5  # begin: the search goes on in run
 
 
 def pack(sections):
@@ -258,17 +259,6 @@ def find(xy, mi, grid, wi, wf, sx, sy, gx, gy, n_start, n_goal, eps, budget):
                          open_poly, goal_polys)
     if n_start == 0 or n_goal == 0:
         return OFF_MESH, 0, 0, 0, 0.0
-    out_polys = _wint(wi, W_OUT_POLYS)
-    out_pts = _wfloat(wi, wf, F_OUT_POINTS)
-    for i in range(n_start):
-        for j in range(n_goal):
-            if start_polys[i] == goal_polys[j]:
-                out_pts[0] = sx
-                out_pts[1] = sy
-                out_pts[2] = gx
-                out_pts[3] = gy
-                out_polys[0] = start_polys[i]
-                return FOUND, 2, 1, 0, _dist(gx - sx, gy - sy)
     comp = _sec(mi, mi, M_COMPONENT)
     apart = True
     for i in range(n_start):
@@ -277,16 +267,16 @@ def find(xy, mi, grid, wi, wf, sx, sy, gx, gy, n_start, n_goal, eps, budget):
                 apart = False
     if apart:
         return EXHAUSTED, 0, 0, 0, 0.0
-    wi[0] += 1
-    status, final, expansions = _search(xy, mi, wi, wf, sx, sy, gx, gy, start_polys[:n_start], goal_polys[:n_goal],
-                                        wi[0], eps, budget)
+    status, n_nodes, size = begin(xy, mi, wi, wf, sx, sy, gx, gy, n_start, n_goal, eps)
+    final = -1
+    expansions = 0
+    if status == RUNNING:
+        status, final, expansions, n_nodes, size = run(xy, mi, wi, wf, sx, sy, gx, gy, n_goal, eps, n_nodes, size,
+                                                       0, budget)
     if status != FOUND:
         return status, 0, 0, expansions, 0.0
-    n_pts, n_polys = _trace(xy, mi, wi, wf, final, sx, sy, gx, gy)
-    total = 0.0
-    for k in range(1, n_pts):
-        total += _dist(out_pts[2 * k] - out_pts[2 * k - 2], out_pts[2 * k + 1] - out_pts[2 * k - 1])
-    return FOUND, n_pts, n_polys, expansions, total
+    n_pts, n_polys, length = trace(xy, mi, wi, wf, final, sx, sy, gx, gy)
+    return FOUND, n_pts, n_polys, expansions, length
 
 
 @njit(cache=True)
@@ -319,18 +309,28 @@ def _add(nroot, nslot, nint, ng, nf, npar, root_g, root_stamp, n_nodes, slot, lx
 
 
 @njit(cache=True)
-def _search(xy, mi, wi, wf, sx, sy, gx, gy, start_polys, goal_polys, stamp, eps, budget):
-    """The search itself; returns (status, final node, expansions). Final node -1 never occurs
-    here (a shared start/goal polygon is answered by :func:`find`)."""
+def begin(xy, mi, wi, wf, sx, sy, gx, gy, n_start, n_goal, eps):
+    """Start a search with a new stamp: mark the goal's branch of the dead-end forest and store
+    the start's nodes. The start and goal polygons are the first ``n_start`` / ``n_goal``
+    entries of the workspace's sections. Returns (status, n_nodes, heap size): FOUND (a
+    start polygon is a goal polygon: :func:`trace` with final node -1), NEED_SPACE, or RUNNING
+    (go on with :func:`run`)."""
     indptr = _sec(mi, mi, M_INDPTR)
     indices = _sec(mi, mi, M_INDICES)
     nbr = _sec(mi, mi, M_NBR)
     twins = _sec(mi, mi, M_TWINS)
-    owner = _sec(mi, mi, M_OWNER)
-    corner = _sec(mi, mi, M_CORNER)
     open_poly = _sec(mi, mi, M_OPEN)
     dead = _sec(mi, mi, M_DEAD)
     up = _sec(mi, mi, M_UP)
+    wi[0] += 1
+    stamp = wi[0]
+    start_polys = _wint(wi, W_START_POLYS)[:n_start]
+    goal_polys = _wint(wi, W_GOAL_POLYS)[:n_goal]
+    for i in range(n_start):
+        for j in range(n_goal):
+            if start_polys[i] == goal_polys[j]:
+                _wint(wi, W_OUT_POLYS)[0] = start_polys[i]  # for trace
+                return FOUND, 0, 0
     nroot = _wint(wi, W_ROOT)
     nslot = _wint(wi, W_SLOT)
     npar = _wint(wi, W_PARENT)
@@ -367,16 +367,48 @@ def _search(xy, mi, wi, wf, sx, sy, gx, gy, start_polys, goal_polys, stamp, eps,
             n = _add(nroot, nslot, nint, ng, nf, npar, root_g, root_stamp, n_nodes, twins[e],
                      xy[b, 0], xy[b, 1], xy[a, 0], xy[a, 1], -1, 0.0, -1, sx, sy, gx, gy, stamp, eps)
             if n < 0:
-                return NEED_SPACE, -1, 0
+                return NEED_SPACE, 0, 0
             if n > n_nodes:
                 size = heap_push(keys, vals, size, nf[n_nodes], n_nodes)
             n_nodes = n
-    expansions = 0
+    return RUNNING, n_nodes, size
+
+
+@njit(cache=True)
+def run(xy, mi, wi, wf, sx, sy, gx, gy, n_goal, eps, n_nodes, size, expansions, budget):
+    """Expand nodes until a goal polygon, an empty heap, or ``expansions`` reaching ``budget`` (a
+    total, not a count for this call). Returns (status, final node, expansions, n_nodes, heap
+    size). After BUDGET the node in hand is back on the heap, so a call with a larger budget and
+    the returned counters goes on exactly where this one stopped (sliced searches); NEED_SPACE
+    leaves a half-expanded node: begin again with more room.
+    """
+    stamp = wi[0]
+    goal_polys = _wint(wi, W_GOAL_POLYS)[:n_goal]
+    indptr = _sec(mi, mi, M_INDPTR)
+    indices = _sec(mi, mi, M_INDICES)
+    nbr = _sec(mi, mi, M_NBR)
+    twins = _sec(mi, mi, M_TWINS)
+    owner = _sec(mi, mi, M_OWNER)
+    corner = _sec(mi, mi, M_CORNER)
+    open_poly = _sec(mi, mi, M_OPEN)
+    dead = _sec(mi, mi, M_DEAD)
+    up = _sec(mi, mi, M_UP)
+    nroot = _wint(wi, W_ROOT)
+    nslot = _wint(wi, W_SLOT)
+    npar = _wint(wi, W_PARENT)
+    vals = _wint(wi, W_HEAP)
+    root_stamp = _wint(wi, W_ROOT_STAMP)
+    mark = _wint(wi, W_MARK)
+    nint = _wfloat(wi, wf, F_INTERVAL)
+    ng = _wfloat(wi, wf, F_G)
+    nf = _wfloat(wi, wf, F_F)
+    keys = _wfloat(wi, wf, F_KEYS)
+    root_g = _wfloat(wi, wf, F_ROOT_G)
     i = -1
     while True:
         if i < 0:  # take the best open node
             if size == 0:
-                return EXHAUSTED, -1, expansions
+                return EXHAUSTED, -1, expansions, n_nodes, size
             f, i, size = heap_pop(keys, vals, size)
             root = nroot[i]
             if root >= 0 and root_stamp[root] == stamp and root_g[root] + eps < ng[i]:
@@ -385,15 +417,16 @@ def _search(xy, mi, wi, wf, sx, sy, gx, gy, start_polys, goal_polys, stamp, eps,
             p = owner[nslot[i]]
             for j in range(len(goal_polys)):
                 if goal_polys[j] == p:
-                    return FOUND, i, expansions
+                    return FOUND, i, expansions, n_nodes, size
         if expansions >= budget:
-            return BUDGET, i, expansions
+            size = heap_push(keys, vals, size, nf[i], i)
+            return BUDGET, i, expansions, n_nodes, size
         expansions += 1
         first = n_nodes
         n_nodes = _expand(xy, indptr, indices, nbr, twins, owner, corner, open_poly, dead, up, mark, nroot, nslot,
                           nint, ng, nf, npar, root_g, root_stamp, n_nodes, i, sx, sy, gx, gy, stamp, eps)
         if n_nodes < 0:
-            return NEED_SPACE, -1, expansions
+            return NEED_SPACE, -1, expansions, 0, size
         # intermediate pruning: a lone successor with the same root, outside the goal polygons,
         # is expanded at once instead of going through the heap (its f is no smaller)
         i_next = -1
@@ -536,9 +569,10 @@ def _expand(xy, indptr, indices, nbr, twins, owner, corner, open_poly, dead, up,
 
 
 @njit(cache=True)
-def _trace(xy, mi, wi, wf, final, sx, sy, gx, gy):
-    """Write the turning points (start ... goal) and the polygons crossed, from the final node,
-    to the workspace's output sections; returns (points, polygons)."""
+def trace(xy, mi, wi, wf, final, sx, sy, gx, gy):
+    """Write the turning points (start ... goal) and the polygons crossed, from the final node
+    (-1: start and goal share a polygon), to the workspace's output sections; returns (points,
+    polygons, length)."""
     nbr = _sec(mi, mi, M_NBR)
     owner = _sec(mi, mi, M_OWNER)
     nroot = _wint(wi, W_ROOT)
@@ -547,6 +581,12 @@ def _trace(xy, mi, wi, wf, final, sx, sy, gx, gy):
     polys = _wint(wi, W_OUT_POLYS)
     nint = _wfloat(wi, wf, F_INTERVAL)
     pts = _wfloat(wi, wf, F_OUT_POINTS)
+    if final < 0:  # the shared polygon is in polys[0] already (begin)
+        pts[0] = sx
+        pts[1] = sy
+        pts[2] = gx
+        pts[3] = gy
+        return 2, 1, _dist(gx - sx, gy - sy)
     # the turn before the goal: straight from the root, or around an end of the interval
     root = nroot[final]
     rx = xy[root, 0] if root >= 0 else sx
@@ -611,7 +651,10 @@ def _trace(xy, mi, wi, wf, final, sx, sy, gx, gy):
         pts[2] = pts[0]
         pts[3] = pts[1]
         keep = 2
-    return keep, n_chain + 1
+    total = 0.0
+    for k in range(1, keep):
+        total += _dist(pts[2 * k] - pts[2 * k - 2], pts[2 * k + 1] - pts[2 * k - 1])
+    return keep, n_chain + 1, total
 
 
 @njit(cache=True)

@@ -384,18 +384,27 @@ class MeshQuery:
             self._grow(4 * self._capacity)
         if status != FOUND:
             return None, status, expansions
-        o, f = self._out
-        polys = wi[o:o + n_polys].astype(np.int32)
-        pts = wf[f:f + 2 * n_pts].reshape(n_pts, 2).copy()
-        return Path(polys, pts, length * self._scale_cost, expansions, False, s_moved, g_moved), status, expansions
+        return self._traced_path(self._ws, self._out, n_pts, n_polys, length, expansions, s_moved, g_moved), status, expansions
+
+    def _traced_path(self, ws: tuple[NDArray[np.int64], NDArray[np.float64]], out: tuple[int, int], n_pts: int,
+                     n_polys: int, length: float, expansions: int, s_moved: bool, g_moved: bool) -> Path:
+        """The Path that :func:`PK.trace` wrote to the workspace ``ws`` (``out``: the offsets of
+        its output sections, from :meth:`_workspace`)."""
+        wi, wf = ws
+        o, f = out
+        return Path(wi[o:o + n_polys].astype(np.int32), wf[f:f + 2 * n_pts].reshape(n_pts, 2).copy(),
+                    length * self._scale_cost, expansions, False, s_moved, g_moved)
+
+    def _workspace(self, capacity: int) -> tuple[tuple[NDArray[np.int64], NDArray[np.float64]], tuple[int, int]]:
+        """A search workspace (wi, wf) for ``capacity`` nodes on this mesh, and the offsets of
+        its output sections as plain ints (numpy integers slice slowly)."""
+        ws = PK.workspace(self.mesh.n_vertices, self.mesh.n_polygons, capacity)
+        return ws, (int(ws[0][1 + PK.W_OUT_POLYS]), int(ws[0][11 + PK.F_OUT_POINTS]))
 
     def _grow(self, capacity: int) -> None:
-        """A search workspace for ``capacity`` nodes (the output offsets as plain ints: numpy
-        integers slice slowly)."""
+        """Replace the query's own workspace by one for ``capacity`` nodes."""
         self._capacity = capacity
-        self._ws = PK.workspace(self.mesh.n_vertices, self.mesh.n_polygons, capacity)
-        wi = self._ws[0]
-        self._out = (int(wi[1 + PK.W_OUT_POLYS]), int(wi[11 + PK.F_OUT_POINTS]))
+        self._ws, self._out = self._workspace(capacity)
 
     def _unreachable(self, s, s_polys, s_moved, g, g_moved, allow_partial, budget) -> Path:
         if not allow_partial:
