@@ -94,8 +94,8 @@ def h_value(rx, ry, lx, ly, qx, qy, gx, gy):
  M_COMPONENT, M_SECTIONS) = range(13)
 # workspace sections: ints in wi (after the stamp wi[0] and the offsets), floats in wf
 (W_ROOT, W_SLOT, W_PARENT, W_HEAP, W_ROOT_STAMP, W_MARK, W_START_POLYS, W_GOAL_POLYS, W_OUT_POLYS) = range(9)
-(F_INTERVAL, F_G, F_F, F_KEYS, F_ROOT_G, F_OUT_POINTS) = range(6)
-_W_HEAD = 1 + 10 + 7  # stamp, offsets of the 9 int sections in wi, of the 6 float sections in wf
+(F_INTERVAL, F_G, F_KEYS, F_ROOT_G, F_OUT_POINTS) = range(5)
+_W_HEAD = 1 + 10 + 6  # stamp, offsets of the 9 int sections in wi, of the 5 float sections in wf
 MAX_HITS = 64  # polygons one point may touch (a vertex shared by many polygons)
 OFF_MESH = 4  # status: an endpoint lies in no open polygon (the caller applies its endpoint policy)
 RUNNING = 5  # begin: the search goes on in run
@@ -120,11 +120,11 @@ def workspace(n_vertices, n_polygons, capacity):
     cleared between searches), then the section offsets."""
     c = int(capacity)
     ints = [c, c, c, c, n_vertices, n_polygons, MAX_HITS, MAX_HITS, c + 2]
-    floats = [4 * c, c, c, c, n_vertices, 2 * (c + 3)]
+    floats = [4 * c, c, c, n_vertices, 2 * (c + 3)]
     wi = np.zeros(_W_HEAD + sum(ints), np.int64)
     wi[1] = _W_HEAD
     wi[2:11] = _W_HEAD + np.cumsum(ints)
-    wi[12:18] = np.cumsum(floats)
+    wi[12:17] = np.cumsum(floats)
     return wi, np.zeros(sum(floats), np.float64)
 
 
@@ -280,8 +280,18 @@ def find(xy, mi, grid, wi, wf, sx, sy, gx, gy, n_start, n_goal, eps, budget):
 
 
 @njit(cache=True)
-def _add(nroot, nslot, nint, ng, nf, npar, root_g, root_stamp, n_nodes, slot, lx, ly, rx, ry, root, g, parent,
-         rootx, rooty, gx, gy, stamp, eps):
+def _f(xy, nroot, nint, ng, i, sx, sy, gx, gy):
+    """f = g + h of node ``i`` (computed when it goes on the heap: nodes expanded at once by
+    intermediate pruning never need it)."""
+    root = nroot[i]
+    rx = xy[root, 0] if root >= 0 else sx
+    ry = xy[root, 1] if root >= 0 else sy
+    return ng[i] + h_value(rx, ry, nint[4 * i], nint[4 * i + 1], nint[4 * i + 2], nint[4 * i + 3], gx, gy)
+
+
+@njit(cache=True)
+def _add(nroot, nslot, nint, ng, npar, root_g, root_stamp, n_nodes, slot, lx, ly, rx, ry, root, g, parent, stamp,
+         eps):
     """Store a node unless its root vertex is known with a smaller g (root-level pruning);
     returns the new node count, -1 when the pool is full."""
     if root >= 0:
@@ -304,7 +314,6 @@ def _add(nroot, nslot, nint, ng, nf, npar, root_g, root_stamp, n_nodes, slot, lx
     nint[4 * i + 3] = ry
     ng[i] = g
     npar[i] = parent
-    nf[i] = g + h_value(rootx, rooty, lx, ly, rx, ry, gx, gy)
     return n_nodes + 1
 
 
@@ -339,7 +348,6 @@ def begin(xy, mi, wi, wf, sx, sy, gx, gy, n_start, n_goal, eps):
     mark = _wint(wi, W_MARK)
     nint = _wfloat(wi, wf, F_INTERVAL)
     ng = _wfloat(wi, wf, F_G)
-    nf = _wfloat(wi, wf, F_F)
     keys = _wfloat(wi, wf, F_KEYS)
     root_g = _wfloat(wi, wf, F_ROOT_G)
     # the goal polygons and their ancestors in the dead-end forest may be entered
@@ -364,12 +372,12 @@ def begin(xy, mi, wi, wf, sx, sy, gx, gy, n_start, n_goal, eps):
             b = indices[e + 1] if e + 1 < hi else indices[lo]
             if _on_segment(xy[a, 0], xy[a, 1], xy[b, 0], xy[b, 1], sx, sy):
                 continue
-            n = _add(nroot, nslot, nint, ng, nf, npar, root_g, root_stamp, n_nodes, twins[e],
-                     xy[b, 0], xy[b, 1], xy[a, 0], xy[a, 1], -1, 0.0, -1, sx, sy, gx, gy, stamp, eps)
+            n = _add(nroot, nslot, nint, ng, npar, root_g, root_stamp, n_nodes, twins[e],
+                     xy[b, 0], xy[b, 1], xy[a, 0], xy[a, 1], -1, 0.0, -1, stamp, eps)
             if n < 0:
                 return NEED_SPACE, 0, 0
             if n > n_nodes:
-                size = heap_push(keys, vals, size, nf[n_nodes], n_nodes)
+                size = heap_push(keys, vals, size, _f(xy, nroot, nint, ng, n_nodes, sx, sy, gx, gy), n_nodes)
             n_nodes = n
     return RUNNING, n_nodes, size
 
@@ -401,7 +409,6 @@ def run(xy, mi, wi, wf, sx, sy, gx, gy, n_goal, eps, n_nodes, size, expansions, 
     mark = _wint(wi, W_MARK)
     nint = _wfloat(wi, wf, F_INTERVAL)
     ng = _wfloat(wi, wf, F_G)
-    nf = _wfloat(wi, wf, F_F)
     keys = _wfloat(wi, wf, F_KEYS)
     root_g = _wfloat(wi, wf, F_ROOT_G)
     i = -1
@@ -419,12 +426,12 @@ def run(xy, mi, wi, wf, sx, sy, gx, gy, n_goal, eps, n_nodes, size, expansions, 
                 if goal_polys[j] == p:
                     return FOUND, i, expansions, n_nodes, size
         if expansions >= budget:
-            size = heap_push(keys, vals, size, nf[i], i)
+            size = heap_push(keys, vals, size, _f(xy, nroot, nint, ng, i, sx, sy, gx, gy), i)
             return BUDGET, i, expansions, n_nodes, size
         expansions += 1
         first = n_nodes
         n_nodes = _expand(xy, indptr, indices, nbr, twins, owner, corner, open_poly, dead, up, mark, nroot, nslot,
-                          nint, ng, nf, npar, root_g, root_stamp, n_nodes, i, sx, sy, gx, gy, stamp, eps)
+                          nint, ng, npar, root_g, root_stamp, n_nodes, i, sx, sy, stamp, eps)
         if n_nodes < 0:
             return NEED_SPACE, -1, expansions, 0, size
         # intermediate pruning: a lone successor with the same root, outside the goal polygons,
@@ -440,13 +447,13 @@ def run(xy, mi, wi, wf, sx, sy, gx, gy, n_goal, eps, n_nodes, size, expansions, 
             i = i_next
             continue
         for k in range(first, n_nodes):
-            size = heap_push(keys, vals, size, nf[k], k)
+            size = heap_push(keys, vals, size, _f(xy, nroot, nint, ng, k, sx, sy, gx, gy), k)
         i = -1
 
 
 @njit(cache=True)
-def _expand(xy, indptr, indices, nbr, twins, owner, corner, open_poly, dead, up, mark, nroot, nslot, nint, ng, nf,
-            npar, root_g, root_stamp, n_nodes, i, sx, sy, gx, gy, stamp, eps):
+def _expand(xy, indptr, indices, nbr, twins, owner, corner, open_poly, dead, up, mark, nroot, nslot, nint, ng,
+            npar, root_g, root_stamp, n_nodes, i, sx, sy, stamp, eps):
     """Store the successors of node ``i``; returns the new node count (-1: the pool is full)."""
     root = nroot[i]
     g = ng[i]
@@ -475,13 +482,11 @@ def _expand(xy, indptr, indices, nbr, twins, owner, corner, open_poly, dead, up,
             d, ex, ey, v = dq, qx, qy, vb
         new_root = root
         new_g = g
-        nrx, nry = rx, ry
         if d > 0.0:
             if not (ex == xy[v, 0] and ey == xy[v, 1] and corner[v]):
                 return n_nodes
             new_root = v
             new_g = g + d
-            nrx, nry = ex, ey
         e = _next_slot(indptr, p, e0)
         while e != e0:
             en = _next_slot(indptr, p, e)
@@ -489,8 +494,8 @@ def _expand(xy, indptr, indices, nbr, twins, owner, corner, open_poly, dead, up,
             if q >= 0 and open_poly[q] and (not dead[q] or mark[q] == stamp or up_p == q):
                 a = indices[e]
                 b = indices[en]
-                n_nodes = _add(nroot, nslot, nint, ng, nf, npar, root_g, root_stamp, n_nodes, twins[e],
-                               xy[b, 0], xy[b, 1], xy[a, 0], xy[a, 1], new_root, new_g, i, nrx, nry, gx, gy, stamp, eps)
+                n_nodes = _add(nroot, nslot, nint, ng, npar, root_g, root_stamp, n_nodes, twins[e],
+                               xy[b, 0], xy[b, 1], xy[a, 0], xy[a, 1], new_root, new_g, i, stamp, eps)
                 if n_nodes < 0:
                     return -1
             e = en
@@ -550,18 +555,18 @@ def _expand(xy, indptr, indices, nbr, twins, owner, corner, open_poly, dead, up,
                 py_l = by
             slot = twins[e]
             if tl > tr:
-                n_nodes = _add(nroot, nslot, nint, ng, nf, npar, root_g, root_stamp, n_nodes, slot,
-                               px_l, py_l, px_r, py_r, root, g, i, rx, ry, gx, gy, stamp, eps)
+                n_nodes = _add(nroot, nslot, nint, ng, npar, root_g, root_stamp, n_nodes, slot,
+                               px_l, py_l, px_r, py_r, root, g, i, stamp, eps)
                 if n_nodes < 0:
                     return -1
             if can_right and tr > 0.0:
-                n_nodes = _add(nroot, nslot, nint, ng, nf, npar, root_g, root_stamp, n_nodes, slot,
-                               px_r, py_r, ax, ay, vb, g_right, i, qx, qy, gx, gy, stamp, eps)
+                n_nodes = _add(nroot, nslot, nint, ng, npar, root_g, root_stamp, n_nodes, slot,
+                               px_r, py_r, ax, ay, vb, g_right, i, stamp, eps)
                 if n_nodes < 0:
                     return -1
             if can_left and tl < 1.0:
-                n_nodes = _add(nroot, nslot, nint, ng, nf, npar, root_g, root_stamp, n_nodes, slot,
-                               bx, by, px_l, py_l, va, g_left, i, lx, ly, gx, gy, stamp, eps)
+                n_nodes = _add(nroot, nslot, nint, ng, npar, root_g, root_stamp, n_nodes, slot,
+                               bx, by, px_l, py_l, va, g_left, i, stamp, eps)
                 if n_nodes < 0:
                     return -1
         e = en
