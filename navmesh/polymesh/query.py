@@ -54,6 +54,8 @@ __all__ = ["MeshQuery", "MeshRaycast"]
 
 _EPS = 1e-10  # root pruning slack, relative to the mesh's size
 _POOL = 1024  # initial search node capacity (grows on demand)
+_PAIRS = (tuple, list, np.ndarray)
+_REALS = (float, int, np.float64)  # exactly these types (bool, a subclass of int, goes the long way)
 
 
 @dataclass(frozen=True, eq=False)
@@ -150,6 +152,12 @@ class MeshQuery:
 
     # -- endpoints ----------------------------------------------------------------------------
     def _point(self, name: str, point: ArrayLike) -> NDArray[np.float64]:
+        if type(point) in _PAIRS and len(point) == 2 and type(point[0]) in _REALS and type(point[1]) in _REALS:
+            # the common (x, y) of plain numbers, without numpy's conversion machinery; anything
+            # odd (too large, NaN) takes the long way and its error
+            x, y = point
+            if -MAX_COORDINATE <= x <= MAX_COORDINATE and -MAX_COORDINATE <= y <= MAX_COORDINATE:
+                return np.array((x, y), dtype=np.float64)
         p = as_float_array(name, point, InvalidGeometryError)
         if p.shape != (2,) or not (abs(p[0]) <= MAX_COORDINATE and abs(p[1]) <= MAX_COORDINATE):
             raise InvalidGeometryError(f"{name}={describe(point)} is not valid; expected 2 finite coordinates")

@@ -108,3 +108,13 @@ def test_version_3_drops_untraversable_faces_and_their_negative_links(tmp_path):
     assert mesh.n_polygons == 2
     assert mesh.neighbours.tolist() == [-1] * 8
     assert sorted(mesh.polygon_points(1).min(axis=0).tolist()) == [0.0, 2.0]
+
+
+@pytest.mark.parametrize("bad", [(10**400, 1), (float("nan"), 1), (1, float("inf")), (1e16, 1.0), ("1", 2)])
+def test_plain_pairs_and_their_bad_cousins(bad):
+    from navmesh.errors import InvalidGeometryError
+
+    query = MeshQuery(build_navmesh(Level.rectangle(10, 10)))
+    assert query.find_path((1, 2), [3.0, np.float64(4)]).points.tolist() == [[1.0, 2.0], [3.0, 4.0]]
+    with pytest.raises(InvalidGeometryError, match="start="):
+        query.find_path(bad, (5, 5))
