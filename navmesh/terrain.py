@@ -10,6 +10,12 @@ is computed for many segments at once by :class:`TerrainLayer` (or :func:`terrai
 
 Arc weight rule (:meth:`CostProfile.arc_weights`)
 -------------------------------------------------
+This is the library's one cost rule; every cost, multiplier and access decision (graph arcs,
+straight shortcuts, mesh polygons, the multiplier under a unit, the terrain a crowd's walls keep
+units out of, the editor's and the demo's overlays) calls :class:`CostProfile`'s
+:meth:`~CostProfile.allows`, :meth:`~CostProfile.tag_multipliers`,
+:meth:`~CostProfile.segment_weights` or :meth:`~CostProfile.arc_weights`.
+
 - An untagged arc (graph tag ``""``) costs its plain length outside regions, plus for every tag
   its length inside that tag times the profile's multiplier (tags the profile does not list cost
   x1.0). It is closed (``inf``) when any positive length lies in a forbidden tag.
@@ -421,6 +427,44 @@ class CostProfile:
         """Cost factor of ``tag`` (1.0 for plain ground and unlisted tags; forbidden tags too)."""
         return self.multipliers.get(tag, 1.0)
 
+    def allows(self, tag: str = "", requires: str | Iterable[str] | None = None) -> bool:
+        """Whether this unit may use ground or a link of surface ``tag`` gated by ``requires``.
+
+        The one access rule: a tag in :attr:`forbidden` closes it, and every required capability
+        must be among :attr:`capabilities`. Plain ground (``""``) is always allowed.
+
+        Parameters
+        ----------
+        tag : str
+            Terrain or link tag (``""`` for plain ground or an untagged link).
+        requires : str or iterable of str, optional
+            Capabilities the link asks for (a :class:`~navmesh.level.Link`'s ``requires``).
+
+        Examples
+        --------
+        >>> wader = CostProfile("wader", forbidden={"lava"}, capabilities={"wade"})
+        >>> wader.allows("swamp"), wader.allows("lava"), wader.allows("ford", "wade"), wader.allows("", "key")
+        (True, False, True, False)
+        """
+        if requires is None:
+            needs: frozenset[str] = frozenset()
+        elif isinstance(requires, str):
+            needs = frozenset((requires,))
+        else:
+            needs = frozenset(requires)
+        return tag not in self.forbidden and needs <= self.capabilities
+
+    def tag_multipliers(self, tags: Iterable[str]) -> NDArray[np.float64]:
+        """Cost factor of standing or walking on each tag: :meth:`multiplier`, ``inf`` where
+        :meth:`allows` refuses the tag (1.0 for plain ground ``""``).
+
+        Examples
+        --------
+        >>> CostProfile("tank", {"swamp": 3.0}, forbidden={"water"}).tag_multipliers(["", "swamp", "water", "grass"]).tolist()
+        [1.0, 3.0, inf, 1.0]
+        """
+        return np.array([self.multiplier(t) if self.allows(t) else np.inf for t in tags], dtype=np.float64)
+
     def min_multiplier(self) -> float:
         """Smallest factor this profile applies anywhere (<= 1): the safe heuristic scale."""
         return min([1.0, *self.multipliers.values()])
@@ -467,20 +511,9 @@ class CostProfile:
         ...                  ("", "ferry", "ford|requires:wading_boots")).tolist()
         [18.0, inf, 100.0, inf]
         """
-        base = as_float_array("lengths", lengths, InvalidCostError).reshape(-1)
+        base = _check_lengths(lengths)
         m = len(base)
-        if not ((base >= 0) & (base <= MAX_COST)).all():
-            i = int(np.flatnonzero(~((base >= 0) & (base <= MAX_COST)))[0])
-            raise InvalidCostError(
-                f"lengths[{i}]={base[i]} is not allowed; base arc costs must lie in [0, {MAX_COST:g}]"
-            )
-        tl = scipy.sparse.csr_array(terrain_lengths, dtype=np.float64)
-        names = tuple(terrain_tag_names)
-        if tl.shape != (m, len(names)):
-            raise InvalidCostError(
-                f"terrain_lengths has shape {tl.shape}; expected ({m}, {len(names)}): "
-                "one row per arc, one column per tag"
-            )
+        tl, names = _check_terrain(terrain_lengths, terrain_tag_names, m)
         tags = np.asarray(arc_tags)
         if tags.shape != (m,) or (m and not np.issubdtype(tags.dtype, np.integer)):
             raise InvalidCostError(f"arc_tags has shape {tags.shape}; expected ({m},) integer tag ids")
@@ -488,35 +521,92 @@ class CostProfile:
         if m and (tags.min() < 0 or tags.max() >= len(arc_names)):
             raise InvalidCostError(f"arc_tags hold ids outside 0..{len(arc_names) - 1}")
 
-        # Untagged arcs: plain part x1, terrain parts x multiplier.
-        mult = np.array([self.multiplier(t) for t in names], dtype=np.float64)
-        closed_col = np.array([t in self.forbidden for t in names], dtype=bool)
-        in_terrain = np.asarray(tl.sum(axis=1)).reshape(-1)
-        weighted = np.asarray(tl @ mult).reshape(-1)
-        plain = np.maximum(base - in_terrain, 0.0)
-        weights = plain + weighted
-        noise = _NOISE * np.maximum(base, 1.0)
-        if closed_col.any():
-            closed_len = np.asarray(tl @ closed_col.astype(np.float64)).reshape(-1)
-            weights[closed_len > noise] = np.inf
-
-        # Tagged and gated arcs: decode each graph tag name once, not per arc.
+        # Arcs with a surface tag carry it; the others follow the terrain under them.
+        weights = self.segment_weights(base, tl, names)
         k_tags = len(arc_names)
         has_surface = np.zeros(k_tags, dtype=bool)
         factor = np.ones(k_tags)
         closed = np.zeros(k_tags, dtype=bool)
-        for k, arc_name in enumerate(arc_names):
+        for k, arc_name in enumerate(arc_names):  # each graph tag name once, not per arc
             surface, needs = decode_arc_tag(arc_name)
-            if surface:
-                has_surface[k] = True
-                factor[k] = self.multiplier(surface)
-                closed[k] = surface in self.forbidden
-            if not needs <= self.capabilities:
-                closed[k] = True
+            has_surface[k] = bool(surface)
+            factor[k] = self.multiplier(surface)
+            closed[k] = not self.allows(surface, needs)
         own = has_surface[tags]
         weights[own] = base[own] * factor[tags[own]]
         weights[closed[tags]] = np.inf
         return weights
+
+    def segment_weights(
+        self,
+        lengths: ArrayLike,
+        terrain_lengths: scipy.sparse.sparray | scipy.sparse.spmatrix | ArrayLike,
+        terrain_tag_names: Sequence[str],
+    ) -> NDArray[np.float64]:
+        """Cost of m straight segments walked over terrain: the rule of an untagged arc.
+
+        A segment costs its length outside every region (x1) plus, per tag, its length inside
+        that tag times :meth:`multiplier`; it is closed (``inf``) when more than rounding noise
+        (1e-9 of its length, or of 1 for segments shorter than 1) lies in a tag this profile
+        may not enter (:meth:`allows`).
+
+        Parameters
+        ----------
+        lengths : float array of shape (m,)
+            Length (or base cost) of each segment, in [0, MAX_COST].
+        terrain_lengths : sparse or dense float array of shape (m, T)
+            Length of each segment inside each terrain tag (from :class:`TerrainLayer`).
+        terrain_tag_names : sequence of T str
+            The tag of each column.
+
+        Returns
+        -------
+        float array of shape (m,)
+            Costs >= 0, ``inf`` where closed.
+
+        Raises
+        ------
+        InvalidCostError
+            ``lengths`` negative/NaN/too large, or the shapes do not match.
+
+        Examples
+        --------
+        >>> tank = CostProfile("tank", {"swamp": 3.0}, forbidden={"water"})
+        >>> tank.segment_weights([10, 10, 10], [[4, 0], [0, 1], [0, 1e-12]], ("swamp", "water")).tolist()
+        [18.0, inf, 10.0]
+        """
+        base = _check_lengths(lengths)
+        tl, names = _check_terrain(terrain_lengths, terrain_tag_names, len(base))
+        mult = np.array([self.multiplier(t) for t in names], dtype=np.float64)
+        in_terrain = np.asarray(tl.sum(axis=1)).reshape(-1)
+        weights = np.maximum(base - in_terrain, 0.0) + np.asarray(tl @ mult).reshape(-1)
+        closed_col = np.array([not self.allows(t) for t in names], dtype=bool)
+        if closed_col.any():
+            closed_len = np.asarray(tl @ closed_col.astype(np.float64)).reshape(-1)
+            weights[closed_len > _NOISE * np.maximum(base, 1.0)] = np.inf
+        return weights
+
+
+def _check_lengths(lengths: ArrayLike) -> NDArray[np.float64]:
+    """Base arc costs as a flat float array, each in [0, MAX_COST]."""
+    base = as_float_array("lengths", lengths, InvalidCostError).reshape(-1)
+    bad = ~((base >= 0) & (base <= MAX_COST))
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise InvalidCostError(f"lengths[{i}]={base[i]} is not allowed; base arc costs must lie in [0, {MAX_COST:g}]")
+    return base
+
+
+def _check_terrain(terrain_lengths: Any, terrain_tag_names: Sequence[str], m: int
+                   ) -> tuple[scipy.sparse.csr_array, tuple[str, ...]]:
+    """Terrain lengths as a csr array of shape (m, T) with their T tag names."""
+    tl = scipy.sparse.csr_array(terrain_lengths, dtype=np.float64)
+    names = tuple(terrain_tag_names)
+    if tl.shape != (m, len(names)):
+        raise InvalidCostError(
+            f"terrain_lengths has shape {tl.shape}; expected ({m}, {len(names)}): one row per arc, one column per tag"
+        )
+    return tl, names
 
 
 class _FrozenDict(dict):  # type: ignore[type-arg]
