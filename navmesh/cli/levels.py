@@ -7,11 +7,9 @@ import time
 from pathlib import Path as FilePath
 from typing import Any, Callable, Sequence
 
-import numpy as np
-
 from navmesh.cli.common import UsageError, quiet
 
-__all__ = ["file_kind", "read_grid", "grid_level", "load", "build_graph", "build_mesh", "mesh_of", "summary"]
+__all__ = ["file_kind", "read_grid", "load", "build_graph", "build_mesh", "mesh_of", "summary"]
 
 TILED_SUFFIXES = (".tmj", ".tmx")
 
@@ -47,33 +45,15 @@ def read_grid(path: str, cell_size: float) -> Any:
     return GridMap.from_movingai(path, water="blocked", cell_size=cell_size)
 
 
-def grid_level(grid: Any, waypoints: str) -> Any:
-    """A level from a tile grid: blocked cells merged into obstacle polygons (holes kept), optionally a
-    waypoint per free cell."""
-    import shapely
-
-    from navmesh.geometry import cell_rectangles
-    from navmesh.level import Level
-
-    s = grid.cell_size
-    ox, oy = grid.origin
-    # One polygon per connected wall (cells sharing an edge), not one box per run of cells: an editor
-    # shows walls, not hundreds of strips. simplify(0) drops the vertices left between merged boxes.
-    walls = shapely.simplify(shapely.union_all(cell_rectangles(grid.blocked[::-1])), 0.0)
-    obstacles = [shapely.transform(p, lambda xy: xy * s + (ox, oy)) for p in shapely.get_parts(walls) if p.area > 0]
-    free = np.flatnonzero(~grid.blocked.reshape(-1))
-    points = grid.cell_center(free) if waypoints == "cells" else np.zeros((0, 2))
-    bounds = [(ox, oy), (ox + grid.width * s, oy), (ox + grid.width * s, oy + grid.height * s), (ox, oy + grid.height * s)]
-    return Level(bounds, obstacles=obstacles, waypoints=points)
-
-
 def load(args: argparse.Namespace) -> Any:
     """The Level named by ``args.level`` (any supported format)."""
     kind = file_kind(args.level)
     if kind == "mesh":
         raise UsageError(f"{args.level} is a navigation mesh, not a level; only 'navmesh path' reads a .mesh file")
     if kind == "movingai":
-        return grid_level(read_grid(args.level, args.cell_size), getattr(args, "waypoints", "cells"))
+        from navmesh.level_grid import level_from_grid
+
+        return level_from_grid(read_grid(args.level, args.cell_size), waypoints=getattr(args, "waypoints", "cells"))
     if kind == "tiled":
         from navmesh.io.tiled import load_tiled_level
 
