@@ -32,7 +32,8 @@ from navmesh.errors import (
 )
 from navmesh.geometry import Join, as_bounds, as_polygon, polygon_list
 from navmesh.sight import LineOfSight
-from navmesh.terrain import TerrainLayer, TerrainRegion, check_tag
+from navmesh.tags import check_tag
+from navmesh.terrain import TerrainLayer, TerrainRegion
 
 __all__ = [
     "Level",

@@ -23,7 +23,7 @@ units out of, the editor's and the demo's overlays) calls :class:`CostProfile`'s
   carries its own surface: its base cost (length, or the off-mesh link's own cost) times the
   multiplier of its tag; terrain regions under it are ignored (a bridge over water is not water).
   It is closed when its tag is forbidden.
-- Gated arcs: an arc tag name may carry requirements, encoded by :func:`encode_arc_tag` as
+- Gated arcs: an arc tag name may carry requirements, encoded by :func:`~navmesh.tags.encode_arc_tag` as
   ``"ford|requires:wading_boots"`` (or ``"requires:wading_boots"`` without a surface tag). The arc
   is closed unless the profile has every required capability.
 """
@@ -39,9 +39,10 @@ import scipy.sparse
 import shapely
 from numpy.typing import ArrayLike, NDArray
 
-from navmesh._checks import MAX_COORDINATE, MAX_COST, as_float_array, check_points, is_real
+from navmesh._checks import MAX_COST, as_float_array, check_points, is_real
 from navmesh.errors import InvalidCostError, InvalidGeometryError, InvalidOptionError, describe
 from navmesh.geometry import as_polygon, segment_arrays, segment_lines
+from navmesh.tags import check_tag, decode_arc_tag, encodable
 
 __all__ = [
     "TerrainRegion",
@@ -49,94 +50,12 @@ __all__ = [
     "TerrainLengths",
     "terrain_lengths",
     "CostProfile",
-    "DangerZone",
-    "danger_lengths",
-    "add_danger",
-    "encode_arc_tag",
-    "decode_arc_tag",
-    "check_tag",
-    "REQUIRES_PREFIX",
+    "real_value",
 ]
 
-REQUIRES_PREFIX = "requires:"
-_SEP = "|"
 # Lengths below this fraction of the arc (or absolute, for arcs shorter than 1) are rounding noise
 # from the overlay, not real terrain: they neither cost nor forbid.
 _NOISE = 1e-9
-
-
-def check_tag(name: str, tag: Any, *, allow_empty: bool = False) -> str:
-    """Return ``tag`` if it is a valid tag name: a str without ``"|"``, not starting with ``"requires:"``.
-
-    ``""`` (plain ground) is allowed only with ``allow_empty``.
-
-    Examples
-    --------
-    >>> check_tag("tag", "swamp")
-    'swamp'
-    """
-    if not isinstance(tag, str):
-        raise InvalidOptionError(f"{name}={describe(tag)} is not a tag; expected a str such as 'swamp'")
-    if not _encodable(tag):
-        raise InvalidOptionError(f"{name}={describe(tag)} is not valid; a tag must be UTF-8 text (no lone surrogates)")
-    if not tag and not allow_empty:
-        raise InvalidOptionError(f"{name}='' is not valid; a tag must be a non-empty str ('' is plain ground)")
-    if _SEP in tag or tag.startswith(REQUIRES_PREFIX):
-        raise InvalidOptionError(
-            f"{name}={describe(tag)} is not valid; tags may not contain {_SEP!r} or start with {REQUIRES_PREFIX!r}"
-        )
-    return tag
-
-
-def _encodable(text: str) -> bool:
-    """Whether ``text`` can be written to a UTF-8 file (lone surrogates cannot)."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-def encode_arc_tag(tag: str = "", requires: str | None = None) -> str:
-    """Graph tag name for an arc with surface ``tag`` gated by capability ``requires``.
-
-    The builder uses this to fill ``NavGraph.tag_names``; :meth:`CostProfile.arc_weights` decodes it.
-
-    Examples
-    --------
-    >>> encode_arc_tag("ford", "wading_boots")
-    'ford|requires:wading_boots'
-    >>> encode_arc_tag(requires="key"), encode_arc_tag("ladder"), encode_arc_tag()
-    ('requires:key', 'ladder', '')
-    """
-    check_tag("tag", tag, allow_empty=True)
-    if requires is None:
-        return tag
-    check_tag("requires", requires)
-    gate = REQUIRES_PREFIX + requires
-    return f"{tag}{_SEP}{gate}" if tag else gate
-
-
-def decode_arc_tag(name: str) -> tuple[str, frozenset[str]]:
-    """Split a graph tag name into (surface tag, required capabilities); inverse of :func:`encode_arc_tag`.
-
-    Examples
-    --------
-    >>> decode_arc_tag("ford|requires:wading_boots")
-    ('ford', frozenset({'wading_boots'}))
-    >>> decode_arc_tag("")
-    ('', frozenset())
-    """
-    surface = ""
-    needs: set[str] = set()
-    for part in name.split(_SEP) if name else ():
-        if part.startswith(REQUIRES_PREFIX):
-            needs.add(part[len(REQUIRES_PREFIX) :])
-        elif surface:
-            raise InvalidOptionError(f"arc tag name {describe(name)} has two surface tags; expected 'tag|requires:cap'")
-        else:
-            surface = part
-    return surface, frozenset(needs)
 
 
 @dataclass(frozen=True, eq=False)
@@ -318,7 +237,7 @@ def terrain_lengths(a: ArrayLike, b: ArrayLike, regions: Sequence[TerrainRegion]
     return TerrainLayer(regions).lengths(a, b)
 
 
-def _real(value: Any) -> float:
+def real_value(value: Any) -> float:
     """``value`` as a float, NaN when it is not a real number, inf when it is an int too large."""
     if not is_real(value):
         return math.nan
@@ -329,7 +248,7 @@ def _real(value: Any) -> float:
 
 
 def _positive_multiplier(profile: str, tag: Any, value: Any) -> float:
-    f = _real(value)
+    f = real_value(value)
     if not 0 < f <= MAX_COST:
         raise InvalidCostError(
             f"CostProfile {describe(profile)}: multipliers[{describe(tag)}]={describe(value)} is not allowed; "
@@ -350,7 +269,7 @@ def _tag_set(profile: str, what: str, values: Any) -> frozenset[str]:
             f"CostProfile {describe(profile)}: {what}={describe(values)} must be a set of str"
         ) from None
     for v in out:
-        if not isinstance(v, str) or not v or not _encodable(v):
+        if not isinstance(v, str) or not v or not encodable(v):
             raise InvalidOptionError(
                 f"CostProfile {describe(profile)}: {what} holds {describe(v)}; expected non-empty UTF-8 str"
             )
@@ -490,7 +409,7 @@ class CostProfile:
         arc_tags : int array of shape (m,)
             Graph tag id of each arc (``NavGraph.tags``).
         arc_tag_names : sequence of str
-            ``NavGraph.tag_names``; names made by :func:`encode_arc_tag`.
+            ``NavGraph.tag_names``; names made by :func:`~navmesh.tags.encode_arc_tag`.
 
         Returns
         -------
@@ -619,117 +538,3 @@ class _FrozenDict(dict):  # type: ignore[type-arg]
 
     def __hash__(self) -> int:  # type: ignore[override]
         return hash(tuple(self.items()))
-
-
-# -- runtime danger --------------------------------------------------------------------------
-@dataclass(frozen=True)
-class DangerZone:
-    """A disc that costs extra to cross, e.g. the range of an enemy tower.
-
-    Parameters
-    ----------
-    centre : (float, float)
-        Centre in world units.
-    radius : float
-        Radius in world units, > 0.
-    extra : float
-        Added cost per world unit of path inside the disc, >= 0 and finite (1.0 doubles the
-        cost of plain ground there).
-
-    Examples
-    --------
-    >>> DangerZone((0, 0), 5.0, 2.0).radius
-    5.0
-    """
-
-    centre: tuple[float, float]
-    radius: float
-    extra: float
-
-    def __post_init__(self) -> None:
-        try:
-            c = tuple(_real(v) for v in self.centre)
-        except TypeError:
-            c = ()
-        if len(c) not in (2, 3) or not all(abs(v) <= MAX_COORDINATE for v in c):
-            raise InvalidGeometryError(
-                f"DangerZone centre={describe(self.centre)} must be (x, y) numbers within +-{MAX_COORDINATE:g}"
-            )
-        r = _real(self.radius)
-        if not 0 < r <= MAX_COORDINATE:
-            raise InvalidGeometryError(
-                f"DangerZone radius={describe(self.radius)} must be a number > 0 and <= {MAX_COORDINATE:g}"
-            )
-        e = _real(self.extra)
-        if not 0 <= e <= MAX_COST:
-            raise InvalidCostError(f"DangerZone extra={describe(self.extra)} must be a number from 0 to {MAX_COST:g}")
-        object.__setattr__(self, "centre", c[:2])
-        object.__setattr__(self, "radius", r)
-        object.__setattr__(self, "extra", e)
-
-
-def danger_lengths(a: ArrayLike, b: ArrayLike, centre: ArrayLike, radius: float) -> NDArray[np.float64]:
-    """Length of each segment ``a[i] -> b[i]`` inside the disc (centre, radius), exact and vectorised.
-
-    Examples
-    --------
-    >>> danger_lengths([[-10, 0], [-10, 5]], [[10, 0], [10, 5]], (0, 0), 3.0).round(9).tolist()
-    [6.0, 0.0]
-    """
-    pa, pb = segment_arrays(a, b)
-    c = np.asarray(centre, dtype=np.float64)[:2]
-    d = pb - pa
-    f = pa - c
-    dd = (d * d).sum(axis=1)
-    seg_len = np.sqrt(dd)
-    out = np.zeros(len(pa))
-    moving = dd > 0
-    # |f + t d|^2 = r^2  ->  dd t^2 + 2 (f.d) t + (|f|^2 - r^2) = 0
-    fd = (f * d).sum(axis=1)
-    ff = (f * f).sum(axis=1) - radius * radius
-    disc = fd * fd - dd * ff
-    hit = moving & (disc > 0)
-    root = np.sqrt(np.where(hit, disc, 0.0))
-    safe = np.where(moving, dd, 1.0)
-    t0 = np.clip((-fd - root) / safe, 0.0, 1.0)
-    t1 = np.clip((-fd + root) / safe, 0.0, 1.0)
-    out[hit] = (t1[hit] - t0[hit]) * seg_len[hit]
-    return out
-
-
-def add_danger(
-    weights: ArrayLike, a: ArrayLike, b: ArrayLike, zones: Iterable[DangerZone]
-) -> NDArray[np.float64]:
-    """Return ``weights`` raised by the danger zones, without touching the graph's topology.
-
-    Parameters
-    ----------
-    weights : float array of shape (m,)
-        Current arc weights (e.g. from :meth:`CostProfile.arc_weights`); ``inf`` stays ``inf``.
-    a, b : float arrays of shape (m, 2)
-        Start and end point of each arc (``graph.points[graph.arc_sources]`` and
-        ``graph.points[graph.indices]``).
-    zones : iterable of DangerZone
-        Each adds ``extra`` x (length of the arc inside its disc).
-
-    Returns
-    -------
-    float array of shape (m,)
-        New weights; never lower than the input, so A* heuristics stay admissible.
-
-    Examples
-    --------
-    >>> add_danger([20.0, 20.0], [[-10, 0], [-10, 9]], [[10, 0], [10, 9]],
-    ...            [DangerZone((0, 0), 3.0, 2.0)]).round(9).tolist()
-    [32.0, 20.0]
-    """
-    w = np.array(weights, dtype=np.float64).reshape(-1)
-    pa, pb = segment_arrays(a, b)
-    if len(pa) != len(w):
-        raise InvalidCostError(f"weights has {len(w)} values but there are {len(pa)} arcs")
-    for zone in zones:
-        if not isinstance(zone, DangerZone):
-            raise InvalidOptionError(f"zones holds {describe(zone)}; expected DangerZone")
-        if zone.extra > 0:
-            w = w + zone.extra * danger_lengths(pa, pb, zone.centre, zone.radius)
-    return w

@@ -12,7 +12,8 @@ import pytest
 import scipy.sparse
 
 from navmesh.errors import InvalidCostError
-from navmesh.terrain import CostProfile, encode_arc_tag
+from navmesh.tags import encode_arc_tag
+from navmesh.terrain import CostProfile
 
 TANK = CostProfile("tank", {"swamp": 3.0, "road": 0.5, "bridge": 2.0}, forbidden={"water", "lava"},
                    capabilities={"wade"})
