@@ -312,17 +312,19 @@ class MeshQuery:
         allow_partial = check_flag("allow_partial", allow_partial)
         budget = None if max_expansions is None else check_positive_int("max_expansions", max_expansions)
         s, g = self._point("start", start), self._point("goal", goal)
+        status = PK.OFF_MESH
         if self._uniform:  # the common case in one kernel call: both endpoints on the open mesh
-            found = self._polyanya(s, None, g, None, budget)[0]
+            found, status, expansions = self._polyanya(s, None, g, None, budget)
             if found is not None:
                 return found
         s, s_polys, s_moved = self._endpoint("start", s, strict)
         g, g_polys, g_moved = self._endpoint("goal", g, strict)
         if not self._uniform:
             return self._corridor_path(s, s_polys, s_moved, g, g_polys, g_moved, allow_partial)
-        found, status, expansions = self._polyanya(s, s_polys, g, g_polys, budget, s_moved, g_moved)
-        if found is not None:
-            return found
+        if status == PK.OFF_MESH:  # an endpoint moved onto the mesh: search from there
+            found, status, expansions = self._polyanya(s, s_polys, g, g_polys, budget, s_moved, g_moved)
+            if found is not None:
+                return found
         if status == BUDGET and not allow_partial:
             raise SearchBudgetError(f"max_expansions={budget} ran out searching from {s.tolist()} to {g.tolist()}")
         if status == BUDGET:  # partial allowed: the node nearest the goal is unknown; stay put
