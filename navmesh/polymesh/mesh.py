@@ -231,6 +231,18 @@ class PolyMesh:
             return np.empty(0, dtype=object)
         return shapely.polygons(shapely.linearrings(self.vertices[self.indices], indices=self.polygon_of))
 
+    def with_obstacle(self, polygon: Any, *, margin: float = 0.0) -> "PolyMesh":
+        """The mesh with one more obstacle, re-meshed locally: see :func:`navmesh.polymesh.update.with_obstacle`."""
+        from navmesh.polymesh.update import with_obstacle  # the update builds meshes: import on use
+
+        return with_obstacle(self, polygon, margin=margin)
+
+    def without_obstacle(self, index: int, *, margin: float = 0.0) -> "PolyMesh":
+        """The mesh without ``level.obstacles[index]``: see :func:`navmesh.polymesh.update.without_obstacle`."""
+        from navmesh.polymesh.update import without_obstacle
+
+        return without_obstacle(self, index, margin=margin)
+
     def __repr__(self) -> str:
         return f"PolyMesh({self.n_polygons} polygons, {self.n_vertices} vertices, agent_radius={self.agent_radius:g})"
 
