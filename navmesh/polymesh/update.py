@@ -132,14 +132,12 @@ def _remesh(mesh: PolyMesh, level: Level, changed: shapely.Polygon, margin: floa
     tol = snap_tolerance(level)
     zone = shapely.union_all(np.asarray(inflate([changed], r, join=join), dtype=object))
     reach = zone if margin == 0 else shapely.buffer(zone, margin)
-    shapes = mesh.to_shapely()
-    touched = np.zeros(mesh.n_polygons, bool)
-    if mesh.n_polygons:
-        touched[shapely.STRtree(shapes).query(reach, predicate="intersects")] = True
+    touched, shapes = _touched(mesh, reach)
     # the new free space near the zone: only obstacles close enough to shape it
-    near = [o for o in level.obstacles if shapely.distance(o, changed) <= _REACH * r + tol]
-    local = free_space(Level(level.bounds, obstacles=near), agent_radius=r, join=join)
-    region = shapely.intersection(local, shapely.union_all(np.concatenate([shapes[touched], [zone]])))
+    obstacles = np.asarray(level.obstacles, dtype=object)
+    near = obstacles[shapely.dwithin(obstacles, changed, _REACH * r + tol)] if len(obstacles) else obstacles
+    local = free_space(Level(level.bounds, obstacles=tuple(near)), agent_radius=r, join=join)
+    region = shapely.intersection(local, shapely.union_all(np.concatenate([shapes, [zone]])))
     xy_n, ptr_n, idx_n, tags_n = convex_cover(region, level, tol=tol)
     spliced = _splice(mesh, touched, xy_n, ptr_n, idx_n, tags_n, tol)
     if spliced is None:  # the pieces did not fit edge to edge: rebuild (see module notes)
@@ -151,37 +149,73 @@ def _remesh(mesh: PolyMesh, level: Level, changed: shapely.Polygon, margin: floa
     return PolyMesh(xy, indptr, indices, nbr, tags=tags, tag_names=names, agent_radius=r, level=level, join=join)
 
 
+def _touched(mesh: PolyMesh, reach: shapely.Geometry) -> tuple[NDArray[np.bool_], NDArray[np.object_]]:
+    """Which polygons meet ``reach`` (closed sets), and their shapes: bounding boxes first, then
+    shapely on the few candidates."""
+    touched = np.zeros(mesh.n_polygons, bool)
+    if not mesh.n_polygons:
+        return touched, np.empty(0, dtype=object)
+    pts = mesh.vertices[mesh.indices]
+    lo = np.minimum.reduceat(pts, mesh.indptr[:-1], axis=0)
+    hi = np.maximum.reduceat(pts, mesh.indptr[:-1], axis=0)
+    x0, y0, x1, y1 = reach.bounds
+    cand = np.flatnonzero((lo[:, 0] <= x1) & (hi[:, 0] >= x0) & (lo[:, 1] <= y1) & (hi[:, 1] >= y0))
+    if not len(cand):
+        return touched, np.empty(0, dtype=object)
+    sizes = np.diff(mesh.indptr)[cand]
+    slots = np.repeat(mesh.indptr[cand], sizes) + np.arange(int(sizes.sum())) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    shapes = shapely.polygons(shapely.linearrings(mesh.vertices[mesh.indices[slots]],
+                                                  indices=np.repeat(np.arange(len(cand)), sizes)))
+    hit = shapely.intersects(shapes, reach)
+    touched[cand[hit]] = True
+    return touched, shapes[hit]
+
+
 def _splice(mesh: PolyMesh, touched: NDArray[np.bool_], xy_n: NDArray[np.float64], ptr_n: NDArray[np.int64],
             idx_n: NDArray[np.int64], tags_n: NDArray[np.int64], tol: float
             ) -> tuple[NDArray[np.float64], NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]] | None:
     """The untouched polygons of ``mesh`` followed by the new ones, on one vertex array; None when
     an edge between an untouched polygon and the region finds no partner."""
-    keep = np.flatnonzero(~touched)
-    sizes_old = np.diff(mesh.indptr)[keep]
-    slots_old = np.concatenate([np.arange(mesh.indptr[p], mesh.indptr[p + 1]) for p in keep]) if len(keep) else \
-        np.zeros(0, np.int64)
-    pts_old = mesh.vertices[mesh.indices[slots_old]]
-    pts_new = xy_n[idx_n]
-    if len(pts_old) and len(pts_new):
-        # new vertices within the snap distance of an old one take its exact coordinates
-        d, j = cKDTree(pts_old).query(pts_new, distance_upper_bound=tol)
+    xy_old = mesh.vertices
+    # one id per position: pinch copies of a vertex become one again (split_pinches splits them)
+    order = np.lexsort((xy_old[:, 1], xy_old[:, 0]))
+    first = np.ones(len(order), bool)
+    first[1:] = np.any(xy_old[order[1:]] != xy_old[order[:-1]], axis=1)
+    canon = np.empty(len(order), np.int64)
+    canon[order] = order[np.maximum.accumulate(np.where(first, np.arange(len(order)), 0))]
+    kept_slots = np.flatnonzero(~touched[mesh.polygon_of])
+    ids_old = canon[mesh.indices[kept_slots]]
+    # new vertices at (or within the snap distance of) an old position take its id and coordinates
+    new_ids = np.full(len(xy_n), -1, np.int64)
+    used_n = np.unique(idx_n)
+    if len(used_n) and len(xy_old):
+        d, j = cKDTree(xy_old).query(xy_n[used_n], distance_upper_bound=tol)
         close = np.isfinite(d)
-        pts_new = pts_new.copy()
-        pts_new[close] = pts_old[j[close]]
-    xy, ids = np.unique(np.concatenate([pts_old, pts_new]), axis=0, return_inverse=True)
-    ids = ids.reshape(-1)
+        new_ids[used_n[close]] = canon[j[close]]
+        fresh = used_n[~close]
+    else:
+        fresh = used_n
+    new_ids[fresh] = len(xy_old) + np.arange(len(fresh))
+    xy = np.concatenate([xy_old, xy_n[fresh]])
+    ids = np.concatenate([ids_old, new_ids[idx_n]])
+    keep = np.flatnonzero(~touched)
     indptr = np.zeros(len(keep) + len(ptr_n), np.int64)
-    np.cumsum(np.concatenate([sizes_old, np.diff(ptr_n)]), out=indptr[1:])
+    np.cumsum(np.concatenate([np.diff(mesh.indptr)[keep], np.diff(ptr_n)]), out=indptr[1:])
     tags = np.concatenate([mesh.tags[keep].astype(np.int64), tags_n])
     nxt = np.arange(1, len(ids) + 1)
     if len(ids):
         nxt[indptr[1:] - 1] = indptr[:-1]
     if np.any(ids == ids[nxt]):  # a snap collapsed an edge
         return None
+    # drop the vertices only touched polygons used
+    used = np.zeros(len(xy), bool)
+    used[ids] = True
+    remap = np.cumsum(used) - 1
+    xy, ids = xy[used], remap[ids]
     nbr = match_edges(indptr, ids, len(xy))
     # untouched polygons that bordered touched ones must border new ones now, edge to edge
-    was = mesh.neighbours[slots_old]
+    was = mesh.neighbours[kept_slots]
     bordered = (was >= 0) & touched[np.maximum(was, 0)]
-    if np.any(nbr[: len(slots_old)][bordered] < 0):
+    if np.any(nbr[: len(kept_slots)][bordered] < 0):
         return None
     return xy, indptr, ids, tags
