@@ -3,8 +3,9 @@
 
 How
 ---
-The changed obstacle, inflated by the mesh's agent radius (the *zone*), is where walkability
-changes. The polygons of the old mesh that meet the zone (closed sets: touching counts), or come
+The changed obstacle grown by 1.5 agent radii (the *zone*) holds every place whose walkability
+changes (the obstacle inflated by the radius, and where it meets other obstacles, the corners
+their merged inflation fills). The polygons of the old mesh that meet the zone (closed sets: touching counts), or come
 within ``margin`` of it, are the *touched* polygons. The region to re-mesh is their union plus
 the zone, cut to the new level's free space; the free space is computed from the level's bounds
 and only the obstacles close enough to the zone to shape it (within three agent radii), by the
@@ -31,13 +32,14 @@ from scipy.spatial import cKDTree
 
 from navmesh._checks import check_nonneg_float
 from navmesh.errors import InvalidOptionError, describe
-from navmesh.geometry import as_polygon, inflate
+from navmesh.geometry import as_polygon
 from navmesh.level import Level
 from navmesh.polymesh.build import build_navmesh, convex_cover, free_space, snap_tolerance
 from navmesh.polymesh.mesh import PolyMesh, match_edges, split_pinches
 
 __all__ = ["with_obstacle", "without_obstacle"]
 
+_GROW = 1.5  # agent radii: walkability changes at most this far from the changed obstacle
 _REACH = 3.0  # agent radii: obstacles farther than this from the changed one cannot shape the zone
 
 
@@ -130,7 +132,10 @@ def _remesh(mesh: PolyMesh, level: Level, changed: shapely.Polygon, margin: floa
     """``mesh`` re-meshed around ``changed`` (an obstacle added to or removed from ``level``)."""
     r, join = mesh.agent_radius, mesh.join
     tol = snap_tolerance(level)
-    zone = shapely.union_all(np.asarray(inflate([changed], r, join=join), dtype=object))
+    # where walkability may change: the obstacle inflated by the radius, and a little more, as
+    # a mitre join of merged obstacles reaches past the union of their own inflations (up to
+    # r * sqrt(2) from them, where they meet)
+    zone = shapely.buffer(changed, _GROW * r) if r > 0 else changed
     reach = zone if margin == 0 else shapely.buffer(zone, margin)
     touched, shapes = _touched(mesh, reach)
     # the new free space near the zone: only obstacles close enough to shape it
