@@ -102,7 +102,7 @@ class MeshSlicedSearch:
             self._done = True  # apart: result() says so (or gives the partial path)
         elif query._uniform:
             self._mark = np.zeros(query.mesh.n_polygons, np.int64)
-            self._begin(_FIRST_CAPACITY)
+            self._begin(max(_FIRST_CAPACITY, len(query._ws[0])))  # as large as the query's own pool grew
 
     @property
     def finished(self) -> bool:
