@@ -202,7 +202,8 @@ def _splice(mesh: PolyMesh, touched: NDArray[np.bool_], xy_n: NDArray[np.float64
         fresh = used_n
     new_ids[fresh] = len(xy_old) + np.arange(len(fresh))
     xy = np.concatenate([xy_old, xy_n[fresh]])
-    ids = np.concatenate([ids_old, new_ids[idx_n]])
+    ptr_n, idx_n, tags_n = _drop_flat(xy, ptr_n, new_ids[idx_n], tags_n)
+    ids = np.concatenate([ids_old, idx_n])
     keep = np.flatnonzero(~touched)
     indptr = np.zeros(len(keep) + len(ptr_n), np.int64)
     np.cumsum(np.concatenate([np.diff(mesh.indptr)[keep], np.diff(ptr_n)]), out=indptr[1:])
@@ -224,3 +225,23 @@ def _splice(mesh: PolyMesh, touched: NDArray[np.bool_], xy_n: NDArray[np.float64
     if np.any(nbr[: len(kept_slots)][bordered] < 0):
         return None
     return xy, indptr, ids, tags
+
+
+def _drop_flat(xy: NDArray[np.float64], indptr: NDArray[np.int64], indices: NDArray[np.int64],
+               tags: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+    """The polygons without those of no area (PolyMesh's own shoelace): a corner of the changed
+    obstacle on an old edge pinches the region there, and the triangulation may leave a flat
+    triangle along that edge."""
+    if len(indptr) < 2:
+        return indptr, indices, tags
+    nxt = np.arange(1, len(indices) + 1)
+    nxt[indptr[1:] - 1] = indptr[:-1]
+    a, b = xy[indices], xy[indices[nxt]]
+    area = np.add.reduceat(a[:, 0] * b[:, 1] - b[:, 0] * a[:, 1], indptr[:-1])
+    keep = area > 0
+    if keep.all():
+        return indptr, indices, tags
+    sizes = np.diff(indptr)
+    out_ptr = np.zeros(int(keep.sum()) + 1, np.int64)
+    np.cumsum(sizes[keep], out=out_ptr[1:])
+    return out_ptr, indices[np.repeat(keep, sizes)], tags[keep]
