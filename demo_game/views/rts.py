@@ -8,6 +8,7 @@ from arcade.types import LBWH, LRBT
 
 import navmesh
 import navmesh.arcade_draw as nd
+from navmesh.polymesh import with_obstacle, without_obstacle
 
 from ..levels.generate import BRIDGE_GATE
 from ..units import (
@@ -244,13 +245,13 @@ class RtsView(DemoView):
         if self.bridge_raised:
             nav = nav.without_obstacle(len(nav.level.obstacles) - 1)
             if self.mesh is not None:
-                self.mesh = self.mesh.without_obstacle(-1)
+                self.mesh = without_obstacle(self.mesh, -1)
         else:
             x0, y0, x1, y1 = BRIDGE_GATE
             gate = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
             nav = nav.with_obstacle(gate)
             if self.mesh is not None:
-                self.mesh = self.mesh.with_obstacle(gate)
+                self.mesh = with_obstacle(self.mesh, gate)
         self.bridge_raised = not self.bridge_raised
         self.replanned = self.army.set_navmap(nav, blocked_only=self.bridge_raised,
                                               mesh=self.mesh if self.on_mesh else None)

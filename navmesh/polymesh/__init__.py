@@ -11,5 +11,8 @@ the search kernel is :mod:`navmesh._kernels.polyanya` and the files are :mod:`na
 from navmesh.polymesh.build import build_navmesh
 from navmesh.polymesh.mesh import PolyMesh
 from navmesh.polymesh.query import MeshQuery, MeshRaycast
+from navmesh.polymesh.sliced import MeshSlicedSearch
+from navmesh.polymesh.update import with_obstacle, without_obstacle
 
-__all__ = ["build_navmesh", "PolyMesh", "MeshQuery", "MeshRaycast"]
+__all__ = ["build_navmesh", "PolyMesh", "MeshQuery", "MeshRaycast", "MeshSlicedSearch", "with_obstacle",
+           "without_obstacle"]

@@ -72,7 +72,8 @@ class PolyMesh:
         The agent radius the mesh was built for (world units; 0 for meshes read from files).
     level : Level, optional
         The level the mesh was built from (kept by :func:`build_navmesh` so that local updates,
-        :mod:`navmesh.polymesh.update`, know the other obstacles); None for meshes read from files.
+        :func:`navmesh.polymesh.with_obstacle` / ``without_obstacle``, know the other obstacles);
+        None for meshes read from files.
     join : {"mitre", "round"}
         The corner style the obstacles were inflated with (see :func:`build_navmesh`).
 
@@ -230,18 +231,6 @@ class PolyMesh:
         if not self.n_polygons:
             return np.empty(0, dtype=object)
         return shapely.polygons(shapely.linearrings(self.vertices[self.indices], indices=self.polygon_of))
-
-    def with_obstacle(self, polygon: Any, *, margin: float = 0.0) -> "PolyMesh":
-        """The mesh with one more obstacle, re-meshed locally: see :func:`navmesh.polymesh.update.with_obstacle`."""
-        from navmesh.polymesh.update import with_obstacle  # the update builds meshes: import on use
-
-        return with_obstacle(self, polygon, margin=margin)
-
-    def without_obstacle(self, index: int, *, margin: float = 0.0) -> "PolyMesh":
-        """The mesh without ``level.obstacles[index]``: see :func:`navmesh.polymesh.update.without_obstacle`."""
-        from navmesh.polymesh.update import without_obstacle
-
-        return without_obstacle(self, index, margin=margin)
 
     def __repr__(self) -> str:
         return f"PolyMesh({self.n_polygons} polygons, {self.n_vertices} vertices, agent_radius={self.agent_radius:g})"

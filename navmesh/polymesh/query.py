@@ -32,7 +32,7 @@ from __future__ import annotations
 import heapq
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import shapely
@@ -46,10 +46,8 @@ from navmesh.endpoints import BOUNDS_MARGIN, ENDPOINT_TOLERANCE, level_size
 from navmesh.path import Path
 from navmesh.polymesh.locate import bucket_grid
 from navmesh.polymesh.mesh import PolyMesh
+from navmesh.polymesh.sliced import MeshSlicedSearch, start_search
 from navmesh.terrain import CostProfile
-
-if TYPE_CHECKING:
-    from navmesh.polymesh.sliced import MeshSlicedSearch
 
 __all__ = ["MeshQuery", "MeshRaycast"]
 
@@ -340,10 +338,8 @@ class MeshQuery:
         return [self.find_path(a, b, max_expansions=max_expansions, allow_partial=allow_partial, strict=strict)
                 for a, b in zip(s, g)]
 
-    def start_search(self, start: ArrayLike, goal: ArrayLike, **options: Any) -> "MeshSlicedSearch":
+    def start_search(self, start: ArrayLike, goal: ArrayLike, **options: Any) -> MeshSlicedSearch:
         """A search spread over frames: see :func:`navmesh.polymesh.sliced.start_search`."""
-        from navmesh.polymesh.sliced import start_search  # the sliced search reads this module
-
         return start_search(self, start, goal, **options)
 
     def _components(self) -> NDArray[np.int64]:

@@ -18,7 +18,7 @@ validated arrays and endpoint rules, and hands the finished search back to it to
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -26,9 +26,11 @@ from numpy.typing import ArrayLike
 from navmesh._checks import check_flag, check_positive_int
 from navmesh._kernels import polyanya as PK
 from navmesh._kernels.status import BUDGET, FOUND
-from navmesh.errors import InvalidOptionError, NoPathError, SearchBudgetError, describe
+from navmesh.errors import InvalidOptionError, NoPathError, SearchBudgetError
 from navmesh.path import Path
-from navmesh.polymesh.query import MeshQuery
+
+if TYPE_CHECKING:  # the query module imports this one
+    from navmesh.polymesh.query import MeshQuery
 
 __all__ = ["MeshSlicedSearch", "start_search"]
 
@@ -44,7 +46,7 @@ def start_search(
     allow_partial: bool = False,
     strict: bool = False,
 ) -> MeshSlicedSearch:
-    """Begin a search to be spread over frames (also :meth:`MeshQuery.start_search`).
+    """Begin a search to be spread over frames: what :meth:`MeshQuery.start_search` does.
 
     Takes the options of :meth:`MeshQuery.find_path`; ``max_expansions`` caps the whole search,
     as there. The endpoints are placed on the mesh now (their errors are raised now); the
@@ -53,7 +55,7 @@ def start_search(
     Raises
     ------
     InvalidOptionError
-        ``query`` is not a MeshQuery, or a bad option.
+        A bad option.
     NodeNotFoundError, InvalidGeometryError
         As :meth:`MeshQuery.find_path`, for the endpoints.
 
@@ -61,6 +63,7 @@ def start_search(
     --------
     >>> from navmesh.level import Level
     >>> from navmesh.polymesh.build import build_navmesh
+    >>> from navmesh.polymesh.query import MeshQuery
     >>> query = MeshQuery(build_navmesh(Level.rectangle(10, 10, obstacles=[[(4, 0), (6, 0), (6, 8), (4, 8)]])))
     >>> search = query.start_search([1, 1], [9, 1])
     >>> while not search.advance(1):     # one expansion per frame
@@ -68,8 +71,6 @@ def start_search(
     >>> search.result().points.tolist() == query.find_path([1, 1], [9, 1]).points.tolist()
     True
     """
-    if not isinstance(query, MeshQuery):
-        raise InvalidOptionError(f"query={describe(query)} is not a MeshQuery (see NavQuery(polymesh))")
     strict = check_flag("strict", strict)
     allow_partial = check_flag("allow_partial", allow_partial)
     budget = None if max_expansions is None else check_positive_int("max_expansions", max_expansions)

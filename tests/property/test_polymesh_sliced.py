@@ -100,8 +100,6 @@ def test_unfinished_and_bad_options_raise_clear_errors():
         search.advance(0)
     with pytest.raises(InvalidOptionError, match="max_expansions"):
         query.start_search([1, 1], [9, 1], max_expansions=-3)
-    with pytest.raises(InvalidOptionError, match="is not a MeshQuery"):
-        start_search("mesh", [1, 1], [9, 1])
     walled = MeshQuery(build_navmesh(Level.rectangle(10, 10, obstacles=[[(4, 0), (6, 0), (6, 10), (4, 10)]])))
     apart = walled.start_search([1, 1], [9, 1])
     assert apart.finished  # known at once: different components

@@ -248,7 +248,7 @@ def test_a_mesh_query_given_as_navmap_is_reused_with_its_profile(level_nav):
 
 @pytest.mark.parametrize("mode", ["straight", "hermite"])
 def test_a_door_closing_on_the_mesh_re_plans_from_where_the_unit_stands(level_nav, mode):
-    """A real local mesh update (PolyMesh.with_obstacle) across the route: the unit is told at
+    """A real local mesh update (navmesh.polymesh.with_obstacle) across the route: the unit is told at
     once, re-plans on the new mesh from its own position, walks round and never enters the door."""
     level, _ = level_nav
     mesh = navmesh.build_navmesh(level, agent_radius=0.5)
@@ -256,7 +256,7 @@ def test_a_door_closing_on_the_mesh_re_plans_from_where_the_unit_stands(level_na
     f.update(0.5)
     assert f.route[:, 1].tolist() == [15.0, 15.0]  # straight through the gap at x 24..28, y 12..18
     door = shapely.box(24, 12, 28, 18)
-    closed = mesh.with_obstacle(door)
+    closed = navmesh.polymesh.with_obstacle(mesh, door)
     stood = f.position.copy()
     assert f.set_navmap(closed)
     kinds = [e.kind for e in f.update(1 / 60)]
@@ -272,7 +272,7 @@ def test_a_door_closing_on_the_mesh_re_plans_from_where_the_unit_stands(level_na
         f.update(1 / 60)
         assert not shapely.intersects(grown, shapely.Point(f.position))
     assert f.position.tolist() == [32.0, 15.0]
-    assert f.set_navmap(closed.without_obstacle(-1)) is False  # done: nothing to re-plan
+    assert f.set_navmap(navmesh.polymesh.without_obstacle(closed, -1)) is False  # done: nothing to re-plan
 
 
 def test_set_navmap_refuses_a_non_map_and_keeps_the_old_one(level_nav):
