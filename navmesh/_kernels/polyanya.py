@@ -272,7 +272,7 @@ def find(xy, mi, grid, wi, wf, sx, sy, gx, gy, n_start, n_goal, eps, budget):
     expansions = 0
     if status == RUNNING:
         status, final, expansions, n_nodes, size = run(xy, mi, wi, wf, sx, sy, gx, gy, n_goal, eps, n_nodes, size,
-                                                       0, budget)
+                                                       0, budget, -1)
     if status != FOUND:
         return status, 0, 0, expansions, 0.0
     n_pts, n_polys, length = trace(xy, mi, wi, wf, final, sx, sy, gx, gy)
@@ -383,12 +383,14 @@ def begin(xy, mi, wi, wf, sx, sy, gx, gy, n_start, n_goal, eps):
 
 
 @njit(cache=True)
-def run(xy, mi, wi, wf, sx, sy, gx, gy, n_goal, eps, n_nodes, size, expansions, budget):
+def run(xy, mi, wi, wf, sx, sy, gx, gy, n_goal, eps, n_nodes, size, expansions, budget, hand):
     """Expand nodes until a goal polygon, an empty heap, or ``expansions`` reaching ``budget`` (a
-    total, not a count for this call). Returns (status, final node, expansions, n_nodes, heap
-    size). After BUDGET the node in hand is back on the heap, so a call with a larger budget and
-    the returned counters goes on exactly where this one stopped (sliced searches); NEED_SPACE
-    leaves a half-expanded node: begin again with more room.
+    total, not a count for this call). ``hand``: the node to expand first (checked already), or
+    -1 to take the best open node. Returns (status, final node, expansions, n_nodes, heap size).
+    After BUDGET the final node is the node in hand (off the heap): a call with a larger budget,
+    the returned counters and ``hand`` = that node goes on exactly where this one stopped, in the
+    same order as one call (sliced searches); NEED_SPACE leaves a half-expanded node: begin
+    again with more room.
     """
     stamp = wi[0]
     goal_polys = _wint(wi, W_GOAL_POLYS)[:n_goal]
@@ -411,7 +413,7 @@ def run(xy, mi, wi, wf, sx, sy, gx, gy, n_goal, eps, n_nodes, size, expansions, 
     ng = _wfloat(wi, wf, F_G)
     keys = _wfloat(wi, wf, F_KEYS)
     root_g = _wfloat(wi, wf, F_ROOT_G)
-    i = -1
+    i = hand
     while True:
         if i < 0:  # take the best open node
             if size == 0:
@@ -426,7 +428,6 @@ def run(xy, mi, wi, wf, sx, sy, gx, gy, n_goal, eps, n_nodes, size, expansions, 
                 if goal_polys[j] == p:
                     return FOUND, i, expansions, n_nodes, size
         if expansions >= budget:
-            size = heap_push(keys, vals, size, _f(xy, nroot, nint, ng, i, sx, sy, gx, gy), i)
             return BUDGET, i, expansions, n_nodes, size
         expansions += 1
         first = n_nodes

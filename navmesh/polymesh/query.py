@@ -48,6 +48,7 @@ from navmesh.path import Path
 from navmesh.polymesh.corridor import corridor_search, funnel
 from navmesh.polymesh.locate import bucket_grid
 from navmesh.polymesh.mesh import PolyMesh, next_slots
+from navmesh.polymesh.sliced import MeshSlicedSearch, start_search
 from navmesh.terrain import CostProfile
 
 __all__ = ["MeshQuery", "MeshRaycast"]
@@ -325,11 +326,7 @@ class MeshQuery:
             found, status, expansions = self._polyanya(s, s_polys, g, g_polys, budget, s_moved, g_moved)
             if found is not None:
                 return found
-        if status == BUDGET and not allow_partial:
-            raise SearchBudgetError(f"max_expansions={budget} ran out searching from {s.tolist()} to {g.tolist()}")
-        if status == BUDGET:  # partial allowed: the node nearest the goal is unknown; stay put
-            return Path(np.array([int(s_polys[0])]), s[None, :], 0.0, expansions, True, s_moved, g_moved)
-        return self._unreachable(s, s_polys, s_moved, g, g_moved, allow_partial, budget)
+        return self._not_found(status, expansions, s, s_polys, s_moved, g, g_moved, budget, allow_partial)
 
     def find_paths(
         self,
@@ -362,6 +359,10 @@ class MeshQuery:
         return [self.find_path(a, b, max_expansions=max_expansions, allow_partial=allow_partial, strict=strict)
                 for a, b in zip(s, g)]
 
+    def start_search(self, start: ArrayLike, goal: ArrayLike, **options: Any) -> MeshSlicedSearch:
+        """A search spread over frames: see :func:`navmesh.polymesh.sliced.start_search`."""
+        return start_search(self, start, goal, **options)
+
     def _components(self) -> NDArray[np.int64]:
         """Connected component of each polygon through open polygons (-1 for closed ones)."""
         m = self.mesh
@@ -381,13 +382,9 @@ class MeshQuery:
         an endpoint was to be located and lies off the open mesh."""
         while True:
             wi, wf = self._ws
-            for k, polys in ((PK.W_START_POLYS, s_polys), (PK.W_GOAL_POLYS, g_polys)):
-                if polys is not None:
-                    wi[wi[1 + k]:wi[1 + k] + min(len(polys), PK.MAX_HITS)] = polys[:PK.MAX_HITS]
+            n_start, n_goal = self._place(self._ws, s_polys, g_polys)
             status, n_pts, n_polys, expansions, length = PK.find(
-                self.mesh.vertices, self._mi, self._grid, wi, wf, s[0], s[1], g[0], g[1],
-                -1 if s_polys is None else min(len(s_polys), PK.MAX_HITS),
-                -1 if g_polys is None else min(len(g_polys), PK.MAX_HITS),
+                self.mesh.vertices, self._mi, self._grid, wi, wf, s[0], s[1], g[0], g[1], n_start, n_goal,
                 self._eps, 2**62 if budget is None else budget)
             if status != PK.NEED_SPACE:
                 break
@@ -395,6 +392,20 @@ class MeshQuery:
         if status != FOUND:
             return None, status, expansions
         return self._traced_path(self._ws, self._out, n_pts, n_polys, length, expansions, s_moved, g_moved), status, expansions
+
+    @staticmethod
+    def _place(ws: tuple[NDArray[np.int64], NDArray[np.float64]], s_polys: NDArray[np.int64] | None,
+               g_polys: NDArray[np.int64] | None) -> tuple[int, int]:
+        """Write the start / goal polygons (at most ``PK.MAX_HITS`` each) to the workspace's
+        sections; returns their counts for the kernels (-1 for None: locate in the kernel)."""
+        wi = ws[0]
+        counts = []
+        for k, polys in ((PK.W_START_POLYS, s_polys), (PK.W_GOAL_POLYS, g_polys)):
+            n = -1 if polys is None else min(len(polys), PK.MAX_HITS)
+            if n > 0:
+                wi[wi[1 + k]:wi[1 + k] + n] = polys[:n]
+            counts.append(n)
+        return counts[0], counts[1]
 
     def _traced_path(self, ws: tuple[NDArray[np.int64], NDArray[np.float64]], out: tuple[int, int], n_pts: int,
                      n_polys: int, length: float, expansions: int, s_moved: bool, g_moved: bool) -> Path:
@@ -415,6 +426,14 @@ class MeshQuery:
         """Replace the query's own workspace by one for ``capacity`` nodes."""
         self._capacity = capacity
         self._ws, self._out = self._workspace(capacity)
+
+    def _not_found(self, status, expansions, s, s_polys, s_moved, g, g_moved, budget, allow_partial) -> Path:
+        """The answer when Polyanya ended without a path: out of budget (BUDGET) or EXHAUSTED."""
+        if status == BUDGET and not allow_partial:
+            raise SearchBudgetError(f"max_expansions={budget} ran out searching from {s.tolist()} to {g.tolist()}")
+        if status == BUDGET:  # partial allowed: the node nearest the goal is unknown; stay put
+            return Path(np.array([int(s_polys[0])]), s[None, :], 0.0, expansions, True, s_moved, g_moved)
+        return self._unreachable(s, s_polys, s_moved, g, g_moved, allow_partial, budget)
 
     def _unreachable(self, s, s_polys, s_moved, g, g_moved, allow_partial, budget) -> Path:
         if not allow_partial:
