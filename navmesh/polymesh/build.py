@@ -119,15 +119,19 @@ def _tiles(poly: shapely.Polygon) -> list[shapely.Polygon]:
     return out
 
 
-def _triangulate(polys: list[shapely.Polygon]) -> NDArray[np.float64]:
-    """Triangles of the polygons as an array of shape (t, 3, 2)."""
+def _triangulate(polys: list[shapely.Polygon]) -> tuple[NDArray[np.float64], bool]:
+    """Triangles of the polygons as an array of shape (t, 3, 2), and whether a polygon had to be
+    cut first (its pieces meet along the cuts: their vertices must be matched up)."""
     if not polys:
-        return np.zeros((0, 3, 2))
+        return np.zeros((0, 3, 2)), False
     arr = np.asarray(polys, dtype=object)
+    cut = False
     try:
         tris = shapely.constrained_delaunay_triangles(arr)
     except shapely.errors.GEOSException:
-        tris = np.asarray([_triangulate_one(p) for p in polys], dtype=object)
+        done = [_triangulate_one(p) for p in polys]
+        tris = np.asarray([d[0] for d in done], dtype=object)
+        cut = any(d[1] for d in done)
     # GEOS returns collections of triangles (Polygons of 4 ring points, the last repeating the
     # first): reading all coordinates at once avoids one Python object per triangle
     kind = shapely.get_type_id(tris)
@@ -135,15 +139,43 @@ def _triangulate(polys: list[shapely.Polygon]) -> NDArray[np.float64]:
     if bad.any():  # an empty or unexpected result: take its polygon parts one by one
         tris = np.concatenate([tris[~bad], np.asarray(_polygons(tris[bad]), dtype=object)])
     coords = shapely.get_coordinates(tris)
-    return coords.reshape(-1, 4, 2)[:, :3]
+    return coords.reshape(-1, 4, 2)[:, :3], cut
 
 
-def _triangulate_one(poly: shapely.Polygon) -> shapely.Geometry:
+def _triangulate_one(poly: shapely.Polygon) -> tuple[shapely.Geometry, bool]:
+    """The triangles of one polygon that failed in the batch, and whether it was cut."""
     try:
-        return shapely.constrained_delaunay_triangles(poly)
+        return shapely.constrained_delaunay_triangles(poly), False
     except shapely.errors.GEOSException:
-        fixed = shapely.make_valid(shapely.set_precision(poly, 0.0))
-        return shapely.constrained_delaunay_triangles(shapely.GeometryCollection(_polygons(fixed)))
+        fixed = _polygons(shapely.make_valid(shapely.set_precision(poly, 0.0)))
+        parts = [q for p in fixed for q in _split_touches(p)]
+        return shapely.constrained_delaunay_triangles(shapely.GeometryCollection(parts)), len(parts) > len(fixed)
+
+
+def _touch_point(poly: shapely.Polygon) -> NDArray[np.float64] | None:
+    """A point where the polygon's rings touch (a hole touching another hole or the outline at a
+    vertex, legal in a valid polygon), or None."""
+    rings = [poly.exterior, *poly.interiors]
+    pts = np.concatenate([np.asarray(r.coords)[:-1] for r in rings])
+    uniq, counts = np.unique(pts, axis=0, return_counts=True)
+    return uniq[np.argmax(counts)] if len(counts) and counts.max() > 1 else None
+
+
+def _split_touches(poly: shapely.Polygon, depth: int = 0) -> list[shapely.Polygon]:
+    """Cut ``poly`` through the points where its rings touch until no rings touch.
+
+    GEOS's polygon triangulator fails ("Unable to find a convex corner") on holes that touch
+    each other or the outline at a point, as terrain outlines crossing touching obstacles make
+    them. A vertical cut through the touch point, then a horizontal one if a piece still touches
+    there, separates the touching rings; the pieces cover the polygon exactly.
+    """
+    p = _touch_point(poly)
+    if p is None or depth > 16:
+        return [poly]
+    x0, y0, x1, y1 = poly.bounds
+    boxes = ((x0, y0, p[0], y1), (p[0], y0, x1, y1)) if depth % 2 == 0 else ((x0, y0, x1, p[1]), (x0, p[1], x1, y1))
+    return [q for box in boxes for piece in _polygons(shapely.clip_by_rect(poly, *box))
+            for q in _split_touches(piece, depth + 1)]
 
 
 def _snap(points: NDArray[np.float64], tol: float) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
@@ -222,8 +254,8 @@ def convex_cover(free: shapely.Geometry, level: Level, *, tol: float
     joins = len(pieces) > 1  # pieces meet along shared lines: their vertices must be matched up
     for poly, tag in pieces:
         tiles = _tiles(poly)
-        joins = joins or len(tiles) > 1
-        tris = _triangulate(tiles)
+        tris, cut = _triangulate(tiles)
+        joins = joins or len(tiles) > 1 or cut
         tris_list.append(tris)
         tag_list.append(np.full(len(tris), tag, np.int64))
     if not tris_list or sum(len(t) for t in tris_list) == 0:
