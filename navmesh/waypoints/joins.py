@@ -3,8 +3,35 @@
 :class:`Endpoints` is made once per :class:`~navmesh.waypoints.query.NavQuery`. It holds the rows
 the kernels read for every node and for the two ends of the query being run (``xy``, ``floor``,
 ``table``: n + 2 rows, the last two the start and the goal), and per floor the waypoints bucketed
-for the join kernel. The joining rule and the endpoint policy are described in
-:mod:`navmesh.waypoints.query`.
+for the join kernel. The joining rule and the endpoint policy:
+
+Joining positions to the graph
+------------------------------
+A start or goal position joins every waypoint on its floor that it sees among its ``JOIN_NEAREST``
+nearest (100); when it sees none of them, it joins every waypoint it sees on its floor, however
+far (the nearest one it sees may sit on a graph island that leads nowhere), so a position says
+"no path" only when no path exists. On a map built with ``linking="cones"`` it also joins, by
+the links' own rule, the nearest visible waypoint in each cone (taut at the waypoint), looking at
+up to ``JOIN_CONE_CANDIDATES`` (200) waypoints. On a ``k=None`` map (the full visibility graph)
+it joins every waypoint it sees. Each join costs the straight walk there under the unit's
+:class:`~navmesh.terrain.CostProfile`. When the goal is in sight of the start, the straight walk
+is a candidate too, and it is returned whenever the search finds nothing cheaper, nothing at all,
+or runs out of budget. Visibility in queries always uses the numba line-of-sight kernel (the rule
+the shapely backend implements), whatever backend built the map.
+
+Endpoints off the walkable area
+-------------------------------
+The library's one endpoint policy (the same for grids, the ``navmesh path`` command and level
+files): a start or goal that is not walkable (inside an obstacle inflated by the agent radius,
+or inside the bounds but outside the area eroded by the radius) moves to the nearest walkable
+point and the path says so (``Path.start_moved`` / ``goal_moved``); ``strict=True`` raises
+:class:`~navmesh.errors.NodeNotFoundError` instead, naming the point and how far the nearest
+walkable point is. A position within :data:`~navmesh.geometry.ENDPOINT_TOLERANCE` (1e-9) times
+the level's size of the walkable area counts as walkable, also under ``strict``: points the
+library produced (path corners, positions along legs, where a follower or crowd unit stands) may
+lie a few ulps outside the inflated walls, and they are always valid endpoints. A position
+farther outside the level's bounds than :data:`~navmesh.geometry.BOUNDS_MARGIN` (5%) of its size
+is an error either way, never a silent move across the map.
 """
 
 from __future__ import annotations
