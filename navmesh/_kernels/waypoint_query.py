@@ -41,7 +41,6 @@ def find_one(sx, sy, gx, gy,
     costs ``out_cum[:count]``; ``count`` is :data:`NOT_JOINED` when a position joins no waypoint
     and 0 when there is no path to return.
     """
-    n = indptr.shape[0] - 1
     q = np.empty((2, 2))
     q[0, 0] = sx
     q[0, 1] = sy

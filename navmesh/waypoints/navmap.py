@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -33,7 +33,7 @@ from navmesh.waypoints.options import ARC_OFFMESH, BuildOptions
 from navmesh.waypoints.placement import free_space
 
 if TYPE_CHECKING:
-    from navmesh.waypoints.build import BuildCache
+    from navmesh.waypoints.incremental import BuildCache
 
 __all__ = ["NavMap"]
 
@@ -77,7 +77,8 @@ class NavMap:
                  line_of_sight: LineOfSight, walkable: shapely.Geometry | None, terrain: TerrainLengths,
                  arc_kinds: NDArray[np.int8], blocked_waypoints: NDArray[np.int32], floors: NDArray[np.int64],
                  trees: dict[float, tuple[cKDTree, NDArray[np.int64]]], cache: BuildCache,
-                 corner_edges: tuple[NDArray[np.float64], NDArray[np.bool_]] | None = None) -> None:
+                 corner_edges: tuple[NDArray[np.float64], NDArray[np.bool_]] | None = None,
+                 rebuild: Callable[[NavMap, Level], NavMap]) -> None:
         self.level = level
         self.options = options
         self.graph = graph
@@ -93,6 +94,9 @@ class NavMap:
         self._trees = trees  # z value -> (KD-tree over that floor's (x, y), node ids)
         self.build_cache = cache
         self.corner_edges = corner_edges
+        # the builder's update (navmesh.waypoints.build.update), handed in so that this module
+        # never imports the builder, which imports it
+        self._rebuild = rebuild
         # derived geometry of the map itself, built on first use (per-unit-type data lives in NavQuery)
         self._walls: LK.WallGrid | None = None
         self._barriers: NDArray[np.float64] | None = None
@@ -361,11 +365,7 @@ class NavMap:
         -------
         NavMap
         """
-        from navmesh.waypoints.incremental import (
-            updated,  # the build imports this module
-        )
-
-        return updated(self, level)
+        return self._rebuild(self, level)
 
     def with_obstacle(self, polygon: Any) -> NavMap:
         """The graph after adding an obstacle (e.g. a door closing); see :meth:`update`.
