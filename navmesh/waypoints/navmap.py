@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -15,6 +16,7 @@ from navmesh._kernels import los as LK
 from navmesh.errors import (
     InvalidGeometryError,
     InvalidOptionError,
+    NavmeshWarning,
     NodeNotFoundError,
     describe,
 )
@@ -367,6 +369,15 @@ class NavMap:
         """
         return self._rebuild(self, level)
 
+    def _changed_level(self, **changes: Any) -> Level:
+        """The level with ``changes``. A waypoint that a new obstacle covers lies outside the
+        walkable area, so the map's own ``on_blocked_waypoint`` policy (applied by the update)
+        handles it: Level's check for waypoints inside obstacles (``on_bad_waypoint``) stays out
+        of the way, so one waypoint in a wall meets one policy and gets one warning."""
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message=r"\d+ bad waypoints kept", category=NavmeshWarning)
+            return self.level.replace(on_bad_waypoint="warn", **changes)
+
     def with_obstacle(self, polygon: Any) -> NavMap:
         """The graph after adding an obstacle (e.g. a door closing); see :meth:`update`.
 
@@ -380,7 +391,7 @@ class NavMap:
         (2, 0)
         """
         poly = as_polygon(polygon, name="polygon")
-        return self.update(self.level.replace(obstacles=(*self.level.obstacles, poly), on_bad_waypoint="warn"))
+        return self.update(self._changed_level(obstacles=(*self.level.obstacles, poly)))
 
     def without_obstacle(self, index: int) -> NavMap:
         """The graph after removing ``level.obstacles[index]`` (a door opening); see :meth:`update`."""
@@ -389,11 +400,11 @@ class NavMap:
             raise InvalidOptionError(f"index={describe(index)} is not valid; the level has obstacles 0..{n - 1}")
         obstacles = list(self.level.obstacles)
         del obstacles[int(index)]
-        return self.update(self.level.replace(obstacles=tuple(obstacles), on_bad_waypoint="warn"))
+        return self.update(self._changed_level(obstacles=tuple(obstacles)))
 
     def with_terrain(self, terrain: Sequence[TerrainRegion | tuple[Any, str]]) -> NavMap:
         """The graph after replacing the terrain regions (painter's order); see :meth:`update`."""
-        return self.update(self.level.replace(terrain=tuple(terrain), on_bad_waypoint="warn"))
+        return self.update(self._changed_level(terrain=tuple(terrain)))
 
 
 def check_profile(profile: CostProfile | None) -> CostProfile:
