@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -207,8 +208,8 @@ def _cpp_anchor() -> float | None:
     if not script.exists():
         return None
     done = subprocess.run(["bash", str(script)], capture_output=True, text=True, check=False)
-    numbers = [float(w) for w in done.stdout.split() if w.replace(".", "", 1).isdigit()]
-    return numbers[0] if done.returncode == 0 and numbers else None
+    found = re.search(r"median_us=([0-9.]+)", done.stdout)
+    return float(found.group(1)) if done.returncode == 0 and found else None
 
 
 def big_level(runs: int) -> None:
@@ -233,7 +234,7 @@ def big_level(runs: int) -> None:
     nodes = [(query.snap(s), query.snap(g_)) for s, g_ in pairs]
     astar(g, *nodes[0])
     t_ours = per_query_median(lambda u, v: astar(g, u, v), nodes, runs)
-    matrix = csr_matrix((g.weights, g.indices, g.indptr), shape=(g.n_nodes, g.n_nodes))
+    matrix = csr_matrix((np.asarray(g.lengths), g.indices, g.indptr), shape=(g.n_nodes, g.n_nodes))
     t_scipy = per_query_median(lambda u, v: csgraph.dijkstra(matrix, indices=u), nodes[:50], 1)
     graph_nx = nx.from_scipy_sparse_array(matrix, create_using=nx.DiGraph)
     xy = g.points
