@@ -24,7 +24,8 @@ import shapely
 from numpy.typing import NDArray
 from scipy.spatial import cKDTree
 
-from navmesh.geometry import LineOfSight, inflate
+from navmesh.geometry import inflate
+from navmesh.sight import LineOfSight
 from navmesh.level import Level
 from navmesh.waypoints.options import ARC_WALK
 

@@ -18,7 +18,8 @@ from scipy.spatial import cKDTree
 
 from navmesh._kernels import anyangle as AK
 from navmesh._kernels import los as LK
-from navmesh.geometry import LineOfSight, ring_edges
+from navmesh.geometry import ring_edges
+from navmesh.sight import LineOfSight
 from navmesh.level import Level
 from navmesh.waypoints.incremental import BuildCache, PairAnswers, changed_pairs, pair_keys, unique_keys
 from navmesh.waypoints.options import BuildOptions

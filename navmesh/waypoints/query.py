@@ -211,8 +211,8 @@ class NavQuery:
         ------
         NodeNotFoundError
             An endpoint lies farther outside the level's bounds than
-            :data:`~navmesh.geometry.BOUNDS_MARGIN` (5%) of the level's size; ``strict=True`` and
-            an endpoint is farther than :data:`~navmesh.geometry.ENDPOINT_TOLERANCE` times the
+            :data:`~navmesh.endpoints.BOUNDS_MARGIN` (5%) of the level's size; ``strict=True`` and
+            an endpoint is farther than :data:`~navmesh.endpoints.ENDPOINT_TOLERANCE` times the
             level's size from the walkable area; or nothing is walkable at all.
         NoPathError
             The goal cannot be reached (and ``allow_partial`` is False).
