@@ -35,7 +35,7 @@ Linking rule
 
 Arc tags: tag 0 (``""``) is a plain walking arc, whose cost depends on the terrain under it; a
 link with a tag or a capability requirement gets the tag name
-``navmesh.terrain.encode_arc_tag(tag, requires)``, which :meth:`CostProfile.arc_weights` reads.
+``navmesh.tags.encode_arc_tag(tag, requires)``, which :meth:`CostProfile.arc_weights` reads.
 
 Local updates
 -------------
@@ -68,10 +68,8 @@ from navmesh.geometry import Join
 from navmesh.sight import LineOfSight
 from navmesh.graph import NavGraph
 from navmesh.level import Level
-from navmesh.terrain import (
-    TerrainLengths,
-    encode_arc_tag,
-)
+from navmesh.tags import encode_arc_tag
+from navmesh.terrain import TerrainLengths
 from navmesh.waypoints.incremental import (
     Arcs,
     BuildCache,

@@ -16,7 +16,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from navmesh._kernels import los as LK
-from navmesh.terrain import CostProfile, DangerZone, add_danger
+from navmesh.danger import DangerZone, add_danger
+from navmesh.terrain import CostProfile
 from navmesh.waypoints.navmap import NavMap, check_danger
 
 __all__ = ["CostRules", "Rules"]

@@ -50,7 +50,8 @@ from navmesh.query_options import (
     Refine,
     cached_query_options,
 )
-from navmesh.terrain import CostProfile, DangerZone
+from navmesh.danger import DangerZone
+from navmesh.terrain import CostProfile
 from navmesh.waypoints.costs import CostRules
 from navmesh.waypoints.joins import JOIN_CONE_CANDIDATES, JOIN_NEAREST, Endpoints, one_point
 from navmesh.waypoints.navmap import NavMap, check_profile

@@ -10,7 +10,7 @@ from navmesh._kernels import waypoint_query as QK
 from navmesh.errors import InvalidOptionError, NoPathError, SearchBudgetError
 from navmesh.level import Level
 from navmesh.query_options import QueryOptions, cached_query_options, check_query_options
-from navmesh.terrain import DangerZone
+from navmesh.danger import DangerZone
 from navmesh.waypoints.build import build_waypoint_graph
 from navmesh.waypoints.query import NavQuery
 
