@@ -48,8 +48,8 @@ def wall_grid_for(los: LineOfSight) -> LK.WallGrid:
     """The line of sight's walls and gap table (pinch points with their free wedges, seams)
     bucketed for the numba kernels, which then answer exactly as ``los.blocked`` does."""
     extent = None
-    if los.walkable_area is not None and not los.walkable_area.is_empty:
-        extent = los.walkable_area.bounds
+    if los.eroded_bounds is not None and not los.eroded_bounds.is_empty:
+        extent = los.eroded_bounds.bounds
     return LK.wall_grid(los.edges, los.gaps, extent=extent)
 
 
@@ -249,8 +249,8 @@ def _corner_edges(los: LineOfSight, p2: NDArray[np.float64], first: int) -> tupl
     has = np.zeros(n, dtype=bool)
     # every ring with its polygon on the left, as the cone search expects
     parts = [ring_edges(los.inflated, free_inside=True)[0]]
-    if los.walkable_area is not None and not los.walkable_area.is_empty:
-        parts.append(ring_edges([los.walkable_area], free_inside=True)[0])
+    if los.eroded_bounds is not None and not los.eroded_bounds.is_empty:
+        parts.append(ring_edges([los.eroded_bounds], free_inside=True)[0])
     rows = np.concatenate(parts)
     if len(rows) == 0 or first >= n:
         return dirs, has

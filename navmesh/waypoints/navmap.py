@@ -195,7 +195,7 @@ class NavMap:
         pb = np.atleast_2d(np.asarray(b, dtype=np.float64))
         lengths = np.sqrt(((pb - pa) ** 2).sum(axis=1))
         names, tl = self.level.terrain_layer().lengths(pa[:, :2], pb[:, :2])
-        w = prof.arc_weights(lengths, tl, names, np.zeros(len(pa), np.int64), ("",))
+        w = prof.segment_weights(lengths, tl, names)
         if zones:
             w = add_danger(w, pa[:, :2], pb[:, :2], zones)
         return w
@@ -204,9 +204,8 @@ class NavMap:
         """Terrain multiplier at each point for ``profile`` (painter's rule); ``inf`` in forbidden terrain."""
         prof = check_profile(profile)
         tags = self.level.terrain_layer().tag_at(np.asarray(points, dtype=np.float64))
-        table = {t: (np.inf if t in prof.forbidden else prof.multiplier(t)) for t in set(tags.tolist())}
-        table[""] = 1.0
-        return np.array([table[t] for t in tags.tolist()], dtype=np.float64)
+        names, index = np.unique(np.asarray(tags, dtype=str), return_inverse=True)
+        return prof.tag_multipliers(names.tolist())[index.reshape(-1)]
 
     # -- visibility -----------------------------------------------------------------------------
     def visible(self, a: ArrayLike, b: ArrayLike) -> NDArray[np.bool_]:
