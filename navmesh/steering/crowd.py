@@ -37,6 +37,7 @@ from navmesh.errors import (
 )
 from navmesh.grid import FlowField, GridMap
 from navmesh.path import Path
+from navmesh._kernels import graph as GK
 from navmesh.steering import kernels as K
 from navmesh.steering.walls import Walls, level_geometry
 from navmesh.terrain import CostProfile
@@ -45,6 +46,8 @@ from navmesh.waypoints.query import NavQuery
 __all__ = ["Crowd", "formation_slots"]
 
 _EMPTY_XY = np.zeros((0, 2))
+_NO_NODES = np.empty(0, np.int32)
+_NO_COSTS = np.empty(0)
 
 
 def formation_slots(
@@ -303,6 +306,7 @@ class Crowd:
         self._order_of = np.zeros(0, np.int64)
         self._pending: deque[tuple[Any, ...]] = deque()
         self._route_xy = _EMPTY_XY
+        self._route_len = 0
         self._route_next = np.zeros(0, np.int64)
         self._route_rest = np.zeros(0)
         self._route_mult = np.zeros(0)
@@ -849,26 +853,25 @@ class Crowd:
         exits, exit_cost = gi[vis], gd[vis]
         rkey = ("reversed", profile)
         if rkey not in self._tree_cache:
-            # the reversed arcs (once per unit type), rows 0..n-1; the goal becomes node n
+            # the reversed arcs (once per unit type): a search from the goal's exits over them
+            # gives every node its cost to the goal and its next hop toward it
             w = np.asarray(self.map.weights(profile).values, dtype=np.float64)
-            src = np.repeat(np.arange(n), np.diff(graph.indptr))
-            keep = np.isfinite(w)
-            base = scipy.sparse.csr_array(
-                (np.maximum(w[keep], 1e-12), (graph.indices[keep], src[keep])), shape=(n + 1, n + 1)
-            )
-            base.sum_duplicates()
-            self._tree_cache[rkey] = base
-        base = self._tree_cache[rkey]
-        # row n: the goal's arcs to the nodes in sight of it, so dist[u] is the cost from u to it
-        indptr = np.append(base.indptr[: n + 1], base.indptr[n] + len(exits))
-        rev = scipy.sparse.csr_array(
-            (np.concatenate([base.data, np.maximum(exit_cost, 1e-12)]), np.concatenate([base.indices, exits]), indptr),
-            shape=(n + 1, n + 1),
-        )
-        dist, pred = scipy.sparse.csgraph.dijkstra(rev, indices=n, return_predecessors=True)
+            src = np.repeat(np.arange(n, dtype=np.int32), np.diff(graph.indptr))
+            keep = np.flatnonzero(np.isfinite(w))
+            order = keep[np.argsort(graph.indices[keep], kind="stable")]
+            indptr = np.zeros(n + 1, graph.indptr.dtype)
+            np.cumsum(np.bincount(graph.indices[keep], minlength=n), out=indptr[1:])
+            self._tree_cache[rkey] = (indptr, np.ascontiguousarray(src[order]), np.ascontiguousarray(w[order]))
+        indptr, indices, weights = self._tree_cache[rkey]
+        dist, parent, origin = GK.best_first(
+            indptr, indices, weights, graph.points,
+            exits.astype(np.int32), exit_cost.astype(np.float64), _NO_NODES, _NO_COSTS, np.zeros(graph.dim),
+            GK.H_ZERO, 0.0, np.inf, 0, False, _NO_NODES, _NO_NODES, _NO_NODES, _NO_NODES,
+        )[:3]
         # route rows: the graph nodes, then the goal itself (row n), then each unit's slot
-        nxt = np.where(pred >= 0, pred, -1).astype(np.int64)
-        nxt[n] = -1
+        nxt = np.full(n + 1, -1, np.int64)
+        nxt[:n] = np.where(parent >= 0, parent, np.where(origin >= 0, n, -1))
+        dist = np.append(dist, 0.0)
         key = ("nodes", cls)
         if key not in self._tree_cache:
             self._tree_cache[key] = self._standable(pts, cls)
@@ -923,38 +926,39 @@ class Crowd:
             return np.where(direct, goal_row, -1).astype(np.int64), np.hypot(*(pos - block.goal).T)
         ed, ei = self._node_tree().query(pos, k=kk)
         ed, ei = ed.reshape(m, kk), ei.reshape(m, kk)
-        a, b = np.repeat(pos, kk, axis=0), block.xy[ei.ravel()]
-        vis = self._walls.shortcut(a, b, cls).reshape(m, kk)
+        # a shortcut lies in one terrain class: its cost is its length times the row's multiplier
+        first, cost = self._cheapest_in_sight(block, pos, ed, ei, cls, self._walls.barrier_class)
         # a unit standing inside a terrain region may have to cross its outline to join
-        none = np.flatnonzero(~vis.any(axis=1))
+        none = np.flatnonzero(first < 0)
         if none.size:
-            vis[none] = self._walls.sees(np.repeat(pos[none], kk, axis=0), block.xy[ei[none].ravel()], cls).reshape(-1, kk)
-        none = np.flatnonzero(~vis.any(axis=1))
+            first[none], cost[none] = self._cheapest_in_sight(block, pos[none], ed[none], ei[none], cls, -1)
+        none = np.flatnonzero(first < 0)
         if none.size and goal_row > kk:
             # none of the nearest rows in sight (behind a thin wall): look further
             wide = min(64, goal_row)
             wd, wi = self._node_tree().query(pos[none], k=wide)
-            wd, wi = wd.reshape(-1, wide), wi.reshape(-1, wide)
-            wv = self._walls.sees(np.repeat(pos[none], wide, axis=0), block.xy[wi.ravel()], cls).reshape(-1, wide)
-            wt = np.where(wv, wd * block.mult[wi] + block.dist[wi], np.inf)
-            pick = np.argmin(wt, axis=1)
-            rows_n = np.arange(len(none))
-            ok_n = np.isfinite(wt[rows_n, pick])
-            # put the best far row in the first column so the choice below sees it
-            ei[none[ok_n], 0] = wi[rows_n, pick][ok_n]
-            ed[none[ok_n], 0] = wd[rows_n, pick][ok_n]
-            vis[none[ok_n], 0] = True
-        # a shortcut lies in one terrain class: its cost is its length times the row's multiplier
-        total = np.where(vis, ed * block.mult[ei] + block.dist[ei], np.inf)
-        best = np.argmin(total, axis=1)
-        rows = np.arange(m)
-        first = ei[rows, best].astype(np.int64)
-        cost = total[rows, best]
-        first[~np.isfinite(cost)] = -1
+            first[none], cost[none] = self._cheapest_in_sight(block, pos[none], wd.reshape(-1, wide), wi.reshape(-1, wide), cls, -1)
         straight = np.hypot(*(pos - block.goal).T) * block.mult[goal_row]
-        direct = (straight <= cost) & self._walls.shortcut(pos, np.repeat(block.goal[None], m, axis=0), cls)
+        maybe = np.flatnonzero(straight <= cost)
+        direct = maybe[self._walls.shortcut(pos[maybe], np.repeat(block.goal[None], len(maybe), axis=0), cls)]
         first[direct] = goal_row
         cost[direct] = straight[direct]
+        return first, cost
+
+    def _cheapest_in_sight(
+        self, block: _Block, pos: NDArray[np.float64], ed: NDArray[np.float64], ei: NDArray[np.int64], cls: int, barrier: int
+    ) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+        """Among candidate rows ``ei`` (m, k) at distances ``ed``: the one in sight with the
+        cheapest route (-1 and inf where none is)."""
+        total = ed * block.mult[ei] + block.dist[ei]
+        order = np.argsort(total, axis=1, kind="stable")
+        total = np.take_along_axis(total, order, axis=1)
+        rows = np.take_along_axis(ei, order, axis=1).astype(np.int64)
+        pick = K.first_in_sight(pos, block.xy, rows, total, cls, barrier, *self._walls.arrays)
+        r = np.arange(len(pos))
+        ok = pick >= 0
+        first = np.where(ok, rows[r, np.maximum(pick, 0)], -1)
+        cost = np.where(ok, total[r, np.maximum(pick, 0)], np.inf)
         return first, cost
 
     def _reenter(self, lost: NDArray[np.int64]) -> None:
@@ -963,7 +967,8 @@ class Crowd:
         route's end without seeing it, get a path of their own to it (NavMap)."""
         a = self._arrays
         if not self._grid:
-            to_slot = (a["_cur"][lost] < 0) | np.isin(a["_cur"][lost], self._route_ends())
+            cur = a["_cur"][lost]
+            to_slot = (cur < 0) | (self._route_next[np.maximum(cur, 0)] < 0)
             self._replan(lost[to_slot])
             lost = lost[~to_slot]
         keys = np.stack([a["_order"][lost], a["_prof"][lost], a["_cls"][lost]], axis=1)
@@ -991,22 +996,24 @@ class Crowd:
                 for v in u[~keep].tolist():
                     self._queue_plan(oid, (prof_i, cls), v)
 
-    def _route_ends(self) -> NDArray[np.int64]:
-        """Route rows after which units walk to their slots."""
-        return np.flatnonzero(self._route_next < 0)
-
     def _append_block(self, key: tuple[int, Any], block: _Block) -> None:
-        """Add one unit's own route at the end of the route arrays (a block it replaces stays
-        behind, unused, until the next full rebuild)."""
+        """Add one unit's own route after the used rows of the route arrays, which grow by
+        doubling (a block it replaces stays behind, unused, until the next full rebuild)."""
         if self._routes_dirty:
-            self._routes_dirty = True
             self._rebuild_routes()
             return
-        off = len(self._route_xy)
-        self._route_xy = np.concatenate([self._route_xy, block.xy])
-        self._route_next = np.concatenate([self._route_next, np.where(block.nxt >= 0, block.nxt + off, -1)])
-        self._route_rest = np.concatenate([self._route_rest, np.asarray(block.dist, np.float64)])
-        self._route_mult = np.concatenate([self._route_mult, np.asarray(block.mult, np.float64)])
+        off, m = self._route_len, len(block.xy)
+        if off + m > len(self._route_xy):
+            cap = max(2 * len(self._route_xy), off + m, 64)
+            self._route_xy = _grown(self._route_xy, cap, 0.0)
+            self._route_next = _grown(self._route_next, cap, -1)
+            self._route_rest = _grown(self._route_rest, cap, 0.0)
+            self._route_mult = _grown(self._route_mult, cap, 0.0)
+        self._route_xy[off : off + m] = block.xy
+        self._route_next[off : off + m] = np.where(block.nxt >= 0, block.nxt + off, -1)
+        self._route_rest[off : off + m] = block.dist
+        self._route_mult[off : off + m] = block.mult
+        self._route_len = off + m
         self._route_base[key] = off
         self._route_blocks[key] = block
 
@@ -1017,7 +1024,7 @@ class Crowd:
         rest, mult = [np.zeros(0)], [np.zeros(0)]
         off = 0
         old_base, old_blocks, blocks = self._route_base, self._route_blocks, {}
-        remap = np.full(len(self._route_xy), -1, np.int64)
+        remap = np.full(self._route_len, -1, np.int64)
         for oid, order in self._orders.items():
             for key, block in order.blocks.items():
                 bxy, bnxt = block.xy, block.nxt
@@ -1039,6 +1046,7 @@ class Crowd:
         self._route_next = np.ascontiguousarray(np.concatenate(nxt))
         self._route_rest = np.ascontiguousarray(np.concatenate(rest), dtype=np.float64)
         self._route_mult = np.ascontiguousarray(np.concatenate(mult), dtype=np.float64)
+        self._route_len = len(self._route_xy)
         self._route_base = base
         self._route_blocks = blocks
         self._routes_dirty = False
@@ -1157,7 +1165,7 @@ class Crowd:
         if a["_moving"][u] or a["_cur"][u] >= 0:
             c = int(a["_cur"][u])
             seen = 0
-            while c >= 0 and seen < len(self._route_xy):
+            while c >= 0 and seen < self._route_len:
                 pts.append(self._route_xy[c])
                 nodes.append(c)
                 c = int(self._route_next[c])
@@ -1186,6 +1194,13 @@ class Crowd:
         """The wall arrays per unit class: radius and forbidden terrain (None before the first
         unit is added)."""
         return self._walls
+
+
+def _grown(arr: NDArray, cap: int, fill: float) -> NDArray:
+    """``arr`` copied into a new array of ``cap`` rows, the new rows set to ``fill``."""
+    out = np.full((cap, *arr.shape[1:]), fill, dtype=arr.dtype)
+    out[: len(arr)] = arr
+    return out
 
 
 def _fill_order(slots, goal, pos, block, first, cost) -> NDArray[np.float64]:

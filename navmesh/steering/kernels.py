@@ -243,9 +243,13 @@ def target_visible(ax, ay, bx, by, cls, barrier, edges, grid, cell_ptr, cell_ite
         return True
     k = (d - cut) / d
     ex, ey = ax + dx * k, ay + dy * k
-    if barrier >= 0 and segment_crosses(ax, ay, ex, ey, barrier, edges, grid, cell_ptr, cell_items):
+    if not segment_free(ax, ay, ex, ey, cls, edges, grid, cell_ptr, cell_items, ref, eps, buf):
         return False
-    return segment_free(ax, ay, ex, ey, cls, edges, grid, cell_ptr, cell_items, ref, eps, buf)
+    if barrier >= 0:
+        n_cells = int(grid[3]) * int(grid[4])
+        if cell_ptr[(barrier + 1) * n_cells] > cell_ptr[barrier * n_cells]:
+            return not segment_crosses(ax, ay, ex, ey, barrier, edges, grid, cell_ptr, cell_items)
+    return True
 
 
 @njit(cache=True)
@@ -257,6 +261,28 @@ def targets_visible(a, b, cls, barrier, edges, grid, cell_ptr, cell_items, ref, 
         out[i] = target_visible(
             a[i, 0], a[i, 1], b[i, 0], b[i, 1], cls[i], barrier, edges, grid, cell_ptr, cell_items, ref, eps, buf
         )
+    return out
+
+
+@njit(cache=True)
+def first_in_sight(a, targets, cand, cost, cls, barrier, edges, grid, cell_ptr, cell_items, ref, eps):
+    """Per row i of ``a`` (m, 2): the first column j of ``cand[i]`` (m, k; rows of ``targets``,
+    sorted by ``cost[i]`` ascending) with a finite cost whose target is in sight
+    (:func:`target_visible` for class ``cls``, barrier class ``barrier``), or -1. Testing in
+    cost order stops at the cheapest visible candidate, usually the first."""
+    m, k = cand.shape
+    out = np.full(m, -1, np.int64)
+    buf = np.empty(4096, np.int64)
+    for i in range(m):
+        for j in range(k):
+            if not cost[i, j] < math.inf:
+                break
+            t = cand[i, j]
+            if target_visible(
+                a[i, 0], a[i, 1], targets[t, 0], targets[t, 1], cls, barrier, edges, grid, cell_ptr, cell_items, ref, eps, buf
+            ):
+                out[i] = j
+                break
     return out
 
 

@@ -258,6 +258,7 @@ class Walls:
         eps = 1e-10 * cs
         self.barrier_class = len(self.radii)
         self.arrays = (edges, grid, cell_ptr, cell_items, ref, eps)
+        self._inner: dict[int, shapely.Geometry] = {}
 
     def walkable(self, points: ArrayLike, cls: int | ArrayLike) -> NDArray[np.bool_]:
         """Whether a unit of class ``cls`` may stand at each point (n, 2)."""
@@ -316,9 +317,13 @@ class Walls:
         still = np.flatnonzero(~self.walkable(p, cls))
         if still.size:
             # step a little into the free space (toward a representative interior point)
-            inner = shapely.buffer(free, -1e-6 * self.arrays[1][2])
-            if inner.is_empty:
-                inner = free
+            inner = self._inner.get(cls)
+            if inner is None:  # (once per class: buffering a cave's free space takes a while)
+                inner = shapely.buffer(free, -1e-6 * self.arrays[1][2])
+                if inner.is_empty:
+                    inner = free
+                shapely.prepare(inner)
+                self._inner[cls] = inner
             near = shapely.get_coordinates(shapely.shortest_line(inner, shapely.points(p[still])))[0::2]
             p[still] = near
         return p
