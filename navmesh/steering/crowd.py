@@ -9,7 +9,7 @@ at most ``expansions_per_update`` node expansions of search work (sliced
 :meth:`~navmesh.NavQuery.start_search` searches, resumed over as many updates as they need; a
 route tree counts one expansion per graph node) and ``joins_per_update`` units joining a tree,
 so a large order never freezes a frame. The per-frame motion is one compiled call
-(:func:`navmesh.steering.kernels.crowd_step`). Units cut corners of their routes only where that
+(:func:`navmesh._kernels.crowd.crowd_step`). Units cut corners of their routes only where that
 does not raise their cost: a shortcut crosses no terrain boundary and costs, under the unit
 type's :class:`~navmesh.terrain.CostProfile`, no more than the route it skips (so a tank keeps to
 the road round a swamp even where the plain ground beside the road is in sight).
@@ -38,7 +38,8 @@ from navmesh.errors import (
 from navmesh.grid import FlowField, GridMap
 from navmesh.path import Path
 from navmesh._kernels import graph as GK
-from navmesh.steering import kernels as K
+from navmesh._kernels import crowd as CK
+from navmesh._kernels import walls as K
 from navmesh.steering.walls import Walls, level_geometry
 from navmesh.terrain import CostProfile
 from navmesh.waypoints.query import NavQuery
@@ -1075,7 +1076,7 @@ class Crowd:
             a["_stuck"][stuck] = False
             a["_tries"][stuck] += 1
             self._replan(self._swap_slots(stuck))
-        K.crowd_step(
+        CK.crowd_step(
             t, self._frame, a["positions"][:n], a["velocities"][:n], a["headings"][:n], a["radii"][:n],
             a["speeds"][:n], a["_cls"][:n], a["alive"][:n], a["_moving"][:n], a["arrived"][:n], a["_cur"][:n],
             a["_lost"][:n], a["_stuck"][:n], a["_stall"][:n], a["_best"][:n], a["_settled"][:n], a["_tries"][:n], a["_slot"][:n], a["_smult"][:n],

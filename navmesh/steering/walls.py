@@ -1,7 +1,7 @@
 """The walls units slide along: free space per unit class as bucketed edges for the kernels.
 
 :class:`Walls` turns a level's obstacles and bounds into the arrays of
-:mod:`navmesh.steering.kernels` for one or several unit classes (a radius, and on a NavMap the
+:mod:`navmesh._kernels.walls` for one or several unit classes (a radius, and on a NavMap the
 terrain the unit type may not enter), and answers bulk questions with them: may a unit of this
 class stand here, walk straight there.
 """
@@ -18,7 +18,8 @@ from numpy.typing import ArrayLike, NDArray
 from navmesh.errors import InvalidGeometryError, InvalidOptionError, NodeNotFoundError
 from navmesh.geometry import LineOfSight, cell_rectangles, inflate
 from navmesh.grid import GridMap
-from navmesh.steering import kernels as K
+from navmesh._kernels import buckets as BK
+from navmesh._kernels import walls as K
 from navmesh.terrain import CostProfile
 
 __all__ = ["Walls", "forbidden_area", "level_geometry", "terrain_edges"]
@@ -235,16 +236,15 @@ class Walls:
         n_cells = nx * ny
         k = len(self.radii) + 1
         counts = np.zeros(k * n_cells, np.int64)
+        cell_ptr = np.zeros(k * n_cells + 1, np.int64)
         for c, e in enumerate(per_class):
-            sub = np.zeros(n_cells, np.int64)
-            K.bucket_counts(e, grid, sub)
-            counts[c * n_cells : (c + 1) * n_cells] = sub
-        cell_ptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+            BK.bucket_segments(e, c, grid, cell_ptr, counts, np.empty(0, np.int64), 0, False)
+        np.cumsum(counts, out=cell_ptr[1:])
         cell_items = np.empty(int(cell_ptr[-1]), np.int64)
-        fill = cell_ptr[:-1].copy()
+        counts[:] = 0
         base = 0
         for c, e in enumerate(per_class):
-            K.bucket_fill(e, base, grid, c * n_cells, fill, cell_items)
+            BK.bucket_segments(e, c, grid, cell_ptr, counts, cell_items, base, True)
             base += len(e)
         edges = np.ascontiguousarray(np.concatenate(per_class)) if base else np.zeros((0, 4))
         ref = np.zeros((k * n_cells, 3))
@@ -290,7 +290,7 @@ class Walls:
     def move(self, a: ArrayLike, b: ArrayLike, cls: int | ArrayLike) -> NDArray[np.float64]:
         """Where units of class ``cls`` standing at ``a[i]`` end when they try to step to
         ``b[i]`` (m, 2): the whole step when it is free, else sliding along the wall in the way
-        (:func:`navmesh.steering.kernels.safe_move`). A unit standing in a wall stays where it is."""
+        (:func:`navmesh._kernels.walls.safe_move`). A unit standing in a wall stays where it is."""
         pa, pb = self._points("a", a), self._points("b", b)
         if pa.shape != pb.shape:
             raise InvalidGeometryError(f"a has shape {pa.shape} and b {pb.shape}; expected the same")
