@@ -100,8 +100,12 @@ def crowd_step(
                     # a lower bound of the route's cost from here to its end / to the next row
                     here = math.sqrt((tx - px) ** 2 + (ty - py) ** 2) * min_mult[i]
                     sx_, sy_ = slot[i, 0], slot[i, 1]
-                    to_slot = math.sqrt((sx_ - px) ** 2 + (sy_ - py) ** 2) * slot_mult[i]
-                    if to_slot <= (here + route_rest[c]) * (1.0 + 1e-9) and target_visible(
+                    slot_d = math.sqrt((sx_ - px) ** 2 + (sy_ - py) ** 2)
+                    to_slot = slot_d * slot_mult[i]
+                    # a slot farther than 32 radii is looked for one frame in 16, not 4: far sight
+                    # lines are the long walks of the wall grid, and seldom free in a maze
+                    slot_due = slot_d <= 32.0 * radius[i] or (i + frame) % 16 == 0
+                    if slot_due and to_slot <= (here + route_rest[c]) * (1.0 + 1e-9) and target_visible(
                         px, py, sx_, sy_, cls[i], barrier, edges, grid, cell_ptr, cell_items, ref, eps, buf
                     ):
                         c = -1
@@ -220,7 +224,9 @@ def crowd_step(
         if vv > vmax:
             vx, vy = vx / vv * vmax, vy / vv * vmax
             vv = vmax
-        qx, qy = safe_move(px, py, px + vx * dt, py + vy * dt, cls[i], edges, grid, cell_ptr, cell_items, ref, eps, buf)
+        qx, qy = px, py
+        if vx != 0.0 or vy != 0.0:  # (most of a crowd stands still on its slots)
+            qx, qy = safe_move(px, py, px + vx * dt, py + vy * dt, cls[i], edges, grid, cell_ptr, cell_items, ref, eps, buf)
         newpos[i, 0], newpos[i, 1] = qx, qy
         vel[i, 0], vel[i, 1] = (qx - px) / dt, (qy - py) / dt
         if moving[i] and not arrived[i] and (dvx != 0.0 or dvy != 0.0):
