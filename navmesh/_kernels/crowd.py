@@ -232,7 +232,8 @@ def crowd_step(
         if moving[i] and not arrived[i] and (dvx != 0.0 or dvy != 0.0):
             heading[i] = math.atan2(dvy, dvx)
     # one relaxation pass over the units that overlapped someone: overlapping pairs move apart by
-    # half their overlap each (safe moves)
+    # half their overlap each (safe moves); the units hashed again where they stand now
+    start, order, mask = hash_points(newpos, active, hcs)
     for i in range(n):
         if not active[i]:
             continue
@@ -241,7 +242,7 @@ def crowd_step(
             pos[i, 0], pos[i, 1] = px, py
             continue
         cx_, cy_ = 0.0, 0.0
-        for q in range(near_buckets(pos[i, 0], pos[i, 1], hcs, mask, near)):
+        for q in range(near_buckets(px, py, hcs, mask, near)):
             cc = near[q]
             for k in range(start[cc], start[cc + 1]):
                 j = order[k]

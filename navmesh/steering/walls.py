@@ -138,10 +138,15 @@ def forbidden_area(
     return None if area.is_empty else area
 
 
-def _free_space(
-    obstacles: Sequence[shapely.Geometry], bounds: shapely.Geometry, radius: float, forbidden: shapely.Geometry | None
-) -> shapely.Geometry:
-    los = LineOfSight(obstacles, bounds, agent_radius=radius)
+def _line_of_sight(source: Any, obstacles: Sequence[shapely.Geometry], bounds: shapely.Geometry, radius: float) -> LineOfSight:
+    """The map's own LineOfSight when it was built for this radius (a NavMap's), else a new one."""
+    own = getattr(source, "line_of_sight", None)
+    if isinstance(own, LineOfSight) and own.agent_radius == radius:
+        return own
+    return LineOfSight(obstacles, bounds, agent_radius=radius)
+
+
+def _free_space(los: LineOfSight, bounds: shapely.Geometry, forbidden: shapely.Geometry | None) -> shapely.Geometry:
     area = los.walkable_area if los.walkable_area is not None else bounds
     walls = list(los.inflated) + ([] if forbidden is None else [forbidden])
     if not walls:
@@ -221,7 +226,7 @@ class Walls:
                 f"profiles has {len(self.profiles)} entries; expected one CostProfile or None per radius ({len(self.radii)})"
             )
         self.free = tuple(
-            _free_space(obstacles, bounds, r, forbidden_area(source, p, r, body=True))
+            _free_space(_line_of_sight(source, obstacles, bounds, r), bounds, forbidden_area(source, p, r, body=True))
             for r, p in zip(self.radii, self.profiles)
         )
         # one more class after the radii: terrain boundaries, which shortcuts may not cross
