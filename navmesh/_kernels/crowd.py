@@ -100,12 +100,8 @@ def crowd_step(
                     # a lower bound of the route's cost from here to its end / to the next row
                     here = math.sqrt((tx - px) ** 2 + (ty - py) ** 2) * min_mult[i]
                     sx_, sy_ = slot[i, 0], slot[i, 1]
-                    slot_d = math.sqrt((sx_ - px) ** 2 + (sy_ - py) ** 2)
-                    to_slot = slot_d * slot_mult[i]
-                    # a slot farther than 32 radii is looked for one frame in 16, not 4: far sight
-                    # lines are the long walks of the wall grid, and seldom free in a maze
-                    slot_due = slot_d <= 32.0 * radius[i] or (i + frame) % 16 == 0
-                    if slot_due and to_slot <= (here + route_rest[c]) * (1.0 + 1e-9) and target_visible(
+                    to_slot = math.sqrt((sx_ - px) ** 2 + (sy_ - py) ** 2) * slot_mult[i]
+                    if to_slot <= (here + route_rest[c]) * (1.0 + 1e-9) and target_visible(
                         px, py, sx_, sy_, cls[i], barrier, edges, grid, cell_ptr, cell_items, ref, eps, buf
                     ):
                         c = -1

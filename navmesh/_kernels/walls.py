@@ -95,12 +95,18 @@ def segment_hit(ax, ay, bx, by, cls, edges, grid, cell_ptr, cell_items, buf):
     edges). Running along an edge or ending on it is no crossing: :func:`point_free` on the end
     point settles those.
     """
-    n = segment_cells(ax, ay, bx, by, grid, buf)
-    if n < 0:
-        return 0.0, -1
     base = cls * (int(grid[3]) * int(grid[4]))
     best_t, best_e = 2.0, -1
     seg = math.sqrt((bx - ax) ** 2 + (by - ay) ** 2)
+    c = cell_of(ax, ay, grid)
+    if c >= 0 and c == cell_of(bx, by, grid):
+        # (most steps of a unit stay in one cell, which lists every edge that can cross them)
+        buf[0] = c
+        n = 1
+    else:
+        n = segment_cells(ax, ay, bx, by, grid, buf)
+        if n < 0:
+            return 0.0, -1
     for j in range(n):
         slot = base + buf[j]
         for k in range(cell_ptr[slot], cell_ptr[slot + 1]):
