@@ -15,11 +15,12 @@ import numpy as np
 import shapely
 from numpy.typing import ArrayLike, NDArray
 
-from navmesh.errors import InvalidGeometryError, InvalidOptionError, NodeNotFoundError
-from navmesh.geometry import LineOfSight, cell_rectangles, inflate
-from navmesh.grid import GridMap
 from navmesh._kernels import buckets as BK
 from navmesh._kernels import walls as K
+from navmesh.errors import InvalidGeometryError, InvalidOptionError, NodeNotFoundError
+from navmesh.geometry import cell_rectangles, inflate
+from navmesh.grid import GridMap
+from navmesh.sight import LineOfSight
 from navmesh.terrain import CostProfile
 
 __all__ = ["Walls", "forbidden_area", "level_geometry", "terrain_edges"]
@@ -177,7 +178,7 @@ class Walls:
         Where the obstacles and bounds come from (see :func:`level_geometry`).
     radii : sequence of float
         Unit radii (world units, >= 0); class ``k`` has radius ``radii[k]``: obstacles inflated
-        and bounds eroded by it (mitre joins, as :class:`navmesh.geometry.LineOfSight`).
+        and bounds eroded by it (mitre joins, as :class:`navmesh.sight.LineOfSight`).
     profiles : sequence of CostProfile or None, optional
         One per class (default: None for all). On a NavMap, class ``k``'s free space also
         leaves out the terrain ``profiles[k]`` forbids, grown by the radius

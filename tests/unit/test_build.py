@@ -23,7 +23,9 @@ from navmesh.errors import (
     NodeNotFoundError,
 )
 from navmesh.level import Level, Link, OffMeshLink
-from navmesh.terrain import CostProfile, DangerZone, TerrainRegion, decode_arc_tag
+from navmesh.danger import DangerZone
+from navmesh.tags import decode_arc_tag
+from navmesh.terrain import CostProfile, TerrainRegion
 
 SQUARE = [(4, 4), (6, 4), (6, 6), (4, 6)]
 WALL = [(4, 0), (6, 0), (6, 8), (4, 8)]  # from the bottom edge up to y=8 in a 10 x 10 level
@@ -372,15 +374,15 @@ def test_update_reuses_visibility_answers(monkeypatch):
     level = _random_level(4)
     nav = build_waypoint_graph(level)
     calls = []
-    from navmesh import geometry
+    from navmesh import sight
 
-    real = geometry.LineOfSight.blocked
+    real = sight.LineOfSight.blocked
 
     def spy(self, a, b):
         calls.append(len(a))
         return real(self, a, b)
 
-    monkeypatch.setattr(geometry.LineOfSight, "blocked", spy)
+    monkeypatch.setattr(sight.LineOfSight, "blocked", spy)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NavmeshWarning)
         nav.with_obstacle(shapely.box(100, 100, 104, 104))
