@@ -398,6 +398,8 @@ class MeshQuery:
                g_polys: NDArray[np.int64] | None) -> tuple[int, int]:
         """Write the start / goal polygons (at most ``PK.MAX_HITS`` each) to the workspace's
         sections; returns their counts for the kernels (-1 for None: locate in the kernel)."""
+        if s_polys is None and g_polys is None:  # the fast path of find_path
+            return -1, -1
         wi = ws[0]
         counts = []
         for k, polys in ((PK.W_START_POLYS, s_polys), (PK.W_GOAL_POLYS, g_polys)):
