@@ -65,6 +65,15 @@ _ZERO1 = np.zeros(1)
 _ZERO1.flags.writeable = False
 
 
+def _frozen(values: NDArray[np.float64]) -> NDArray[np.float64]:
+    """A read-only view: the kernels get one array type for costs (numba compiles a kernel once
+    more for each read-only/writeable mix of its arguments)."""
+    view = values.view()
+    view.flags.writeable = False
+    return view
+
+
+
 #: Largest ``heuristic_weight``: far beyond it weighted A* is already greedy best-first search, and
 #: the weighted estimates must stay far from float64 overflow.
 MAX_HEURISTIC_WEIGHT = 1e6
@@ -151,7 +160,7 @@ def _best_first_path(
     w = graph.resolve_weights(weights)
     nodes, cost, status, expansions, partial = K.best_first_path(
         graph.indptr, graph.indices, w.values, graph.points,
-        sources, source_costs, goals, goal_costs, goal_point,
+        sources, _frozen(source_costs), goals, _frozen(goal_costs), _frozen(goal_point),
         HEURISTICS.index(heuristic), hw * w.heuristic_scale(heuristic),
         budget, check_flag("allow_partial", allow_partial),
     )
@@ -342,7 +351,7 @@ def dijkstra_tree(
     w = graph.resolve_weights(weights)
     g, parent, origin, _, _, _, _, expansions, _, _ = K.best_first(
         graph.indptr, graph.indices, w.values, graph.points,
-        src, np.zeros(len(src)), _NO_LOG, np.empty(0), np.zeros(graph.dim),
+        src, _frozen(np.zeros(len(src))), _NO_LOG, _frozen(np.empty(0)), _frozen(np.zeros(graph.dim)),
         K.H_ZERO, 0.0, np.inf if lim is None else lim, 0,
         False, _NO_LOG, _NO_LOG, _NO_LOG, _NO_LOG,
     )
@@ -629,7 +638,7 @@ def search_trace(
         w = graph.resolve_weights(weights)
         cost, parent, _, _, end, total, status, expansions, n_exp, n_open = K.best_first(
             graph.indptr, graph.indices, w.values, graph.points,
-            np.array([s], np.int32), np.zeros(1), np.array([t], np.int32), np.zeros(1), graph.points[t],
+            np.array([s], np.int32), _ZERO1, np.array([t], np.int32), _ZERO1, _frozen(graph.points[t]),
             HEURISTICS.index(h), hw * w.heuristic_scale(h), np.inf, budget, True, *logs,
         )
     path = _finish(graph, status, end, total, parent, cost, expansions, True, log_expanded[:n_exp],
