@@ -185,7 +185,9 @@ class LoadingView(arcade.View):
         self.title_text.position = (w / 2, bottom + BAR_HEIGHT + 44)
         self.title_text.draw()
         seconds = time.perf_counter() - self.started
-        self.step_text.text = f"{self.step_name or 'done'}   ({self.done} of {self.total}, {seconds:.0f} s)"
+        line = f"{self.step_name or 'done'}   ({self.done} of {self.total}, {seconds:.0f} s)"
+        if self.step_text.text != line:  # a new layout only when the line changes
+            self.step_text.text = line
         self.step_text.position = (w / 2, bottom - 32)
         self.step_text.draw()
         self.note_text.position = (w / 2, bottom - 58)
