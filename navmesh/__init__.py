@@ -62,7 +62,8 @@ if TYPE_CHECKING:  # the names below load on first use (see __getattr__)
         search_trace,
     )
     from navmesh.steering import Crowd, PathFollower
-    from navmesh.terrain import CostProfile, DangerZone, TerrainRegion
+    from navmesh.danger import DangerZone
+    from navmesh.terrain import CostProfile, TerrainRegion
     from navmesh.warmup import warm_up, warm_up_steps
     from navmesh.waypoints.build import build_waypoint_graph
     from navmesh.waypoints.diagnostics import diagnose
@@ -169,7 +170,7 @@ _LAZY = {
     "Crowd": "navmesh.steering",
     "PathFollower": "navmesh.steering",
     "CostProfile": "navmesh.terrain",
-    "DangerZone": "navmesh.terrain",
+    "DangerZone": "navmesh.danger",
     "TerrainRegion": "navmesh.terrain",
     "warm_up": "navmesh.warmup",
     "warm_up_steps": "navmesh.warmup",
