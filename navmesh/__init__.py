@@ -13,8 +13,9 @@ the subpackages, one job each:
 - :mod:`navmesh.io`: level JSON, Tiled, Moving AI and ``.mesh`` files (readers are imported on first use);
 - :mod:`navmesh.search`, :mod:`navmesh.connectivity`, :mod:`navmesh.geometry`, :mod:`navmesh.sight`,
   :mod:`navmesh.terrain`: graph searches, reachability, line of sight, cost profiles;
-- :mod:`navmesh.arcade_draw` and :mod:`navmesh.arcade_adapt`: debug drawing, and levels, grids and
-  sprite motion from arcade objects (the only modules that import arcade);
+- :mod:`navmesh.arcade_draw`, :mod:`navmesh.arcade_adapt` and :mod:`navmesh.arcade_loading`: debug
+  drawing; levels, grids and sprite motion from arcade objects; a loading view that prepares the
+  kernels between frames (the only modules that import arcade);
 - :mod:`navmesh.cli`: the ``navmesh`` command; :func:`warm_up` compiles kernels at load time.
 """
 
