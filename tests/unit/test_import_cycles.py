@@ -19,8 +19,6 @@ ROOT = Path(__file__).resolve().parents[2]
 # gone (xfail, not strict: it then reports XPASS), so the entry can be deleted.
 KNOWN = {
     "grid: map -> search -> endpoints -> map": {"navmesh.grid.map", "navmesh.grid.search", "navmesh.grid.endpoints"},
-    "waypoints: build -> navmap -> incremental -> build": {
-        "navmesh.waypoints.build", "navmesh.waypoints.navmap", "navmesh.waypoints.incremental"},
 }
 
 
