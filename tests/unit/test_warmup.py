@@ -239,7 +239,7 @@ graph = nav.graph
 last = graph.n_nodes - 1
 # the calls that once made second specialisations: costs given by the caller (writeable),
 # read-only trees, search traces, sliced searches and meshes
-astar_multi(graph, [0, 1], [last], source_costs=[0.0, 2.0], goal_costs=[1.0])
+astar_multi(graph, [0, 1], [last], start_costs=[0.0, 2.0], goal_costs=[1.0])
 tree = dijkstra_tree(graph, [0])
 tree.path_to(last)
 dijkstra_tree(graph, [0], limit=50.0).reached(last)
