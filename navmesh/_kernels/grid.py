@@ -236,18 +236,8 @@ def astar(moves, half_cost, height, width, wrap_r, wrap_c, uniform, start, goal,
         for d in range(8):
             if (m >> d) & 1 == 0:
                 continue
-            nr = r + DROW[d]
-            nc = c + DCOL[d]
             if wrap:
-                if nr < 0:
-                    nr += height
-                elif nr >= height:
-                    nr -= height
-                if nc < 0:
-                    nc += width
-                elif nc >= width:
-                    nc -= width
-                v = nr * width + nc
+                v = neighbor(r, c, d, height, width)
             else:
                 v = u + off[d]
             sv = state[2 * v + 1]
@@ -262,10 +252,7 @@ def astar(moves, half_cost, height, width, wrap_r, wrap_c, uniform, start, goal,
             state[2 * v] = ng
             state[2 * v + 1] = seen
             parent[v] = u
-            if wrap:
-                h = octile(axis_gap(nr, gr, height, wrap_r), axis_gap(nc, gc, width, wrap_c))
-            else:
-                h = octile(abs(nr - gr), abs(nc - gc))
+            h = octile(axis_gap(r + DROW[d], gr, height, wrap_r), axis_gap(c + DCOL[d], gc, width, wrap_c))
             key = ng + hscale * h
             if key <= fu and sp < _FAST:
                 stack[sp] = v
