@@ -144,7 +144,7 @@ def quick_line_of_sight() -> Ratios:
     import shapely
 
     from navmesh._kernels import los as LK
-    from navmesh.geometry import LineOfSight
+    from navmesh.sight import LineOfSight
     from navmesh.waypoints.linking import wall_grid_for
 
     rng = np.random.default_rng(5)

@@ -11,7 +11,7 @@ the subpackages, one job each:
 - :mod:`navmesh.grid`: tile maps, grid searches, the maze first-step search, flow fields;
 - :mod:`navmesh.steering`: path following (straight or Hermite), re-planning, variation, crowds;
 - :mod:`navmesh.io`: level JSON, Tiled, Moving AI and ``.mesh`` files (readers are imported on first use);
-- :mod:`navmesh.search`, :mod:`navmesh.connectivity`, :mod:`navmesh.geometry`,
+- :mod:`navmesh.search`, :mod:`navmesh.connectivity`, :mod:`navmesh.geometry`, :mod:`navmesh.sight`,
   :mod:`navmesh.terrain`: graph searches, reachability, line of sight, cost profiles;
 - :mod:`navmesh.arcade_draw` and :mod:`navmesh.arcade_adapt`: debug drawing, and levels, grids and
   sprite motion from arcade objects (the only modules that import arcade);

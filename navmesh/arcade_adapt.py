@@ -418,7 +418,7 @@ def walk_to(
         The goal cannot be reached.
     NodeNotFoundError
         The sprite or the goal lies farther outside the level's bounds (the grid) than
-        :data:`~navmesh.geometry.BOUNDS_MARGIN` (5%) of its size; or nothing at all is walkable.
+        :data:`~navmesh.endpoints.BOUNDS_MARGIN` (5%) of its size; or nothing at all is walkable.
     InvalidGeometryError
         The goal is not two finite numbers.
     """

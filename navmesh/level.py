@@ -30,7 +30,8 @@ from navmesh.errors import (
     NodeNotFoundError,
     describe,
 )
-from navmesh.geometry import LineOfSight, Join, as_bounds, as_polygon, polygon_list
+from navmesh.geometry import Join, as_bounds, as_polygon, polygon_list
+from navmesh.sight import LineOfSight
 from navmesh.terrain import TerrainLayer, TerrainRegion, check_tag
 
 __all__ = [
@@ -539,7 +540,7 @@ waypoints must lie in the walkable area, ...
         """Line-of-sight tester for an agent of the given radius (built once per radius, cached).
 
         Obstacles are merged, then inflated and the bounds eroded by ``agent_radius`` (see
-        :class:`navmesh.geometry.LineOfSight`).
+        :class:`navmesh.sight.LineOfSight`).
 
         Examples
         --------

@@ -50,7 +50,7 @@ class Path:
         within the bounds but outside the eroded area, or a blocked grid cell) and the path
         starts (ends) at the nearest walkable point (grid: the centre of the nearest passable
         cell) instead; ``strict=True`` raises instead of moving. A position within
-        :data:`~navmesh.geometry.ENDPOINT_TOLERANCE` times the level's size of the walkable
+        :data:`~navmesh.endpoints.ENDPOINT_TOLERANCE` times the level's size of the walkable
         area counts as walkable: it may be pushed inside by at most about that much, unreported,
         so every point of a returned path is a valid endpoint again. How far an endpoint moved
         is ``|points[0] - start|`` (``|points[-1] - goal|``).

@@ -35,7 +35,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from navmesh._checks import MAX_COORDINATE, MAX_COST, as_float_array, check_points, is_real
 from navmesh.errors import InvalidCostError, InvalidGeometryError, InvalidOptionError, describe
-from navmesh.geometry import _lines, _segment_arrays, as_polygon
+from navmesh.geometry import as_polygon, segment_arrays, segment_lines
 
 __all__ = [
     "TerrainRegion",
@@ -242,13 +242,13 @@ class TerrainLayer:
         TerrainLengths
             ``(tag_names, lengths)`` with ``lengths`` a csr array of shape (m, T).
         """
-        pa, pb = _segment_arrays(a, b)
+        pa, pb = segment_arrays(a, b)
         m, t = len(pa), len(self.tag_names)
         if m == 0 or len(self._polys) == 0:
             return TerrainLengths(self.tag_names, scipy.sparse.csr_array((m, t), dtype=np.float64))
         moving = ~(pa == pb).all(axis=1)
         idx = np.flatnonzero(moving)
-        lines = _lines(pa[idx], pb[idx])
+        lines = segment_lines(pa[idx], pb[idx])
         seg, reg = self._tree.query(lines, predicate="intersects")
         inside = shapely.intersection(lines[seg], self._polys[reg])
         lens = shapely.length(inside)
@@ -586,7 +586,7 @@ def danger_lengths(a: ArrayLike, b: ArrayLike, centre: ArrayLike, radius: float)
     >>> danger_lengths([[-10, 0], [-10, 5]], [[10, 0], [10, 5]], (0, 0), 3.0).round(9).tolist()
     [6.0, 0.0]
     """
-    pa, pb = _segment_arrays(a, b)
+    pa, pb = segment_arrays(a, b)
     c = np.asarray(centre, dtype=np.float64)[:2]
     d = pb - pa
     f = pa - c
@@ -634,7 +634,7 @@ def add_danger(
     [32.0, 20.0]
     """
     w = np.array(weights, dtype=np.float64).reshape(-1)
-    pa, pb = _segment_arrays(a, b)
+    pa, pb = segment_arrays(a, b)
     if len(pa) != len(w):
         raise InvalidCostError(f"weights has {len(w)} values but there are {len(pa)} arcs")
     for zone in zones:

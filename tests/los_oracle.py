@@ -1,7 +1,7 @@
 """An independent, slow, exact line-of-sight oracle and exact any-angle shortest paths for tests.
 
-It shares no code with ``navmesh.geometry`` or ``navmesh._kernels.los``: every coordinate becomes
-a ``fractions.Fraction``, and the rule of :mod:`navmesh.geometry` is checked by its definition,
+It shares no code with ``navmesh.sight``, ``navmesh.predicates`` or ``navmesh._kernels.los``: every coordinate becomes
+a ``fractions.Fraction``, and the rule of :mod:`navmesh.sight` is checked by its definition,
 not by corner-wedge formulas. Along the segment, the points where it meets a wall edge cut it
 into open pieces; inside one piece nothing changes, so one probe point decides the piece. At a
 cut point and at a probe point the segment's two sides are sampled exactly: points at a rational
@@ -217,7 +217,7 @@ class Oracle:
         return not any(all(s.contains(q) for _, q in samples) for s in self.sets)
 
     def visible(self, a, b):
-        """Whether the segment a-b is visible under the rule of :mod:`navmesh.geometry`."""
+        """Whether the segment a-b is visible under the rule of :mod:`navmesh.sight`."""
         a = (F(a[0]), F(a[1]))
         b = (F(b[0]), F(b[1]))
         if not (self.walkable(a) and self.walkable(b)):
@@ -256,7 +256,7 @@ class Oracle:
 
 
 def oracle_for(los):
-    """The oracle's blocked sets for a :class:`navmesh.geometry.LineOfSight`'s shapes: with radius 0
+    """The oracle's blocked sets for a :class:`navmesh.sight.LineOfSight`'s shapes: with radius 0
     one set (its merged obstacles ``parts`` and the outside of the bounds); with a radius, one set
     per inflated obstacle plus the outside of the eroded area. (The rule is exact for the shapes
     GEOS returns when it merges overlapping obstacles and inflates them; the oracle takes those

@@ -1,7 +1,7 @@
 """numba line-of-sight kernels: segments tested against wall edges bucketed in a uniform grid.
 
-They implement the line-of-sight rule written down in :mod:`navmesh.geometry` (read it there);
-:class:`navmesh.geometry.LineOfSight` prepares the arrays (its ``edges`` and ``gaps``) and
+They implement the line-of-sight rule written down in :mod:`navmesh.sight` (read it there);
+:class:`navmesh.sight.LineOfSight` prepares the arrays (its ``edges`` and ``gaps``) and
 :func:`navmesh.waypoints.linking.wall_grid_for` buckets them. Every decision is a sign of an
 exact orientation test (:func:`orient`: a floating-point filter with Shewchuk's error bound,
 then an exact expansion sum when the filter cannot decide) or a comparison of input
@@ -305,7 +305,7 @@ def _in_wedge(ax, ay, bx, by, vx, vy, qx, qy, rx, ry, s):
 
 @njit(cache=True)
 def segment_free(ax, ay, bx, by, edges, grid, cell_ptr, cell_items, gaps, gap_grid, gap_ptr, gap_items):
-    """Line of sight from (ax, ay) to (bx, by) under the rule of :mod:`navmesh.geometry`.
+    """Line of sight from (ax, ay) to (bx, by) under the rule of :mod:`navmesh.sight`.
 
     Assumes both end points are walkable (waypoints and snapped positions are).
     """

@@ -20,8 +20,8 @@ same as :meth:`NavQuery.find_path <navmesh.waypoints.query.NavQuery.find_path>`:
 in a blocked cell moves to the passable cell whose centre is nearest and the path says so
 (``start_moved`` / ``goal_moved``); ``strict=True`` raises instead, naming the cell and how far
 the nearest passable one is. A world position outside the grid by at most
-:data:`~navmesh.geometry.ENDPOINT_TOLERANCE` times the grid's size counts as in its border cell;
-one farther out, up to :data:`~navmesh.geometry.BOUNDS_MARGIN` (5%) of the grid's size, moves
+:data:`~navmesh.endpoints.ENDPOINT_TOLERANCE` times the grid's size counts as in its border cell;
+one farther out, up to :data:`~navmesh.endpoints.BOUNDS_MARGIN` (5%) of the grid's size, moves
 into the grid (``strict=True`` raises); one farther still raises either way.
 """
 
@@ -34,7 +34,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from navmesh._checks import as_array
 from navmesh.errors import NodeNotFoundError, describe
-from navmesh.geometry import BOUNDS_MARGIN, ENDPOINT_TOLERANCE, level_size
+from navmesh.endpoints import BOUNDS_MARGIN, ENDPOINT_TOLERANCE, level_size
 
 if TYPE_CHECKING:  # the map imports the searches, which import this module
     from navmesh.grid.map import GridMap

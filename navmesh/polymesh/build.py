@@ -3,7 +3,7 @@
 Pipeline
 --------
 1. Free space: the level's bounds eroded by the agent radius minus the obstacles inflated by it,
-   exactly as :class:`~navmesh.geometry.LineOfSight` makes them for the waypoint graph (same
+   exactly as :class:`~navmesh.sight.LineOfSight` makes them for the waypoint graph (same
    merging, same ``join``), so both maps share one notion of walkable.
 2. Terrain: the free space is cut into one piece per terrain class (painter's order: a later
    region wins where regions overlap; the rest is plain ground).

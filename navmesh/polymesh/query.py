@@ -17,12 +17,12 @@ Endpoints
 ---------
 The library's one endpoint policy, the same as :class:`~navmesh.waypoints.query.NavQuery`'s
 (see the notes of :mod:`navmesh.waypoints.query`): a start or goal inside the open mesh (edges
-and vertices included), or within :data:`~navmesh.geometry.ENDPOINT_TOLERANCE` (1e-9) times the
+and vertices included), or within :data:`~navmesh.endpoints.ENDPOINT_TOLERANCE` (1e-9) times the
 level's size of it, is used as is (moved by at most that much, not reported). One farther off
 the mesh moves to the nearest point of the open mesh and the path says so (``start_moved`` /
 ``goal_moved``); ``strict=True`` raises :class:`~navmesh.errors.NodeNotFoundError` instead,
 naming the point, how far it is and where it would move. A position farther outside the
-level's bounds than :data:`~navmesh.geometry.BOUNDS_MARGIN` (5%) of its size is an error either
+level's bounds than :data:`~navmesh.endpoints.BOUNDS_MARGIN` (5%) of its size is an error either
 way. The level's bounds are the mesh's bounds grown by its ``agent_radius`` (a mesh built with
 radius r covers the bounds eroded by r).
 """
@@ -42,7 +42,7 @@ from navmesh._checks import MAX_COORDINATE, as_float_array, check_flag, check_po
 from navmesh._kernels import polyanya as PK
 from navmesh._kernels.status import BUDGET, EXHAUSTED, FOUND
 from navmesh.errors import InvalidGeometryError, InvalidOptionError, NodeNotFoundError, NoPathError, SearchBudgetError, describe
-from navmesh.geometry import BOUNDS_MARGIN, ENDPOINT_TOLERANCE, level_size
+from navmesh.endpoints import BOUNDS_MARGIN, ENDPOINT_TOLERANCE, level_size
 from navmesh.path import Path
 from navmesh.polymesh.locate import bucket_grid
 from navmesh.polymesh.mesh import PolyMesh
@@ -278,8 +278,8 @@ class MeshQuery:
         ------
         NodeNotFoundError
             An endpoint lies farther outside the level's bounds than
-            :data:`~navmesh.geometry.BOUNDS_MARGIN` (5%) of the level's size; ``strict=True`` and
-            an endpoint is farther than :data:`~navmesh.geometry.ENDPOINT_TOLERANCE` times the
+            :data:`~navmesh.endpoints.BOUNDS_MARGIN` (5%) of the level's size; ``strict=True`` and
+            an endpoint is farther than :data:`~navmesh.endpoints.ENDPOINT_TOLERANCE` times the
             level's size from the open mesh; or no polygon is open.
         NoPathError
             The goal cannot be reached (and ``allow_partial`` is False).

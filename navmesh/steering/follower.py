@@ -28,7 +28,7 @@ from navmesh.steering.curves import (
     point_at,
 )
 from navmesh.terrain import CostProfile
-from navmesh.geometry import ENDPOINT_TOLERANCE, level_size
+from navmesh.endpoints import ENDPOINT_TOLERANCE, level_size
 from navmesh.polymesh.mesh import PolyMesh
 from navmesh.polymesh.query import MeshQuery
 from navmesh.waypoints.navmap import NavMap

@@ -224,7 +224,7 @@ def segment_crosses(ax, ay, bx, by, cls, edges, grid, cell_ptr, cell_items):
 def segment_free(ax, ay, bx, by, cls, edges, grid, cell_ptr, cell_items, ref, eps, buf):
     """Whether a unit can walk straight from a to b (a not inside a wall): b not inside a wall
     and no wall edge crossed. Ending on a wall and running along the inside of a wall edge are
-    allowed, as in :class:`navmesh.geometry.LineOfSight`; passing exactly through a wall vertex
+    allowed, as in :class:`navmesh.sight.LineOfSight`; passing exactly through a wall vertex
     may count as blocked (the conservative side)."""
     if point_status(bx, by, cls, edges, grid, cell_ptr, cell_items, ref, eps) < 0:
         return False

@@ -16,7 +16,8 @@ import shapely
 from numpy.typing import ArrayLike, NDArray
 
 from navmesh.errors import InvalidGeometryError, InvalidOptionError, NodeNotFoundError
-from navmesh.geometry import LineOfSight, cell_rectangles, inflate
+from navmesh.geometry import cell_rectangles, inflate
+from navmesh.sight import LineOfSight
 from navmesh.grid import GridMap
 from navmesh.steering import kernels as K
 from navmesh.terrain import CostProfile
@@ -171,7 +172,7 @@ class Walls:
         Where the obstacles and bounds come from (see :func:`level_geometry`).
     radii : sequence of float
         Unit radii (world units, >= 0); class ``k`` has radius ``radii[k]``: obstacles inflated
-        and bounds eroded by it (mitre joins, as :class:`navmesh.geometry.LineOfSight`).
+        and bounds eroded by it (mitre joins, as :class:`navmesh.sight.LineOfSight`).
     profiles : sequence of CostProfile or None, optional
         One per class (default: None for all). On a NavMap, class ``k``'s free space also
         leaves out the terrain ``profiles[k]`` forbids, grown by the radius

@@ -11,7 +11,7 @@ Linking rule
    of distance (ties by node id), from a scipy ``cKDTree``, within ``max_distance`` if given.
 2. Visibility. A candidate pair counts when the segment between them is not blocked by the
    obstacles inflated by ``agent_radius`` and stays inside the eroded bounds
-   (:class:`~navmesh.geometry.LineOfSight`); each stage tests all its pairs in one bulk call,
+   (:class:`~navmesh.sight.LineOfSight`); each stage tests all its pairs in one bulk call,
    never in a Python loop per segment.
 3. Each waypoint links to its ``k`` nearest *visible* candidates. It tests its ``k`` nearest
    first and widens the search (to 2k, 4k, ... nearest) only while it has fewer than ``k``
@@ -68,7 +68,8 @@ from navmesh.errors import (
     NavmeshWarning,
     describe,
 )
-from navmesh.geometry import Join, LineOfSight, ring_edges
+from navmesh.geometry import Join, ring_edges
+from navmesh.sight import LineOfSight
 from navmesh.graph import NavGraph
 from navmesh.level import Level
 from navmesh.terrain import (
@@ -191,7 +192,7 @@ def build_waypoint_graph(
     fill_spacing : float, optional
         Add :func:`fill_waypoints` at this spacing (world units, > 0).
     visibility : {"shapely", "kernel"}
-        Line-of-sight backend: the level's bulk shapely :class:`~navmesh.geometry.LineOfSight`,
+        Line-of-sight backend: the level's bulk shapely :class:`~navmesh.sight.LineOfSight`,
         or the numba edge-grid kernel of :mod:`navmesh._kernels.los`. Same answers. The kernel
         is 5 to 10 times faster once compiled: pick it for large ``k=None`` builds (millions of
         pairs; on a 1,900-corner level about 7 s against 60 s) and frequent rebuilds; shapely

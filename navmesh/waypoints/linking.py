@@ -7,7 +7,7 @@ from numpy.typing import NDArray
 from scipy.spatial import cKDTree
 
 from navmesh._kernels import los as LK
-from navmesh.geometry import LineOfSight
+from navmesh.sight import LineOfSight
 
 __all__ = ["query_candidates", "visible_pairs", "wall_grid_for"]
 

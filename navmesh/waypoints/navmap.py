@@ -18,7 +18,8 @@ from navmesh.errors import (
     NodeNotFoundError,
     describe,
 )
-from navmesh.geometry import LineOfSight, as_polygon
+from navmesh.geometry import as_polygon
+from navmesh.sight import LineOfSight
 from navmesh.graph import EdgeWeights, NavGraph
 from navmesh.level import Level
 from navmesh.terrain import (

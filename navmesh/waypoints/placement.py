@@ -14,7 +14,9 @@ from navmesh.errors import (
     InvalidOptionError,
     describe,
 )
-from navmesh.geometry import Join, LineOfSight, orient, ring_edges
+from navmesh.geometry import Join, ring_edges
+from navmesh.predicates import orient
+from navmesh.sight import LineOfSight
 from navmesh.level import Level
 from navmesh.waypoints.options import JOINS
 
@@ -77,7 +79,7 @@ def corner_points(los: LineOfSight) -> NDArray[np.float64]:
     area (a wall corner turning right, the free side being on the left: an exact orientation
     test), leaving out obstacle corners on the walkable area's edge, plus the pinch points that
     have a wide free wedge (the only points there where a shortest path can turn; see the
-    line-of-sight rule in :mod:`navmesh.geometry`).
+    line-of-sight rule in :mod:`navmesh.sight`).
     """
     obst, _ = ring_edges(los.inflated, free_inside=False)
     area, _ = ring_edges([] if los.walkable_area is None else [los.walkable_area], free_inside=True)

@@ -28,11 +28,11 @@ files): a start or goal that is not walkable (inside an obstacle inflated by the
 or inside the bounds but outside the area eroded by the radius) moves to the nearest walkable
 point and the path says so (``Path.start_moved`` / ``goal_moved``); ``strict=True`` raises
 :class:`~navmesh.errors.NodeNotFoundError` instead, naming the point and how far the nearest
-walkable point is. A position within :data:`~navmesh.geometry.ENDPOINT_TOLERANCE` (1e-9) times
+walkable point is. A position within :data:`~navmesh.endpoints.ENDPOINT_TOLERANCE` (1e-9) times
 the level's size of the walkable area counts as walkable, also under ``strict``: points the
 library produced (path corners, positions along legs, where a follower or crowd unit stands) may
 lie a few ulps outside the inflated walls, and they are always valid endpoints. A position
-farther outside the level's bounds than :data:`~navmesh.geometry.BOUNDS_MARGIN` (5%) of its size
+farther outside the level's bounds than :data:`~navmesh.endpoints.BOUNDS_MARGIN` (5%) of its size
 is an error either way, never a silent move across the map.
 
 Refinement (``refine=``)
@@ -82,7 +82,7 @@ from navmesh.errors import (
     SearchBudgetError,
     describe,
 )
-from navmesh.geometry import BOUNDS_MARGIN, endpoint_tolerance, level_size, nearest_walkable
+from navmesh.endpoints import BOUNDS_MARGIN, endpoint_tolerance, level_size, nearest_walkable
 from navmesh.path import Path
 from navmesh.terrain import CostProfile, DangerZone, add_danger
 from navmesh.waypoints.navmap import NavMap, check_danger, check_profile
@@ -313,8 +313,8 @@ class NavQuery:
         ------
         NodeNotFoundError
             An endpoint lies farther outside the level's bounds than
-            :data:`~navmesh.geometry.BOUNDS_MARGIN` (5%) of the level's size; ``strict=True`` and
-            an endpoint is farther than :data:`~navmesh.geometry.ENDPOINT_TOLERANCE` times the
+            :data:`~navmesh.endpoints.BOUNDS_MARGIN` (5%) of the level's size; ``strict=True`` and
+            an endpoint is farther than :data:`~navmesh.endpoints.ENDPOINT_TOLERANCE` times the
             level's size from the walkable area; or nothing is walkable at all.
         NoPathError
             The goal cannot be reached (and ``allow_partial`` is False).
@@ -682,7 +682,7 @@ class NavQuery:
 
     def _moved_inside(self, pts: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
         """Nearest walkable points to ``pts`` (n, 2) and how far each moved (see
-        :func:`~navmesh.geometry.nearest_walkable`)."""
+        :func:`~navmesh.endpoints.nearest_walkable`)."""
         nav = self.navmap
         if len(pts) == 0 or nav.line_of_sight.walkable(pts).all():
             return pts, np.zeros(len(pts))

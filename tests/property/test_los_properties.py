@@ -29,7 +29,7 @@ from los_oracle import exact_shortest, oracle_for  # noqa: E402
 
 from navmesh._kernels import los as LK  # noqa: E402
 from navmesh.errors import NavmeshWarning  # noqa: E402
-from navmesh.geometry import LineOfSight  # noqa: E402
+from navmesh.sight import LineOfSight  # noqa: E402
 from navmesh.level import Level  # noqa: E402
 from navmesh.waypoints.build import build_waypoint_graph  # noqa: E402
 from navmesh.waypoints.linking import wall_grid_for  # noqa: E402

@@ -11,7 +11,7 @@ from scipy.spatial import cKDTree
 
 import navmesh
 from navmesh.errors import InvalidGeometryError, InvalidOptionError, NodeNotFoundError
-from navmesh.geometry import LineOfSight
+from navmesh.sight import LineOfSight
 from navmesh.steering import Crowd, Walls, formation_slots
 from navmesh.steering.walls import level_geometry
 

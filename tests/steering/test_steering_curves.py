@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import navmesh
 from navmesh.errors import InvalidGeometryError, InvalidOptionError
-from navmesh.geometry import LineOfSight
+from navmesh.sight import LineOfSight
 from navmesh.steering.curves import (
     arc_lengths,
     hermite_curve,

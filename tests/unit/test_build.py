@@ -372,15 +372,15 @@ def test_update_reuses_visibility_answers(monkeypatch):
     level = _random_level(4)
     nav = build_waypoint_graph(level)
     calls = []
-    from navmesh import geometry
+    from navmesh import sight
 
-    real = geometry.LineOfSight.blocked
+    real = sight.LineOfSight.blocked
 
     def spy(self, a, b):
         calls.append(len(a))
         return real(self, a, b)
 
-    monkeypatch.setattr(geometry.LineOfSight, "blocked", spy)
+    monkeypatch.setattr(sight.LineOfSight, "blocked", spy)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NavmeshWarning)
         nav.with_obstacle(shapely.box(100, 100, 104, 104))

@@ -12,7 +12,6 @@ import shapely
 
 from navmesh.errors import InvalidGeometryError, InvalidOptionError
 from navmesh.geometry import (
-    LineOfSight,
     as_bounds,
     as_polygon,
     as_polygons,
@@ -22,6 +21,7 @@ from navmesh.geometry import (
     polygon_to_data,
     segment_lengths_inside,
 )
+from navmesh.sight import LineOfSight
 
 SQUARE = [(0, 0), (4, 0), (4, 4), (0, 4)]
 BOW_TIE = [(0, 0), (2, 2), (2, 0), (0, 2)]

@@ -18,7 +18,8 @@ from los_oracle import exact_shortest, oracle_for  # noqa: E402
 
 from navmesh._kernels import los as LK  # noqa: E402
 from navmesh.errors import NodeNotFoundError, NoPathError  # noqa: E402
-from navmesh.geometry import LineOfSight, orient  # noqa: E402
+from navmesh.predicates import orient  # noqa: E402
+from navmesh.sight import LineOfSight  # noqa: E402
 from navmesh.level import Level  # noqa: E402
 from navmesh.waypoints.build import build_waypoint_graph  # noqa: E402
 from navmesh.waypoints.linking import wall_grid_for  # noqa: E402
@@ -202,10 +203,10 @@ def _crowded_level(seed: int) -> tuple[list[shapely.Geometry], shapely.Geometry]
 @pytest.mark.parametrize("radius", [0.0, 0.5])
 @pytest.mark.parametrize("budget", [None, 37])
 def test_long_segments_in_pieces_and_small_batches_agree_with_the_kernel(monkeypatch, radius, budget):
-    import navmesh.geometry as geometry
+    import navmesh.sight as sight
 
     if budget is not None:  # a tiny pair budget: many batches, and pair slices cut mid-batch
-        monkeypatch.setattr(geometry, "_PAIR_BUDGET", budget)
+        monkeypatch.setattr(sight, "_PAIR_BUDGET", budget)
     obstacles, bounds = _crowded_level(7)
     los = LineOfSight(obstacles, bounds, agent_radius=radius)
     corners = np.unique(los.edges[:, :2], axis=0)

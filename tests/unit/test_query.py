@@ -24,7 +24,7 @@ from navmesh.errors import (
     NoPathError,
     SearchBudgetError,
 )
-from navmesh.geometry import LineOfSight
+from navmesh.sight import LineOfSight
 from navmesh.level import Level, Link, OffMeshLink
 from navmesh.path import Path
 from navmesh.waypoints.query import JOIN_NEAREST, find_path, smooth_path, snap
