@@ -23,7 +23,9 @@ class GridArrays:
     """The flat arrays and flags the grid kernels read, made once per :class:`GridMap`.
 
     This is the one bundle the search, flow-field and preprocessing modules take from a map
-    (``grid.arrays``); they never read the map's other internals. Arrays are read-only.
+    (``grid.arrays``); they never read the map's other internals. Arrays are read-only. Made by
+    :class:`~navmesh.grid.GridMap` from its checked multipliers, walls, move bits, regions and
+    options (the keyword arguments have the map's meanings).
 
     Attributes
     ----------
@@ -40,6 +42,8 @@ class GridArrays:
         ``blocked`` as bytes (indexing a ``bytes`` is the fastest per-call lookup in Python).
     wrap_r, wrap_c : bool
         Whether rows (top/bottom) or columns (left/right) wrap around.
+    wrap : (bool, bool) or None
+        ``(wrap_r, wrap_c)``, or None on a map without wrap-around (the A* kernel's argument).
     uniform : bool
         Every passable cell has the same multiplier.
     unit_steps : bool
@@ -81,6 +85,7 @@ class GridArrays:
         self.half_cost = half
         self.wrap_r = wrap in ("y", "both")
         self.wrap_c = wrap in ("x", "both")
+        self.wrap = (self.wrap_r, self.wrap_c) if wrap != "none" else None
         passable_mult = mult[~blocked]
         self.min_multiplier = float(passable_mult.min()) if passable_mult.size else 1.0
         self.uniform = bool(passable_mult.size == 0 or passable_mult.max() == passable_mult.min())

@@ -3,8 +3,9 @@
 A grid is a rectangle of ``height`` rows by ``width`` columns of square cells. Each cell is
 passable with a cost multiplier, or blocked. Which steps are allowed (4 or 8 neighbours, the
 diagonal rule, wrap-around borders, regions such as water that connect only to themselves) is
-decided once, when the map is made; the searches in :mod:`navmesh.grid.search` and
-:mod:`navmesh.grid.flowfield` then just read the result.
+decided once, when the map is made (:mod:`navmesh.grid.rules`, cell values read by
+:mod:`navmesh.grid.cells`, kernel arrays in :mod:`navmesh.grid.arrays`); the searches in
+:mod:`navmesh.grid.search` and :mod:`navmesh.grid.flowfield` then just read the result.
 
 Coordinates
 -----------

@@ -83,7 +83,7 @@ def _best_first(
     ws = a.workspaces.borrow(a.n_cells)
     try:
         status, nodes, points, cost, expansions = K.astar_path(
-            a.moves, a.half_cost, a.height, a.width, a.wrap_r, a.wrap_c, a.uniform, s, t, hscale, budget,
+            a.moves, a.half_cost, a.height, a.width, a.wrap, a.uniform, s, t, hscale, budget,
             ws.state, ws.gen, ws.parent, ws.heap, a.geo,
         )
     finally:
@@ -470,7 +470,7 @@ def first_steps(grid: GridMap, starts: ArrayLike, goals: ArrayLike, *, two_step:
     a = grid.arrays
     if not a.unit_steps:
         return K.first_steps_astar(
-            a.moves, a.half_cost, a.height, a.width, a.wrap_r, a.wrap_c, a.uniform, s, t, a.hscale
+            a.moves, a.half_cost, a.height, a.width, a.wrap, a.uniform, s, t, a.hscale
         )
     out = np.empty(len(s), dtype=np.int32)
     order, bounds, group_goals = K_T.group_by_goal(t, a.n_cells)

@@ -1,4 +1,5 @@
-"""Import a Tiled map (``.tmj`` / ``.json`` / ``.tmx``) into a :class:`~navmesh.level.Level`.
+"""Import a Tiled map (``.tmj`` / ``.json`` / ``.tmx``) into a :class:`~navmesh.level.Level`, or
+read it as a grid of cell costs (:func:`read_tiled_grid`, behind ``GridMap.from_tiled``).
 
 The map is read with ``pytiled_parser`` (the reader arcade's ``load_tilemap`` uses). It may be given
 as a file path, an arcade resource path (``":resources:tiled_maps/level_1.json"``), a
