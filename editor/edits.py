@@ -217,6 +217,6 @@ def generate_corners(level: navmesh.Level, agent_radius: float) -> navmesh.Level
 
 
 def generate_fill(level: navmesh.Level, spacing: float, agent_radius: float) -> navmesh.Level:
-    """The level with lattice waypoints ``spacing`` apart over the open walkable area."""
+    """The level with lattice waypoints ``spacing`` apart over the walkable region."""
     pts = _generated(level, fill_spacing=spacing, agent_radius=agent_radius)
     return add_waypoints(level, _new_points(level, pts))

@@ -60,7 +60,8 @@ from navmesh.search import (
     search_trace,
 )
 from navmesh.steering import Crowd, PathFollower
-from navmesh.terrain import CostProfile, DangerZone, TerrainRegion
+from navmesh.danger import DangerZone
+from navmesh.terrain import CostProfile, TerrainRegion
 from navmesh.warmup import warm_up, warm_up_steps
 from navmesh.waypoints.build import build_waypoint_graph
 from navmesh.waypoints.diagnostics import diagnose

@@ -87,7 +87,7 @@ def _hit_boxes(sprites: Iterable[arcade.BasicSprite]) -> NDArray[np.object_]:
 
 
 def _bounds_box(bounds: Any, walls: NDArray[np.object_]) -> shapely.Polygon:
-    """The walkable rectangle: given (width, height) or (left, bottom, right, top), else the walls' extent."""
+    """The bounds rectangle: given (width, height) or (left, bottom, right, top), else the walls' extent."""
     if bounds is None:
         if walls.size == 0:
             raise InvalidGeometryError("bounds is needed when there are no wall sprites")
@@ -120,7 +120,7 @@ def level_from_sprites(
     walls : arcade.SpriteList or iterable of sprites
         The walls. Their hit boxes are read as they are now (position, scale, rotation).
     bounds : (width, height) or (left, bottom, right, top), optional
-        The walkable rectangle in world units (the window, usually). Default: the walls' extent.
+        The bounds rectangle in world units (the window, usually). Default: the walls' extent.
     waypoints : float array of shape (n, 2), optional
         Waypoints; without any, build the graph with ``corners=True`` or ``fill_spacing=``.
     **level_options

@@ -32,7 +32,8 @@ from navmesh.errors import (
 )
 from navmesh.geometry import Join, as_bounds, as_polygon, polygon_list
 from navmesh.sight import LineOfSight
-from navmesh.terrain import TerrainLayer, TerrainRegion, check_tag
+from navmesh.tags import check_tag
+from navmesh.terrain import TerrainLayer, TerrainRegion
 
 __all__ = [
     "Level",
@@ -178,7 +179,7 @@ class Level:
     Parameters
     ----------
     bounds : shapely Polygon, coordinates, or (xmin, ymin, xmax, ymax)
-        The walkable area. Nothing outside it is walkable; holes in it act as obstacles.
+        The level's outline. Nothing outside it is walkable; holes in it act as obstacles.
     obstacles : sequence of shapely Polygon or coordinates
         Blocked areas (holes allowed). With ``repair=True`` a polygon that ``make_valid``
         splits becomes several obstacles.
@@ -226,7 +227,7 @@ class Level:
     Traceback (most recent call last):
     ...
     navmesh.errors.InvalidGeometryError: waypoints[1]=[20.0, 5.0] is outside the bounds; \
-waypoints must lie in the walkable area, ...
+waypoints must lie in the walkable region, ...
     """
 
     bounds: shapely.Polygon
@@ -462,7 +463,7 @@ waypoints must lie in the walkable area, ...
         lines = [f"waypoints[{i}]={pts[i].tolist()} {why}" for i, why in bad.items()]
         if policy == "error":
             raise InvalidGeometryError(
-                f"{lines[0]}; waypoints must lie in the walkable area, outside obstacles, each at its own "
+                f"{lines[0]}; waypoints must lie in the walkable region, outside obstacles, each at its own "
                 "position (on_bad_waypoint='warn' or 'drop' to keep or remove them)"
                 + (f" ({len(lines) - 1} more bad waypoints)" if len(lines) > 1 else "")
             )
@@ -497,7 +498,7 @@ waypoints must lie in the walkable area, ...
     # -- constructors and copies ------------------------------------------------------------
     @classmethod
     def rectangle(cls, width: float, height: float, **kwargs: Any) -> "Level":
-        """A level whose walkable area is the rectangle ``[0, width] x [0, height]``.
+        """A level whose bounds are the rectangle ``[0, width] x [0, height]``.
 
         Keyword arguments are those of :class:`Level`.
 

@@ -14,7 +14,9 @@ and each inflated obstacle and the outside of the eroded bounds is a blocked set
 (inflated obstacles are not merged again).
 
 *Walkable points.* A point is walkable when it lies in no blocked set's interior: obstacle
-boundaries and the bounds outline are walkable.
+boundaries and the bounds outline are walkable. This is the one meaning of *walkable* in the
+library: a point where the agent's centre may stand (:meth:`LineOfSight.walkable`); the set of
+them is the *walkable region*.
 
 *Visible segments.* A segment from ``a`` to ``b`` is visible when both ends are walkable and, at
 every point ``p`` strictly between them, the segment has, for each blocked set, a side that is
@@ -96,7 +98,7 @@ def _merge(geoms: list[shapely.Geometry]) -> shapely.Geometry:
 
 
 class LineOfSight:
-    """Bulk line-of-sight tests for a disc agent among fixed obstacles inside a walkable area.
+    """Bulk line-of-sight tests for a disc agent among fixed obstacles inside the level's bounds.
 
     Build once per level and agent radius, then test thousands of segments per call. Pass the
     level's *original* obstacles and bounds: this class merges the obstacles, inflates the merged
@@ -110,7 +112,7 @@ class LineOfSight:
     obstacles : iterable of polygonal shapely geometry
         Obstacles (Polygons or MultiPolygons), possibly overlapping or touching.
     bounds : shapely Polygon or MultiPolygon, optional
-        The walkable area. ``None`` means the whole plane.
+        The level's bounds (the area agents stay in). ``None`` means the whole plane.
     agent_radius : float
         Radius of the agent in world units, >= 0.
     join : {"mitre", "round"}
@@ -125,7 +127,7 @@ class LineOfSight:
     inflated : tuple of shapely geometry
         ``parts`` inflated by ``agent_radius`` (one per part; they may overlap or touch).
         Their corners are natural waypoint positions.
-    walkable_area : shapely geometry or None
+    eroded_bounds : shapely geometry or None
         ``bounds`` eroded by ``agent_radius``.
     edges : float array of shape (E, 7)
         Every wall edge, free side on its left: rows ``x0, y0, x1, y1, px, py, pinch`` ((px, py)
@@ -173,17 +175,17 @@ class LineOfSight:
         self.agent_radius = r
         self.parts: tuple[shapely.Polygon, ...] = tuple(polygonal_parts(merged))
         self.inflated: tuple[shapely.Geometry, ...] = inflate(self.parts, r, join=join, quad_segs=q)
-        self.walkable_area: shapely.Geometry | None = bounds
+        self.eroded_bounds: shapely.Geometry | None = bounds
         if bounds is not None:
-            self.walkable_area = erode(bounds, r, join=join, quad_segs=q)
+            self.eroded_bounds = erode(bounds, r, join=join, quad_segs=q)
         self._obst = np.asarray(self.inflated, dtype=object)
         shapely.prepare(self._obst)
         self._tree = shapely.STRtree(self._obst)
-        if self.walkable_area is not None:
-            shapely.prepare(self.walkable_area)
+        if self.eroded_bounds is not None:
+            shapely.prepare(self.eroded_bounds)
 
         obst_rows, obst_group = ring_edges(self.inflated, free_inside=False)
-        area_rows, _ = ring_edges([] if self.walkable_area is None else [self.walkable_area], free_inside=True)
+        area_rows, _ = ring_edges([] if self.eroded_bounds is None else [self.eroded_bounds], free_inside=True)
         rows = np.concatenate([obst_rows, area_rows])
         group = np.concatenate([obst_group, np.full(len(area_rows), -1, np.int64)])
         self._edge_tree = shapely.STRtree(shapely.linestrings(rows[:, :4].reshape(-1, 2, 2)))
@@ -325,15 +327,21 @@ class LineOfSight:
         return out
 
     def outside_bounds(self, points: ArrayLike) -> NDArray[np.bool_]:
-        """Whether each point lies outside the (eroded) walkable area; its boundary is inside."""
+        """Whether each point lies outside the eroded bounds; their boundary is inside."""
         pts = _point_geoms(points)
-        if self.walkable_area is None:
+        if self.eroded_bounds is None:
             return np.zeros(len(pts), dtype=bool)
-        return ~shapely.covers(self.walkable_area, pts)
+        return ~shapely.covers(self.eroded_bounds, pts)
 
     def walkable(self, points: ArrayLike) -> NDArray[np.bool_]:
         """Whether the agent's centre may stand at each point (inside the area, not in an obstacle)."""
         return ~(self.inside_obstacle(points) | self.outside_bounds(points))
+
+    @property
+    def walkable_area(self) -> shapely.Geometry | None:
+        """Old name of :attr:`eroded_bounds` (it never excluded the obstacles, so it was not the
+        walkable area); kept only until waypoints/, steering/ and polymesh/ read the new name."""
+        return self.eroded_bounds
 
     # -- segments ---------------------------------------------------------------------------
     def blocked(self, a: ArrayLike, b: ArrayLike) -> NDArray[np.bool_]:
@@ -348,7 +356,7 @@ class LineOfSight:
         -------
         bool array of shape (m,)
             True where the segment is not visible under the module's line-of-sight rule (an end
-            not walkable, entering an obstacle or leaving the walkable area, through a pinch
+            not walkable, entering an obstacle or leaving the eroded bounds, through a pinch
             point, along a seam, or ending at a pinch point outside its wide wedge). A
             zero-length segment is blocked when its point is not walkable.
 

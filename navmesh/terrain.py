@@ -10,6 +10,12 @@ is computed for many segments at once by :class:`TerrainLayer` (or :func:`terrai
 
 Arc weight rule (:meth:`CostProfile.arc_weights`)
 -------------------------------------------------
+This is the library's one cost rule; every cost, multiplier and access decision (graph arcs,
+straight shortcuts, mesh polygons, the multiplier under a unit, the terrain a crowd's walls keep
+units out of, the editor's and the demo's overlays) calls :class:`CostProfile`'s
+:meth:`~CostProfile.allows`, :meth:`~CostProfile.tag_multipliers`,
+:meth:`~CostProfile.segment_weights` or :meth:`~CostProfile.arc_weights`.
+
 - An untagged arc (graph tag ``""``) costs its plain length outside regions, plus for every tag
   its length inside that tag times the profile's multiplier (tags the profile does not list cost
   x1.0). It is closed (``inf``) when any positive length lies in a forbidden tag.
@@ -17,7 +23,7 @@ Arc weight rule (:meth:`CostProfile.arc_weights`)
   carries its own surface: its base cost (length, or the off-mesh link's own cost) times the
   multiplier of its tag; terrain regions under it are ignored (a bridge over water is not water).
   It is closed when its tag is forbidden.
-- Gated arcs: an arc tag name may carry requirements, encoded by :func:`encode_arc_tag` as
+- Gated arcs: an arc tag name may carry requirements, encoded by :func:`~navmesh.tags.encode_arc_tag` as
   ``"ford|requires:wading_boots"`` (or ``"requires:wading_boots"`` without a surface tag). The arc
   is closed unless the profile has every required capability.
 """
@@ -33,9 +39,10 @@ import scipy.sparse
 import shapely
 from numpy.typing import ArrayLike, NDArray
 
-from navmesh._checks import MAX_COORDINATE, MAX_COST, as_float_array, check_points, is_real
+from navmesh._checks import MAX_COST, as_float_array, check_points, is_real
 from navmesh.errors import InvalidCostError, InvalidGeometryError, InvalidOptionError, describe
 from navmesh.geometry import as_polygon, segment_arrays, segment_lines
+from navmesh.tags import check_tag, decode_arc_tag, encodable
 
 __all__ = [
     "TerrainRegion",
@@ -43,94 +50,12 @@ __all__ = [
     "TerrainLengths",
     "terrain_lengths",
     "CostProfile",
-    "DangerZone",
-    "danger_lengths",
-    "add_danger",
-    "encode_arc_tag",
-    "decode_arc_tag",
-    "check_tag",
-    "REQUIRES_PREFIX",
+    "real_value",
 ]
 
-REQUIRES_PREFIX = "requires:"
-_SEP = "|"
 # Lengths below this fraction of the arc (or absolute, for arcs shorter than 1) are rounding noise
 # from the overlay, not real terrain: they neither cost nor forbid.
 _NOISE = 1e-9
-
-
-def check_tag(name: str, tag: Any, *, allow_empty: bool = False) -> str:
-    """Return ``tag`` if it is a valid tag name: a str without ``"|"``, not starting with ``"requires:"``.
-
-    ``""`` (plain ground) is allowed only with ``allow_empty``.
-
-    Examples
-    --------
-    >>> check_tag("tag", "swamp")
-    'swamp'
-    """
-    if not isinstance(tag, str):
-        raise InvalidOptionError(f"{name}={describe(tag)} is not a tag; expected a str such as 'swamp'")
-    if not _encodable(tag):
-        raise InvalidOptionError(f"{name}={describe(tag)} is not valid; a tag must be UTF-8 text (no lone surrogates)")
-    if not tag and not allow_empty:
-        raise InvalidOptionError(f"{name}='' is not valid; a tag must be a non-empty str ('' is plain ground)")
-    if _SEP in tag or tag.startswith(REQUIRES_PREFIX):
-        raise InvalidOptionError(
-            f"{name}={describe(tag)} is not valid; tags may not contain {_SEP!r} or start with {REQUIRES_PREFIX!r}"
-        )
-    return tag
-
-
-def _encodable(text: str) -> bool:
-    """Whether ``text`` can be written to a UTF-8 file (lone surrogates cannot)."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-def encode_arc_tag(tag: str = "", requires: str | None = None) -> str:
-    """Graph tag name for an arc with surface ``tag`` gated by capability ``requires``.
-
-    The builder uses this to fill ``NavGraph.tag_names``; :meth:`CostProfile.arc_weights` decodes it.
-
-    Examples
-    --------
-    >>> encode_arc_tag("ford", "wading_boots")
-    'ford|requires:wading_boots'
-    >>> encode_arc_tag(requires="key"), encode_arc_tag("ladder"), encode_arc_tag()
-    ('requires:key', 'ladder', '')
-    """
-    check_tag("tag", tag, allow_empty=True)
-    if requires is None:
-        return tag
-    check_tag("requires", requires)
-    gate = REQUIRES_PREFIX + requires
-    return f"{tag}{_SEP}{gate}" if tag else gate
-
-
-def decode_arc_tag(name: str) -> tuple[str, frozenset[str]]:
-    """Split a graph tag name into (surface tag, required capabilities); inverse of :func:`encode_arc_tag`.
-
-    Examples
-    --------
-    >>> decode_arc_tag("ford|requires:wading_boots")
-    ('ford', frozenset({'wading_boots'}))
-    >>> decode_arc_tag("")
-    ('', frozenset())
-    """
-    surface = ""
-    needs: set[str] = set()
-    for part in name.split(_SEP) if name else ():
-        if part.startswith(REQUIRES_PREFIX):
-            needs.add(part[len(REQUIRES_PREFIX) :])
-        elif surface:
-            raise InvalidOptionError(f"arc tag name {describe(name)} has two surface tags; expected 'tag|requires:cap'")
-        else:
-            surface = part
-    return surface, frozenset(needs)
 
 
 @dataclass(frozen=True, eq=False)
@@ -312,7 +237,7 @@ def terrain_lengths(a: ArrayLike, b: ArrayLike, regions: Sequence[TerrainRegion]
     return TerrainLayer(regions).lengths(a, b)
 
 
-def _real(value: Any) -> float:
+def real_value(value: Any) -> float:
     """``value`` as a float, NaN when it is not a real number, inf when it is an int too large."""
     if not is_real(value):
         return math.nan
@@ -323,7 +248,7 @@ def _real(value: Any) -> float:
 
 
 def _positive_multiplier(profile: str, tag: Any, value: Any) -> float:
-    f = _real(value)
+    f = real_value(value)
     if not 0 < f <= MAX_COST:
         raise InvalidCostError(
             f"CostProfile {describe(profile)}: multipliers[{describe(tag)}]={describe(value)} is not allowed; "
@@ -344,7 +269,7 @@ def _tag_set(profile: str, what: str, values: Any) -> frozenset[str]:
             f"CostProfile {describe(profile)}: {what}={describe(values)} must be a set of str"
         ) from None
     for v in out:
-        if not isinstance(v, str) or not v or not _encodable(v):
+        if not isinstance(v, str) or not v or not encodable(v):
             raise InvalidOptionError(
                 f"CostProfile {describe(profile)}: {what} holds {describe(v)}; expected non-empty UTF-8 str"
             )
@@ -421,6 +346,44 @@ class CostProfile:
         """Cost factor of ``tag`` (1.0 for plain ground and unlisted tags; forbidden tags too)."""
         return self.multipliers.get(tag, 1.0)
 
+    def allows(self, tag: str = "", requires: str | Iterable[str] | None = None) -> bool:
+        """Whether this unit may use ground or a link of surface ``tag`` gated by ``requires``.
+
+        The one access rule: a tag in :attr:`forbidden` closes it, and every required capability
+        must be among :attr:`capabilities`. Plain ground (``""``) is always allowed.
+
+        Parameters
+        ----------
+        tag : str
+            Terrain or link tag (``""`` for plain ground or an untagged link).
+        requires : str or iterable of str, optional
+            Capabilities the link asks for (a :class:`~navmesh.level.Link`'s ``requires``).
+
+        Examples
+        --------
+        >>> wader = CostProfile("wader", forbidden={"lava"}, capabilities={"wade"})
+        >>> wader.allows("swamp"), wader.allows("lava"), wader.allows("ford", "wade"), wader.allows("", "key")
+        (True, False, True, False)
+        """
+        if requires is None:
+            needs: frozenset[str] = frozenset()
+        elif isinstance(requires, str):
+            needs = frozenset((requires,))
+        else:
+            needs = frozenset(requires)
+        return tag not in self.forbidden and needs <= self.capabilities
+
+    def tag_multipliers(self, tags: Iterable[str]) -> NDArray[np.float64]:
+        """Cost factor of standing or walking on each tag: :meth:`multiplier`, ``inf`` where
+        :meth:`allows` refuses the tag (1.0 for plain ground ``""``).
+
+        Examples
+        --------
+        >>> CostProfile("tank", {"swamp": 3.0}, forbidden={"water"}).tag_multipliers(["", "swamp", "water", "grass"]).tolist()
+        [1.0, 3.0, inf, 1.0]
+        """
+        return np.array([self.multiplier(t) if self.allows(t) else np.inf for t in tags], dtype=np.float64)
+
     def min_multiplier(self) -> float:
         """Smallest factor this profile applies anywhere (<= 1): the safe heuristic scale."""
         return min([1.0, *self.multipliers.values()])
@@ -446,7 +409,7 @@ class CostProfile:
         arc_tags : int array of shape (m,)
             Graph tag id of each arc (``NavGraph.tags``).
         arc_tag_names : sequence of str
-            ``NavGraph.tag_names``; names made by :func:`encode_arc_tag`.
+            ``NavGraph.tag_names``; names made by :func:`~navmesh.tags.encode_arc_tag`.
 
         Returns
         -------
@@ -467,20 +430,9 @@ class CostProfile:
         ...                  ("", "ferry", "ford|requires:wading_boots")).tolist()
         [18.0, inf, 100.0, inf]
         """
-        base = as_float_array("lengths", lengths, InvalidCostError).reshape(-1)
+        base = _check_lengths(lengths)
         m = len(base)
-        if not ((base >= 0) & (base <= MAX_COST)).all():
-            i = int(np.flatnonzero(~((base >= 0) & (base <= MAX_COST)))[0])
-            raise InvalidCostError(
-                f"lengths[{i}]={base[i]} is not allowed; base arc costs must lie in [0, {MAX_COST:g}]"
-            )
-        tl = scipy.sparse.csr_array(terrain_lengths, dtype=np.float64)
-        names = tuple(terrain_tag_names)
-        if tl.shape != (m, len(names)):
-            raise InvalidCostError(
-                f"terrain_lengths has shape {tl.shape}; expected ({m}, {len(names)}): "
-                "one row per arc, one column per tag"
-            )
+        tl, names = _check_terrain(terrain_lengths, terrain_tag_names, m)
         tags = np.asarray(arc_tags)
         if tags.shape != (m,) or (m and not np.issubdtype(tags.dtype, np.integer)):
             raise InvalidCostError(f"arc_tags has shape {tags.shape}; expected ({m},) integer tag ids")
@@ -488,35 +440,92 @@ class CostProfile:
         if m and (tags.min() < 0 or tags.max() >= len(arc_names)):
             raise InvalidCostError(f"arc_tags hold ids outside 0..{len(arc_names) - 1}")
 
-        # Untagged arcs: plain part x1, terrain parts x multiplier.
-        mult = np.array([self.multiplier(t) for t in names], dtype=np.float64)
-        closed_col = np.array([t in self.forbidden for t in names], dtype=bool)
-        in_terrain = np.asarray(tl.sum(axis=1)).reshape(-1)
-        weighted = np.asarray(tl @ mult).reshape(-1)
-        plain = np.maximum(base - in_terrain, 0.0)
-        weights = plain + weighted
-        noise = _NOISE * np.maximum(base, 1.0)
-        if closed_col.any():
-            closed_len = np.asarray(tl @ closed_col.astype(np.float64)).reshape(-1)
-            weights[closed_len > noise] = np.inf
-
-        # Tagged and gated arcs: decode each graph tag name once, not per arc.
+        # Arcs with a surface tag carry it; the others follow the terrain under them.
+        weights = self.segment_weights(base, tl, names)
         k_tags = len(arc_names)
         has_surface = np.zeros(k_tags, dtype=bool)
         factor = np.ones(k_tags)
         closed = np.zeros(k_tags, dtype=bool)
-        for k, arc_name in enumerate(arc_names):
+        for k, arc_name in enumerate(arc_names):  # each graph tag name once, not per arc
             surface, needs = decode_arc_tag(arc_name)
-            if surface:
-                has_surface[k] = True
-                factor[k] = self.multiplier(surface)
-                closed[k] = surface in self.forbidden
-            if not needs <= self.capabilities:
-                closed[k] = True
+            has_surface[k] = bool(surface)
+            factor[k] = self.multiplier(surface)
+            closed[k] = not self.allows(surface, needs)
         own = has_surface[tags]
         weights[own] = base[own] * factor[tags[own]]
         weights[closed[tags]] = np.inf
         return weights
+
+    def segment_weights(
+        self,
+        lengths: ArrayLike,
+        terrain_lengths: scipy.sparse.sparray | scipy.sparse.spmatrix | ArrayLike,
+        terrain_tag_names: Sequence[str],
+    ) -> NDArray[np.float64]:
+        """Cost of m straight segments walked over terrain: the rule of an untagged arc.
+
+        A segment costs its length outside every region (x1) plus, per tag, its length inside
+        that tag times :meth:`multiplier`; it is closed (``inf``) when more than rounding noise
+        (1e-9 of its length, or of 1 for segments shorter than 1) lies in a tag this profile
+        may not enter (:meth:`allows`).
+
+        Parameters
+        ----------
+        lengths : float array of shape (m,)
+            Length (or base cost) of each segment, in [0, MAX_COST].
+        terrain_lengths : sparse or dense float array of shape (m, T)
+            Length of each segment inside each terrain tag (from :class:`TerrainLayer`).
+        terrain_tag_names : sequence of T str
+            The tag of each column.
+
+        Returns
+        -------
+        float array of shape (m,)
+            Costs >= 0, ``inf`` where closed.
+
+        Raises
+        ------
+        InvalidCostError
+            ``lengths`` negative/NaN/too large, or the shapes do not match.
+
+        Examples
+        --------
+        >>> tank = CostProfile("tank", {"swamp": 3.0}, forbidden={"water"})
+        >>> tank.segment_weights([10, 10, 10], [[4, 0], [0, 1], [0, 1e-12]], ("swamp", "water")).tolist()
+        [18.0, inf, 10.0]
+        """
+        base = _check_lengths(lengths)
+        tl, names = _check_terrain(terrain_lengths, terrain_tag_names, len(base))
+        mult = np.array([self.multiplier(t) for t in names], dtype=np.float64)
+        in_terrain = np.asarray(tl.sum(axis=1)).reshape(-1)
+        weights = np.maximum(base - in_terrain, 0.0) + np.asarray(tl @ mult).reshape(-1)
+        closed_col = np.array([not self.allows(t) for t in names], dtype=bool)
+        if closed_col.any():
+            closed_len = np.asarray(tl @ closed_col.astype(np.float64)).reshape(-1)
+            weights[closed_len > _NOISE * np.maximum(base, 1.0)] = np.inf
+        return weights
+
+
+def _check_lengths(lengths: ArrayLike) -> NDArray[np.float64]:
+    """Base arc costs as a flat float array, each in [0, MAX_COST]."""
+    base = as_float_array("lengths", lengths, InvalidCostError).reshape(-1)
+    bad = ~((base >= 0) & (base <= MAX_COST))
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise InvalidCostError(f"lengths[{i}]={base[i]} is not allowed; base arc costs must lie in [0, {MAX_COST:g}]")
+    return base
+
+
+def _check_terrain(terrain_lengths: Any, terrain_tag_names: Sequence[str], m: int
+                   ) -> tuple[scipy.sparse.csr_array, tuple[str, ...]]:
+    """Terrain lengths as a csr array of shape (m, T) with their T tag names."""
+    tl = scipy.sparse.csr_array(terrain_lengths, dtype=np.float64)
+    names = tuple(terrain_tag_names)
+    if tl.shape != (m, len(names)):
+        raise InvalidCostError(
+            f"terrain_lengths has shape {tl.shape}; expected ({m}, {len(names)}): one row per arc, one column per tag"
+        )
+    return tl, names
 
 
 class _FrozenDict(dict):  # type: ignore[type-arg]
@@ -529,117 +538,3 @@ class _FrozenDict(dict):  # type: ignore[type-arg]
 
     def __hash__(self) -> int:  # type: ignore[override]
         return hash(tuple(self.items()))
-
-
-# -- runtime danger --------------------------------------------------------------------------
-@dataclass(frozen=True)
-class DangerZone:
-    """A disc that costs extra to cross, e.g. the range of an enemy tower.
-
-    Parameters
-    ----------
-    centre : (float, float)
-        Centre in world units.
-    radius : float
-        Radius in world units, > 0.
-    extra : float
-        Added cost per world unit of path inside the disc, >= 0 and finite (1.0 doubles the
-        cost of plain ground there).
-
-    Examples
-    --------
-    >>> DangerZone((0, 0), 5.0, 2.0).radius
-    5.0
-    """
-
-    centre: tuple[float, float]
-    radius: float
-    extra: float
-
-    def __post_init__(self) -> None:
-        try:
-            c = tuple(_real(v) for v in self.centre)
-        except TypeError:
-            c = ()
-        if len(c) not in (2, 3) or not all(abs(v) <= MAX_COORDINATE for v in c):
-            raise InvalidGeometryError(
-                f"DangerZone centre={describe(self.centre)} must be (x, y) numbers within +-{MAX_COORDINATE:g}"
-            )
-        r = _real(self.radius)
-        if not 0 < r <= MAX_COORDINATE:
-            raise InvalidGeometryError(
-                f"DangerZone radius={describe(self.radius)} must be a number > 0 and <= {MAX_COORDINATE:g}"
-            )
-        e = _real(self.extra)
-        if not 0 <= e <= MAX_COST:
-            raise InvalidCostError(f"DangerZone extra={describe(self.extra)} must be a number from 0 to {MAX_COST:g}")
-        object.__setattr__(self, "centre", c[:2])
-        object.__setattr__(self, "radius", r)
-        object.__setattr__(self, "extra", e)
-
-
-def danger_lengths(a: ArrayLike, b: ArrayLike, centre: ArrayLike, radius: float) -> NDArray[np.float64]:
-    """Length of each segment ``a[i] -> b[i]`` inside the disc (centre, radius), exact and vectorised.
-
-    Examples
-    --------
-    >>> danger_lengths([[-10, 0], [-10, 5]], [[10, 0], [10, 5]], (0, 0), 3.0).round(9).tolist()
-    [6.0, 0.0]
-    """
-    pa, pb = segment_arrays(a, b)
-    c = np.asarray(centre, dtype=np.float64)[:2]
-    d = pb - pa
-    f = pa - c
-    dd = (d * d).sum(axis=1)
-    seg_len = np.sqrt(dd)
-    out = np.zeros(len(pa))
-    moving = dd > 0
-    # |f + t d|^2 = r^2  ->  dd t^2 + 2 (f.d) t + (|f|^2 - r^2) = 0
-    fd = (f * d).sum(axis=1)
-    ff = (f * f).sum(axis=1) - radius * radius
-    disc = fd * fd - dd * ff
-    hit = moving & (disc > 0)
-    root = np.sqrt(np.where(hit, disc, 0.0))
-    safe = np.where(moving, dd, 1.0)
-    t0 = np.clip((-fd - root) / safe, 0.0, 1.0)
-    t1 = np.clip((-fd + root) / safe, 0.0, 1.0)
-    out[hit] = (t1[hit] - t0[hit]) * seg_len[hit]
-    return out
-
-
-def add_danger(
-    weights: ArrayLike, a: ArrayLike, b: ArrayLike, zones: Iterable[DangerZone]
-) -> NDArray[np.float64]:
-    """Return ``weights`` raised by the danger zones, without touching the graph's topology.
-
-    Parameters
-    ----------
-    weights : float array of shape (m,)
-        Current arc weights (e.g. from :meth:`CostProfile.arc_weights`); ``inf`` stays ``inf``.
-    a, b : float arrays of shape (m, 2)
-        Start and end point of each arc (``graph.points[graph.arc_sources]`` and
-        ``graph.points[graph.indices]``).
-    zones : iterable of DangerZone
-        Each adds ``extra`` x (length of the arc inside its disc).
-
-    Returns
-    -------
-    float array of shape (m,)
-        New weights; never lower than the input, so A* heuristics stay admissible.
-
-    Examples
-    --------
-    >>> add_danger([20.0, 20.0], [[-10, 0], [-10, 9]], [[10, 0], [10, 9]],
-    ...            [DangerZone((0, 0), 3.0, 2.0)]).round(9).tolist()
-    [32.0, 20.0]
-    """
-    w = np.array(weights, dtype=np.float64).reshape(-1)
-    pa, pb = segment_arrays(a, b)
-    if len(pa) != len(w):
-        raise InvalidCostError(f"weights has {len(w)} values but there are {len(pa)} arcs")
-    for zone in zones:
-        if not isinstance(zone, DangerZone):
-            raise InvalidOptionError(f"zones holds {describe(zone)}; expected DangerZone")
-        if zone.extra > 0:
-            w = w + zone.extra * danger_lengths(pa, pb, zone.centre, zone.radius)
-    return w

@@ -263,12 +263,12 @@ def oracle_for(los):
     shapes, nothing else, from the library.)"""
     if los.agent_radius == 0:
         inside = BlockedSet(list(los.parts))
-        if los.walkable_area is not None:
-            return Oracle([_Union(inside, BlockedSet([los.walkable_area], outside=True))])
+        if los.eroded_bounds is not None:
+            return Oracle([_Union(inside, BlockedSet([los.eroded_bounds], outside=True))])
         return Oracle([inside])
     sets = [BlockedSet([p]) for p in los.inflated]
-    if los.walkable_area is not None:
-        sets.append(BlockedSet([los.walkable_area], outside=True))
+    if los.eroded_bounds is not None:
+        sets.append(BlockedSet([los.eroded_bounds], outside=True))
     return Oracle(sets)
 
 

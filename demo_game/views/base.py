@@ -8,9 +8,9 @@ from pathlib import Path
 
 import arcade
 import numpy as np
-import shapely
 
 import navmesh
+from navmesh.level_grid import grid_from_level
 
 from ..levels import VALLEY
 
@@ -26,6 +26,8 @@ MODE_KEYS = {arcade.key.F2: "rts", arcade.key.F3: "visualiser", arcade.key.F4: "
 
 # The graph every waypoint mode searches: corner and fill waypoints for units up to radius 10.
 BUILD_OPTIONS = {"k": 8, "agent_radius": 10.0, "corners": True, "fill_spacing": 110.0}
+# A tile map cell is a wall when its centre lies this close to an obstacle (times the cell size).
+GRID_MARGIN = 0.35
 
 
 def load_valley(path: Path = VALLEY) -> tuple[navmesh.Level, navmesh.NavMap]:
@@ -35,25 +37,15 @@ def load_valley(path: Path = VALLEY) -> tuple[navmesh.Level, navmesh.NavMap]:
 
 
 def level_grid(level: navmesh.Level, cell: float, multipliers: dict[str, float]) -> navmesh.GridMap:
-    """The level rasterised into a tile map of ``cell``-unit squares (a cell's centre decides).
+    """The level as a tile map of ``cell``-unit squares (:func:`navmesh.level_grid.grid_from_level`).
 
-    Obstacles, anything outside the bounds and terrain missing from ``multipliers`` or with
-    multiplier ``inf`` are walls; other terrain costs its multiplier, plain ground 1.
+    Terrain missing from ``multipliers`` or with multiplier ``inf`` is forbidden (a wall); other
+    terrain costs its multiplier, plain ground 1. A cell whose centre lies within ``0.35 * cell`` of
+    an obstacle is a wall.
     """
-    xmin, ymin, xmax, ymax = level.bounds.bounds
-    cols, rows = int((xmax - xmin) // cell), int((ymax - ymin) // cell)
-    cx = xmin + (np.arange(cols) + 0.5) * cell
-    cy = ymax - (np.arange(rows) + 0.5) * cell  # row 0 is the top row
-    x, y = np.meshgrid(cx, cy)
-    costs = np.ones((rows, cols))
-    for region in level.terrain:  # painter's order: later regions win
-        inside = shapely.contains_xy(region.polygon, x, y)
-        costs[inside] = multipliers.get(region.tag, np.inf)
-    free = shapely.contains_xy(level.bounds, x, y)
-    for obstacle in level.obstacles:
-        free &= ~shapely.intersects_xy(obstacle.buffer(cell * 0.35), x, y)
-    costs[~free] = np.inf
-    return navmesh.GridMap(costs, cell_size=cell, origin=(xmin, ymax - rows * cell))
+    costs = {tag: m for tag, m in multipliers.items() if np.isfinite(m)}
+    profile = navmesh.CostProfile("grid", costs, forbidden=level.tags - costs.keys())
+    return grid_from_level(level, cell, profile=profile, agent_radius=GRID_MARGIN * cell)
 
 
 class FpsMeter:

@@ -17,6 +17,7 @@ from scipy.spatial import cKDTree
 
 import navmesh
 import navmesh.arcade_draw as nd
+from navmesh.level_grid import grid_from_level
 from navmesh.steering import Walls
 
 from ..units import INFANTRY, TEAM_COLORS
@@ -24,8 +25,8 @@ from .base import (
     ACCENT,
     FONT,
     TEXT,
+    GRID_MARGIN,
     DemoView,
-    level_grid,
     load_valley,
     panel,
 )
@@ -53,12 +54,12 @@ class FlowView(DemoView):
         super().__init__(window, help_lines=HELP, **kwargs)
         self.level, self.navmap = load_valley()
         self.world_size = np.array(self.level.bounds.bounds[2:], dtype=float)
-        multipliers = {tag: INFANTRY.profile.multiplier(tag) for tag in self.level.tags}
-        multipliers["water"] = np.inf
-        multipliers["road"] = 1.0
+        # infantry's terrain costs, but roads at x1: the field shows the shape of the land
+        profile = navmesh.CostProfile("flow", {**INFANTRY.profile.multipliers, "road": 1.0},
+                                      forbidden=INFANTRY.profile.forbidden)
         # the units' walls: obstacles and the terrain infantry may not enter, for a body of RADIUS
         self.walls = Walls(self.navmap, [RADIUS], [INFANTRY.profile])
-        grid = level_grid(self.level, CELL, multipliers)
+        grid = grid_from_level(self.level, CELL, profile=profile, agent_radius=GRID_MARGIN * CELL)
         # a tile where the body cannot stand at its centre is a wall for the flow field too
         costs = np.array(grid.costs, dtype=float)
         centres = grid.cell_center(np.arange(grid.n_cells))

@@ -7,7 +7,7 @@ forbids (those arcs are closed for that unit, which often surprises designers).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import arcade
@@ -150,13 +150,16 @@ def findings(view: EditorView) -> Findings:
     if cached is not None and cached[0] == key:
         return cached[1]
     diag = navmesh.diagnose(nav, origin=origin)
-    tags, lengths = nav.terrain.tag_names, nav.terrain.lengths
     forbidden: dict[str, np.ndarray] = {}
     for prof in PROFILES:
-        cols = [j for j, t in enumerate(tags) if t in prof.forbidden]
-        if cols:
-            crossing = np.asarray(lengths[:, cols].sum(axis=1)).ravel() > 0
-            forbidden[prof.name] = np.flatnonzero(crossing)
+        if prof.forbidden:
+            # the library's cost rule decides: arcs it closes for this unit type that it would
+            # leave open without the forbidden tags (a bridge over water stays open, a gate stays shut)
+            closed = np.isinf(nav.weights(prof).values)
+            without = np.isinf(nav.weights(replace(prof, forbidden=frozenset())).values)
+            arcs = np.flatnonzero(closed & ~without)
+            if len(arcs) or not prof.forbidden.isdisjoint(nav.terrain.tag_names):
+                forbidden[prof.name] = arcs
     found = Findings(diag, origin, forbidden)
     view._findings = (key, found)
     return found

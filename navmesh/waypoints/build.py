@@ -35,7 +35,7 @@ Linking rule
 
 Arc tags: tag 0 (``""``) is a plain walking arc, whose cost depends on the terrain under it; a
 link with a tag or a capability requirement gets the tag name
-``navmesh.terrain.encode_arc_tag(tag, requires)``, which :meth:`CostProfile.arc_weights` reads.
+``navmesh.tags.encode_arc_tag(tag, requires)``, which :meth:`CostProfile.arc_weights` reads.
 
 Local updates
 -------------
@@ -72,10 +72,8 @@ from navmesh.geometry import Join, ring_edges
 from navmesh.sight import LineOfSight
 from navmesh.graph import NavGraph
 from navmesh.level import Level
-from navmesh.terrain import (
-    TerrainLengths,
-    encode_arc_tag,
-)
+from navmesh.tags import encode_arc_tag
+from navmesh.terrain import TerrainLengths
 from navmesh.waypoints.linking import query_candidates, visible_pairs, wall_grid_for
 from navmesh.waypoints.navmap import NavMap
 from navmesh.waypoints.options import (

@@ -22,12 +22,11 @@ from navmesh.geometry import as_polygon
 from navmesh.sight import LineOfSight
 from navmesh.graph import EdgeWeights, NavGraph
 from navmesh.level import Level
+from navmesh.danger import DangerZone, add_danger
 from navmesh.terrain import (
     CostProfile,
-    DangerZone,
     TerrainLengths,
     TerrainRegion,
-    add_danger,
 )
 from navmesh.waypoints.linking import query_candidates, visible_pairs, wall_grid_for
 from navmesh.waypoints.options import ARC_OFFMESH, BuildOptions

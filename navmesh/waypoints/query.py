@@ -84,7 +84,8 @@ from navmesh.errors import (
 )
 from navmesh.endpoints import BOUNDS_MARGIN, endpoint_tolerance, level_size, nearest_walkable
 from navmesh.path import Path
-from navmesh.terrain import CostProfile, DangerZone, add_danger
+from navmesh.danger import DangerZone, add_danger
+from navmesh.terrain import CostProfile
 from navmesh.waypoints.navmap import NavMap, check_danger, check_profile
 
 __all__ = ["JOIN_CONE_CANDIDATES", "JOIN_NEAREST", "MAX_LOOKBACK", "REFINES", "NavQuery", "Refine", "SlicedSearch", "find_path", "smooth_path", "snap"]

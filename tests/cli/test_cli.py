@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import navmesh
-from navmesh.cli import COLORS, TERRAIN_COLORS
+from navmesh.cli.render import COLORS, TERRAIN_COLORS
 
 ROOT = Path(__file__).resolve().parents[2]
 LEVELS = ROOT / "tests" / "scenarios" / "levels"

@@ -12,7 +12,8 @@ import shapely
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from navmesh.terrain import CostProfile, DangerZone, TerrainLayer, TerrainRegion, add_danger, danger_lengths
+from navmesh.danger import DangerZone, add_danger, danger_lengths
+from navmesh.terrain import CostProfile, TerrainLayer, TerrainRegion
 
 TAGS = ("swamp", "road", "water")
 coord = st.integers(0, 12)

@@ -23,7 +23,9 @@ from navmesh.errors import (
     NodeNotFoundError,
 )
 from navmesh.level import Level, Link, OffMeshLink
-from navmesh.terrain import CostProfile, DangerZone, TerrainRegion, decode_arc_tag
+from navmesh.danger import DangerZone
+from navmesh.tags import decode_arc_tag
+from navmesh.terrain import CostProfile, TerrainRegion
 
 SQUARE = [(4, 4), (6, 4), (6, 6), (4, 6)]
 WALL = [(4, 0), (6, 0), (6, 8), (4, 8)]  # from the bottom edge up to y=8 in a 10 x 10 level

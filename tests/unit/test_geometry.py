@@ -401,7 +401,7 @@ def test_inflated_agrees_with_per_segment_rule(radius, with_bounds):
             continue
         line = shapely.LineString([p, q])
         inside = any(o.crosses(line) or o.contains(line) for o in los.inflated)
-        outside = los.walkable_area is not None and not los.walkable_area.covers(line)
+        outside = los.eroded_bounds is not None and not los.eroded_bounds.covers(line)
         expected.append(inside or outside)
     assert los.blocked(a, b).tolist() == expected
 

@@ -24,7 +24,8 @@ from navmesh.errors import (
 from navmesh.io.level_json import load_level
 from navmesh.level import Level
 from navmesh.path import Path
-from navmesh.terrain import CostProfile, DangerZone, TerrainRegion
+from navmesh.danger import DangerZone
+from navmesh.terrain import CostProfile, TerrainRegion
 from navmesh.waypoints.build import build_waypoint_graph
 from navmesh.waypoints.linking import wall_grid_for
 from navmesh.waypoints.query import JOIN_NEAREST, NavQuery, SlicedSearch, find_path

@@ -29,7 +29,8 @@ from navmesh.level import Level, Link, OffMeshLink
 from navmesh.path import Path
 from navmesh.waypoints.query import JOIN_NEAREST, find_path, smooth_path, snap
 from navmesh.search import dijkstra
-from navmesh.terrain import CostProfile, DangerZone, TerrainRegion, terrain_lengths
+from navmesh.danger import DangerZone
+from navmesh.terrain import CostProfile, TerrainRegion, terrain_lengths
 
 WALL = [(4, 0), (6, 0), (6, 8), (4, 8)]
 

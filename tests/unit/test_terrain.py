@@ -10,15 +10,12 @@ import scipy.sparse
 import shapely
 
 from navmesh.errors import InvalidCostError, InvalidGeometryError, InvalidOptionError
+from navmesh.danger import DangerZone, add_danger, danger_lengths
+from navmesh.tags import decode_arc_tag, encode_arc_tag
 from navmesh.terrain import (
     CostProfile,
-    DangerZone,
     TerrainLayer,
     TerrainRegion,
-    add_danger,
-    danger_lengths,
-    decode_arc_tag,
-    encode_arc_tag,
     terrain_lengths,
 )
 

@@ -1,0 +1,7 @@
+"""``python -m navmesh.cli``: the ``navmesh`` command."""
+
+import sys
+
+from navmesh.cli import main
+
+sys.exit(main())
