@@ -15,12 +15,19 @@ Run: ``python -m benchmarks.query [--runs 5] [--baseline main] [--maps arena lak
    cost to the exact any-angle length (the unlimited-k visibility graph of the corners).
 4. Builds. A 17,000-corner jagged map (random 256 x 256 cells, 8% blocked) at k=8 with each
    linking; 10,000 waypoints with 500 obstacles at k=8 (kernel visibility).
+5. Big level latency. ``NavQuery.find_path`` on that jagged map (k=8 cones, any-angle and
+   ``refine="none"``), 200 random free-cell pairs, median per query including the Python call;
+   peers on the same graph between the waypoints the positions snap to: ``navmesh.astar``,
+   networkx ``astar_path_length`` (Euclidean heuristic) and scipy ``csgraph.dijkstra`` (one
+   source to all, its only mode); and the C++ A* anchor (``../shared/anchors/knn_graph/run.sh``,
+   10,000 nodes) next to ``navmesh.astar`` on the anchor's own graph, all in the same run.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -175,8 +182,7 @@ def quality(names: list[str]) -> None:
 
 def builds(runs: int) -> None:
     print("\n== 4. builds (k=8)")
-    blocked = np.random.default_rng(1).random((256, 256)) < 0.08
-    grid = grid_level(blocked)
+    _, grid = jagged_level()
     grid.line_of_sight()  # the level's own line of sight is made once, outside the timing
     for linking in ("cones", "nearest"):
         nav, t = timed(lambda linking=linking: build_waypoint_graph(grid, k=8, corners=True, linking=linking,
@@ -190,17 +196,88 @@ def builds(runs: int) -> None:
               f"-> {nav.graph.n_edges} arcs")
 
 
+def jagged_level():
+    """The 17,000-corner jagged level of sections 4 and 5 (random 256 x 256 cells, 8% blocked)."""
+    blocked = np.random.default_rng(1).random((256, 256)) < 0.08
+    return blocked, grid_level(blocked)
+
+
+def _cpp_anchor() -> float | None:
+    """Median microseconds per query of the C++ anchor, or None when it cannot run here."""
+    script = SHARED.parent / "anchors" / "knn_graph" / "run.sh"
+    if not script.exists():
+        return None
+    done = subprocess.run(["bash", str(script)], capture_output=True, text=True, check=False)
+    found = re.search(r"median_us=([0-9.]+)", done.stdout)
+    return float(found.group(1)) if done.returncode == 0 and found else None
+
+
+def big_level(runs: int) -> None:
+    import networkx as nx
+    from scipy.sparse import csgraph, csr_matrix
+
+    from benchmarks import knn_graph
+    from navmesh.graph import NavGraph
+    from navmesh.search import astar
+
+    print("\n== 5. find_path latency on the 17,000-corner jagged level (k=8 cones), median per query")
+    blocked, level = jagged_level()
+    nav = build_waypoint_graph(level, k=8, corners=True, linking="cones", visibility="kernel")
+    query = NavQuery(nav)
+    free = np.argwhere(~blocked) + 0.5
+    pick = np.random.default_rng(7).integers(len(free), size=(200, 2))
+    pairs = [(free[a, ::-1].tolist(), free[b, ::-1].tolist()) for a, b in pick]
+    query.find_path(*pairs[0])
+    t_any = per_query_median(query.find_path, pairs, runs)
+    t_none = per_query_median(lambda s, g: query.find_path(s, g, refine="none"), pairs, runs)
+    g = nav.graph
+    nodes = [(query.snap(s), query.snap(g_)) for s, g_ in pairs]
+    astar(g, *nodes[0])
+    t_ours = per_query_median(lambda u, v: astar(g, u, v), nodes, runs)
+    matrix = csr_matrix((np.asarray(g.lengths), g.indices, g.indptr), shape=(g.n_nodes, g.n_nodes))
+    t_scipy = per_query_median(lambda u, v: csgraph.dijkstra(matrix, indices=u), nodes[:50], 1)
+    graph_nx = nx.from_scipy_sparse_array(matrix, create_using=nx.DiGraph)
+    xy = g.points
+
+    def h(a: int, b: int) -> float:
+        return float(np.hypot(*(xy[a, :2] - xy[b, :2])))
+
+    t_nx = per_query_median(lambda u, v: nx.astar_path_length(graph_nx, u, v, heuristic=h, weight="weight"),
+                            nodes[:50], 1)
+    print(f"  {nav.n_nodes} corners, {g.n_edges} arcs. NavQuery.find_path: any-angle {1e3 * t_any:.3f} ms, "
+          f"refine='none' {1e3 * t_none:.3f} ms")
+    print(f"  node to node on the same graph: navmesh.astar {1e3 * t_ours:.3f} ms, networkx astar "
+          f"{1e3 * t_nx:.3f} ms ({t_nx / t_any:.1f}x find_path's time), scipy csgraph.dijkstra (to all) "
+          f"{1e3 * t_scipy:.3f} ms ({t_scipy / t_any:.1f}x)")
+    pts, anchor_matrix, anchor_queries = knn_graph.load()
+    anchor_graph = NavGraph.from_scipy(pts, anchor_matrix)
+    cpp = _cpp_anchor()
+    if cpp is not None:
+        qs = [(int(a), int(b)) for a, b in anchor_queries]
+        astar(anchor_graph, *qs[0])
+        t_anchor = per_query_median(lambda u, v: astar(anchor_graph, u, v), qs, runs)
+        print(f"  C++ anchor (10,000-node k-NN graph): {cpp:.0f} us per query; navmesh.astar on that graph "
+              f"{1e6 * t_anchor:.0f} us -> {1e6 * t_anchor / cpp:.2f}x the C++ time")
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=5, help="timing runs (medians are printed)")
     ap.add_argument("--baseline", default="main", help="git ref whose module-level find_path is timed too ('' skips)")
     ap.add_argument("--maps", nargs="+", default=["arena", "lak303d", "Berlin_0_256"], help="maps for the quality table")
+    ap.add_argument("--only-latency", action="store_true", help="sections 1 (arena only) and 5 only")
     args = ap.parse_args(argv)
+    if args.only_latency:
+        NavQuery(build_waypoint_graph(Level.rectangle(4, 4, waypoints=[[1, 1], [3, 3]]), linking="cones")).find_path([1, 2], [3, 2])
+        latency(["arena"], args.runs, args.baseline)
+        big_level(args.runs)
+        return
     NavQuery(build_waypoint_graph(Level.rectangle(4, 4, waypoints=[[1, 1], [3, 3]]), linking="cones")).find_path([1, 2], [3, 2])
     latency(["arena", "lak303d"], args.runs, args.baseline)
     group_orders(args.runs)
     quality(args.maps)
     builds(max(1, args.runs // 2))
+    big_level(args.runs)
 
 
 if __name__ == "__main__":

@@ -158,15 +158,18 @@ def formation_slots(navmap: navmesh.NavMap, kinds: list[UnitType], goal: ArrayLi
 class PathEngine:
     """One path search per unit (:class:`navmesh.NavQuery`), walked by a
     :class:`navmesh.steering.PathFollower` along straight segments or a Hermite curve; with
-    ``variation`` each path first gets seeded waypoint offsets (``vary_path``)."""
+    ``variation`` each path first gets seeded waypoint offsets (``vary_path``). With a ``mesh``
+    (a :class:`navmesh.PolyMesh` of the same level) paths and re-plans are exact mesh paths;
+    formation slots and terrain speeds still come from the waypoint map."""
 
-    def __init__(self, navmap: navmesh.NavMap, *, curve: bool = False, variation: bool = False,
-                 seed: int = 0) -> None:
+    def __init__(self, navmap: navmesh.NavMap, *, mesh: navmesh.PolyMesh | None = None, curve: bool = False,
+                 variation: bool = False, seed: int = 0) -> None:
         self.navmap = navmap
+        self.mesh = mesh
         self.mode = "hermite" if curve else "straight"
         self.variation = variation
         self.rng = np.random.default_rng(seed)
-        self.queries = {t.name: navmesh.NavQuery(navmap, t.profile) for t in UNIT_TYPES}
+        self.queries = {t.name: navmesh.NavQuery(navmap if mesh is None else mesh, t.profile) for t in UNIT_TYPES}
         self.positions = np.zeros((0, 2))
         self.headings = np.zeros(0)
         self.kinds = np.zeros(0, dtype=np.int64)
@@ -217,15 +220,17 @@ class PathEngine:
         if self.variation and len(path.points) > 2:
             path = vary_path(path, self.navmap, seed=self.rng, max_offset=2.5 * kind.radius, radius=kind.radius)
         self.paths[i] = path
-        self.followers[i] = PathFollower(path, kind.speed, mode=self.mode, navmap=self.navmap,
+        self.followers[i] = PathFollower(path, kind.speed, mode=self.mode,
+                                         navmap=self.navmap if self.mesh is None else self.queries[kind.name],
                                          radius=min(kind.radius, self.navmap.options.agent_radius),
                                          profile=kind.profile)
         return not self.followers[i].done
 
-    def set_navmap(self, navmap: navmesh.NavMap, replan: list[int]) -> None:
+    def set_navmap(self, navmap: navmesh.NavMap, replan: list[int], mesh: navmesh.PolyMesh | None = None) -> None:
         self.navmap = navmap
+        self.mesh = mesh
         self._walls = {}
-        self.queries = {t.name: navmesh.NavQuery(navmap, t.profile) for t in UNIT_TYPES}
+        self.queries = {t.name: navmesh.NavQuery(navmap if mesh is None else mesh, t.profile) for t in UNIT_TYPES}
         for i in replan:
             f = self.followers[i]
             if f is not None and not f.done:
@@ -299,7 +304,7 @@ class CrowdEngine:
               standable: Callable[[NDArray[np.float64]], NDArray[np.bool_]]) -> None:
         self.crowd.move_to(ids, goal)
 
-    def set_navmap(self, navmap: navmesh.NavMap, replan: list[int]) -> None:
+    def set_navmap(self, navmap: navmesh.NavMap, replan: list[int], mesh: navmesh.PolyMesh | None = None) -> None:
         # The crowd re-searches every order on the new map (its route trees are shared per order).
         self.navmap = navmap
         self.crowd.set_map(navmap)
@@ -327,6 +332,9 @@ class Army:
         Seed of the random generator used for path variation.
     motion : {"crowd", "straight", "hermite"}
         The motion engine (see module notes); change it later through :attr:`motion`.
+    mesh : navmesh.PolyMesh, optional
+        The level's navigation mesh: the path engines route on it instead of the waypoint
+        graph (the crowd stays on the graph); change it later through :attr:`mesh`.
 
     Attributes
     ----------
@@ -342,10 +350,12 @@ class Army:
         Milliseconds the latest order took to plan, per unit.
     """
 
-    def __init__(self, navmap: navmesh.NavMap, *, seed: int = 0, motion: MotionMode = "crowd") -> None:
+    def __init__(self, navmap: navmesh.NavMap, *, seed: int = 0, motion: MotionMode = "crowd",
+                 mesh: navmesh.PolyMesh | None = None) -> None:
         if motion not in MOTION_MODES:
             raise ValueError(f"motion={motion!r} is not valid; expected one of {', '.join(MOTION_MODES)}")
         self.navmap = navmap
+        self._mesh = mesh
         self.seed = seed
         self.kinds = np.zeros(0, dtype=np.int64)
         self.teams = np.zeros(0, dtype=np.int64)
@@ -406,7 +416,7 @@ class Army:
     def _make_engine(self, motion: MotionMode, navmap: navmesh.NavMap) -> PathEngine | CrowdEngine:
         if motion == "crowd":
             return CrowdEngine(navmap)
-        return PathEngine(navmap, curve=motion == "hermite", variation=self._variation, seed=self.seed)
+        return PathEngine(navmap, mesh=self._mesh, curve=motion == "hermite", variation=self._variation, seed=self.seed)
 
     def _swap_engine(self, motion: MotionMode, navmap: navmesh.NavMap) -> None:
         """Move every unit with a new engine (or map) and give the busy units their orders again."""
@@ -431,6 +441,20 @@ class Army:
             raise ValueError(f"motion={value!r} is not valid; expected one of {', '.join(MOTION_MODES)}")
         if value != self._motion:
             self._swap_engine(value, self.navmap)
+
+    @property
+    def mesh(self) -> navmesh.PolyMesh | None:
+        """The mesh the path engines route on (None: the waypoint graph); setting it re-plans
+        the busy units on the new routing at once."""
+        return self._mesh
+
+    @mesh.setter
+    def mesh(self, value: navmesh.PolyMesh | None) -> None:
+        if value is not None and not isinstance(value, navmesh.PolyMesh):
+            raise ValueError(f"mesh={value!r} is not valid; expected a navmesh.PolyMesh or None")
+        if value is not self._mesh:
+            self._mesh = value
+            self._swap_engine(self._motion, self.navmap)
 
     @property
     def variation(self) -> bool:
@@ -488,8 +512,9 @@ class Army:
             self._send(ids, self.positions[ids].mean(axis=0))
 
     # -- map changes ----------------------------------------------------------------------------
-    def set_navmap(self, navmap: navmesh.NavMap, *, blocked_only: bool) -> list[int]:
-        """Use a changed map; the units whose route it affects re-plan. Returns their ids.
+    def set_navmap(self, navmap: navmesh.NavMap, *, blocked_only: bool, mesh: navmesh.PolyMesh | None = None) -> list[int]:
+        """Use a changed map (and, when routing on a mesh, the same change of the mesh); the
+        units whose route it affects re-plan. Returns their ids.
 
         With ``blocked_only`` (something was added, e.g. a bridge raised) the affected units are
         those whose remaining route lost line of sight; otherwise (something opened) every
@@ -507,7 +532,9 @@ class Army:
             moving = np.unique(np.concatenate(owner)[~seen])
         affected = [int(i) for i in moving]
         self.navmap = navmap
-        self.engine.set_navmap(navmap, affected)
+        if mesh is not None:
+            self._mesh = mesh
+        self.engine.set_navmap(navmap, affected, self._mesh)
         return affected
 
     # -- simulation -----------------------------------------------------------------------------

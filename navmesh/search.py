@@ -134,8 +134,8 @@ def _raise_no_path(status: int, expansions: int, describe: Callable[[], str]) ->
 
 def _best_first_path(
     graph: NavGraph,
-    sources: NDArray[np.int32],
-    source_costs: NDArray[np.float64],
+    starts: NDArray[np.int32],
+    start_costs: NDArray[np.float64],
     goals: NDArray[np.int32],
     goal_costs: NDArray[np.float64],
     goal_point: NDArray[np.float64],
@@ -151,19 +151,19 @@ def _best_first_path(
     w = graph.resolve_weights(weights)
     nodes, cost, status, expansions, partial = K.best_first_path(
         graph.indptr, graph.indices, w.values, graph.points,
-        sources, source_costs, goals, goal_costs, goal_point,
+        starts, start_costs, goals, goal_costs, goal_point,
         HEURISTICS.index(heuristic), hw * w.heuristic_scale(heuristic),
         budget, check_flag("allow_partial", allow_partial),
     )
     if len(nodes):
         return Path(nodes, graph.points.take(nodes, axis=0), cost, expansions, partial)
     what = "dijkstra" if heuristic == "zero" else "astar"
-    _raise_no_path(status, expansions, lambda: f"{what} from node(s) {sources.tolist()} to node(s) {goals.tolist()}")
+    _raise_no_path(status, expansions, lambda: f"{what} from node(s) {starts.tolist()} to node(s) {goals.tolist()}")
 
 
 def astar(
     graph: NavGraph,
-    source: int,
+    start: int,
     goal: int,
     *,
     weights: EdgeWeights | ArrayLike | None = None,
@@ -172,12 +172,12 @@ def astar(
     max_expansions: int | None = None,
     allow_partial: bool = False,
 ) -> Path:
-    """Cheapest path from ``source`` to ``goal`` by A*.
+    """Cheapest path from ``start`` to ``goal`` by A*.
 
     Parameters
     ----------
     graph : NavGraph
-    source, goal : int
+    start, goal : int
         Node ids.
     weights : EdgeWeights or float array of shape (m,), optional
         Cost per arc (>= 0, ``inf`` closes an arc). Default: the arc lengths.
@@ -209,7 +209,7 @@ def astar(
     >>> p.cost, len(p.nodes)
     (2.0, 3)
     """
-    s = check_node("source", source, graph.n_nodes)
+    s = check_node("start", start, graph.n_nodes)
     t = check_node("goal", goal, graph.n_nodes)
     return _best_first_path(
         graph, np.array([s], np.int32), _ZERO1, np.array([t], np.int32), _ZERO1, graph.points[t],
@@ -219,10 +219,10 @@ def astar(
 
 def astar_multi(
     graph: NavGraph,
-    sources: ArrayLike,
+    starts: ArrayLike,
     goals: ArrayLike,
     *,
-    source_costs: ArrayLike | None = None,
+    start_costs: ArrayLike | None = None,
     goal_costs: ArrayLike | None = None,
     goal_point: ArrayLike | None = None,
     weights: EdgeWeights | ArrayLike | None = None,
@@ -238,11 +238,11 @@ def astar_multi(
 
     Parameters
     ----------
-    sources : int or int array of shape (s,)
+    starts : int or int array of shape (s,)
         Start nodes.
     goals : int or int array of shape (t,)
         Goal nodes.
-    source_costs : float array of shape (s,), optional
+    start_costs : float array of shape (s,), optional
         Cost already paid on reaching each start node (>= 0, finite). Default 0.
     goal_costs : float array of shape (t,), optional
         Cost still to pay after each goal node (>= 0, finite). Default 0.
@@ -258,9 +258,9 @@ def astar_multi(
         From the chosen start node to the chosen goal node; ``cost`` includes the entry and exit
         cost. A partial path ends at the expanded node nearest ``goal_point``.
     """
-    src = check_nodes("sources", sources, graph.n_nodes)
+    src = check_nodes("starts", starts, graph.n_nodes)
     dst = check_nodes("goals", goals, graph.n_nodes)
-    src_cost = _entry_costs("source_costs", source_costs, len(src))
+    src_cost = _entry_costs("start_costs", start_costs, len(src))
     dst_cost = _entry_costs("goal_costs", goal_costs, len(dst))
     if goal_point is None:
         target = graph.points[dst[0]]
@@ -286,14 +286,14 @@ def _entry_costs(name: str, values: ArrayLike | None, size: int) -> NDArray[np.f
 
 def dijkstra(
     graph: NavGraph,
-    source: int,
+    start: int,
     goal: int,
     *,
     weights: EdgeWeights | ArrayLike | None = None,
     max_expansions: int | None = None,
     allow_partial: bool = False,
 ) -> Path:
-    """Cheapest path from ``source`` to ``goal`` by Dijkstra's algorithm, stopping at the goal.
+    """Cheapest path from ``start`` to ``goal`` by Dijkstra's algorithm, stopping at the goal.
 
     Same parameters and results as :func:`astar` with ``heuristic="zero"``.
 
@@ -305,26 +305,26 @@ def dijkstra(
     [0, 1, 2]
     """
     return astar(
-        graph, source, goal, weights=weights, heuristic="zero",
+        graph, start, goal, weights=weights, heuristic="zero",
         max_expansions=max_expansions, allow_partial=allow_partial,
     )
 
 
 def dijkstra_tree(
     graph: NavGraph,
-    sources: int | ArrayLike,
+    starts: int | ArrayLike,
     *,
     weights: EdgeWeights | ArrayLike | None = None,
     limit: float | None = None,
 ) -> ShortestPathTree:
-    """Costs from the nearest of ``sources`` to every node (Dijkstra).
+    """Costs from the nearest of ``starts`` to every node (Dijkstra).
 
-    With one source this is single-source-to-all; with several, every node learns its nearest
-    source (``origin``): the primitive behind flow fields and "nearest exit" queries.
+    With one start this is one-start-to-all; with several, every node learns its nearest
+    start (``origin``): the primitive behind flow fields and "nearest exit" queries.
 
     Parameters
     ----------
-    sources : int or int array of shape (s,)
+    starts : int or int array of shape (s,)
     weights : as in :func:`astar`
     limit : float, optional
         Stop once costs exceed this (>= 0); farther nodes stay unreached (``inf``).
@@ -337,7 +337,7 @@ def dijkstra_tree(
     >>> dijkstra_tree(g, [0, 2]).origin.tolist()
     [0, 0, 2]
     """
-    src = check_nodes("sources", sources, graph.n_nodes)
+    src = check_nodes("starts", starts, graph.n_nodes)
     lim = check_nonneg_float("limit", limit)
     w = graph.resolve_weights(weights)
     g, parent, origin, _, _, _, _, expansions, _, _ = K.best_first(
@@ -357,7 +357,7 @@ def dijkstra_tree(
 
 def bfs(
     graph: NavGraph,
-    source: int,
+    start: int,
     goal: int,
     *,
     max_expansions: int | None = None,
@@ -372,7 +372,7 @@ def bfs(
     >>> bfs(g, 0, 2).cost
     2.0
     """
-    s = check_node("source", source, graph.n_nodes)
+    s = check_node("start", start, graph.n_nodes)
     t = check_node("goal", goal, graph.n_nodes)
     hops, parent, queue, n_done, status, expansions, _, _ = K.breadth_first(
         graph.indptr, graph.indices, s, t, _budget(max_expansions),
@@ -382,9 +382,9 @@ def bfs(
                    queue[:n_done], graph.points[t], lambda: f"bfs from node {s} to node {t}")
 
 
-def bfs_tree(graph: NavGraph, source: int) -> ShortestPathTree:
-    """Number of arcs from ``source`` to every node (``inf`` when unreachable), with BFS parents."""
-    s = check_node("source", source, graph.n_nodes)
+def bfs_tree(graph: NavGraph, start: int) -> ShortestPathTree:
+    """Number of arcs from ``start`` to every node (``inf`` when unreachable), with BFS parents."""
+    s = check_node("start", start, graph.n_nodes)
     hops, parent, _, _, _, expansions, _, _ = K.breadth_first(
         graph.indptr, graph.indices, s, -1, 0,
         False, _NO_LOG, _NO_LOG, _NO_LOG, _NO_LOG,
@@ -396,12 +396,12 @@ def bfs_tree(graph: NavGraph, source: int) -> ShortestPathTree:
 
 def dfs(
     graph: NavGraph,
-    source: int,
+    start: int,
     goal: int,
     *,
     weights: EdgeWeights | ArrayLike | None = None,
 ) -> Path:
-    """Any path from ``source`` to ``goal`` (depth-first search): cheap to find, not short.
+    """Any path from ``start`` to ``goal`` (depth-first search): cheap to find, not short.
 
     Closed arcs (weight ``inf``) are never walked. ``cost`` is the sum, over each pair of
     consecutive nodes of the path found, of the cheapest open arc between them: where parallel
@@ -414,7 +414,7 @@ def dfs(
     >>> dfs(g, 0, 2, weights=[1.0, float("inf"), 1.0]).nodes.tolist()   # arcs 0->1, 0->2, 1->2
     [0, 1, 2]
     """
-    s = check_node("source", source, graph.n_nodes)
+    s = check_node("start", start, graph.n_nodes)
     t = check_node("goal", goal, graph.n_nodes)
     w = graph.resolve_weights(weights)
     parent, status, expansions, _, _ = K.depth_first(
@@ -449,16 +449,16 @@ def _priced_path(
 
 def bellman_ford(
     graph: NavGraph,
-    source: int,
+    start: int,
     *,
     weights: EdgeWeights | ArrayLike | None = None,
 ) -> ShortestPathTree:
-    """Costs from ``source`` to every node when some weights are negative (Bellman-Ford, O(n m)).
+    """Costs from ``start`` to every node when some weights are negative (Bellman-Ford, O(n m)).
 
     Raises
     ------
     NegativeCycleError
-        When a cycle of negative total weight is reachable from ``source``; ``error.cycle`` lists it.
+        When a cycle of negative total weight is reachable from ``start``; ``error.cycle`` lists it.
 
     Examples
     --------
@@ -469,7 +469,7 @@ def bellman_ford(
     >>> bellman_ford(g, 0, weights=[4.0, -2.0, 5.0]).cost.tolist()
     [0.0, 4.0, -2.0]
     """
-    s = check_node("source", source, graph.n_nodes)
+    s = check_node("start", start, graph.n_nodes)
     w = graph.resolve_weights(weights, allow_negative=True)
     dist, parent, _, _ = _bellman_ford(graph, s, w, record=False)
     origin = np.where(np.isfinite(dist), s, -1)
@@ -531,7 +531,7 @@ _TRACE_ALGORITHMS = ("astar", "dijkstra", "bfs", "dfs", "bellman_ford")
 
 def search_trace(
     graph: NavGraph,
-    source: int,
+    start: int,
     goal: int,
     *,
     algorithm: Literal["astar", "dijkstra", "bfs", "dfs", "bellman_ford"] = "astar",
@@ -562,7 +562,7 @@ def search_trace(
     Parameters
     ----------
     graph : NavGraph
-    source, goal : int
+    start, goal : int
         Node ids.
     algorithm : {"astar", "dijkstra", "bfs", "dfs", "bellman_ford"}
     weights, heuristic, heuristic_weight
@@ -602,7 +602,7 @@ def search_trace(
     ([0, 1, 2, 2], [-1, 0, 0, 1], -1.0)
     """
     check_option("algorithm", algorithm, _TRACE_ALGORITHMS)
-    s = check_node("source", source, graph.n_nodes)
+    s = check_node("start", start, graph.n_nodes)
     t = check_node("goal", goal, graph.n_nodes)
     budget = _budget(max_expansions)
     if algorithm == "bellman_ford":

@@ -8,6 +8,7 @@ from arcade.types import LBWH, LRBT
 
 import navmesh
 import navmesh.arcade_draw as nd
+from navmesh.polymesh import with_obstacle, without_obstacle
 
 from ..levels.generate import BRIDGE_GATE
 from ..units import (
@@ -44,6 +45,8 @@ BOX_FILL = (120, 255, 120, 40)
 BOX_EDGE = (120, 255, 120, 220)
 GRAPH_ARC = (120, 190, 255, 110)
 GRAPH_NODE = (170, 215, 255, 200)
+MESH_FILL = (90, 200, 255, 36)
+MESH_EDGE = (120, 225, 255, 170)
 FLOW_CELL = 40.0
 CLICK_SLOP = 6  # pixels a press may move and still count as a click
 EDGE_SCROLL = 12  # pixels from the window edge where the mouse pans the camera
@@ -63,11 +66,13 @@ HELP = [
     ("Ctrl+A / X", "select all / stop"),
     ("B", "raise / lower the bridge (units on the way re-plan)"),
     ("M", "motion: crowd / straight path / Hermite curve"),
+    ("N", "routing: waypoint graph / navigation mesh (shown)"),
     ("V", "path variation (straight and Hermite motion)"),
     ("G T P R", "overlays: graph, terrain, paths, flow arrows"),
     ("", "Infantry: slow in swamp, wades the ford."),
     ("", "Tanks: avoid swamp, love roads, cannot wade."),
     ("", "Scouts: fast on any land."),
+    ("", "On the mesh paths are exact; the crowd keeps the graph."),
 ]
 
 
@@ -88,7 +93,7 @@ class RtsView(DemoView):
     """
 
     title = "RTS"
-    hint = "drag a box round blue units, right-click to send them   B bridge   M motion   F1 help"
+    hint = "drag a box round blue units, right-click to send them   B bridge   M motion   N mesh   F1 help"
 
     def __init__(self, window: arcade.Window | None = None, *, seed: int = 0, scenario: bool = False,
                  units: int | None = None, motion: str = DEFAULT_MOTION, **kwargs) -> None:
@@ -98,6 +103,8 @@ class RtsView(DemoView):
         self.army = Army(navmap, seed=seed, motion=motion)
         self.rng = np.random.default_rng(seed)
         self.bridge_raised = False
+        self.mesh: navmesh.PolyMesh | None = None  # built on first use (N), then updated with the bridge
+        self.mesh_overlay: arcade.shape_list.ShapeElementList | None = None
         self.selected = np.zeros(0, dtype=np.int64)
         self.overlays = {"graph": False, "terrain": False, "paths": True, "flow": False}
         self.flow_field: navmesh.FlowField | None = None
@@ -165,6 +172,9 @@ class RtsView(DemoView):
         self.ground = _ground_grid(*self.world_size)
         self.graph_overlay = nd.graph_shapes(self.army.navmap.graph, color=GRAPH_ARC, node_color=GRAPH_NODE,
                                              node_radius=4.0, line_width=1.5)
+        if self.mesh is not None:
+            self.mesh_overlay = nd.polymesh_shapes(self.mesh, fill_color=MESH_FILL, edge_color=MESH_EDGE,
+                                                   line_width=2.0)
 
     def _layout_minimap(self) -> None:
         w = self.window.width
@@ -229,17 +239,48 @@ class RtsView(DemoView):
         self.flow_field = None
 
     def toggle_bridge(self) -> list[int]:
-        """Raise or lower the bridge through a local NavMap update; returns the re-planned units."""
+        """Raise or lower the bridge through a local NavMap update (and a local update of the
+        mesh, once there is one); returns the re-planned units."""
         nav = self.army.navmap
         if self.bridge_raised:
             nav = nav.without_obstacle(len(nav.level.obstacles) - 1)
+            if self.mesh is not None:
+                self.mesh = without_obstacle(self.mesh, -1)
         else:
             x0, y0, x1, y1 = BRIDGE_GATE
-            nav = nav.with_obstacle([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+            gate = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
+            nav = nav.with_obstacle(gate)
+            if self.mesh is not None:
+                self.mesh = with_obstacle(self.mesh, gate)
         self.bridge_raised = not self.bridge_raised
-        self.replanned = self.army.set_navmap(nav, blocked_only=self.bridge_raised)
+        self.replanned = self.army.set_navmap(nav, blocked_only=self.bridge_raised,
+                                              mesh=self.mesh if self.on_mesh else None)
         self._build_static()
         return self.replanned
+
+    @property
+    def on_mesh(self) -> bool:
+        """Whether the units route on the navigation mesh (else on the waypoint graph)."""
+        return self.army.mesh is not None
+
+    def toggle_mesh(self) -> None:
+        """Switch the units between the waypoint graph and the navigation mesh (N).
+
+        The mesh is built on first use from the map's level, for the map's agent radius; on it
+        the path engines walk exact shortest paths. The crowd engine has no mesh mode, so the
+        army changes to straight-path motion when it was in the crowd.
+        """
+        if self.on_mesh:
+            self.army.mesh = None
+            return
+        if self.mesh is None:
+            options = self.army.navmap.options
+            self.mesh = navmesh.build_navmesh(self.army.navmap.level, agent_radius=options.agent_radius,
+                                              join=options.join)
+            self._build_static()
+        if self.army.motion == "crowd":
+            self.army.motion = "straight"
+        self.army.mesh = self.mesh
 
     def _in_minimap(self, x: float, y: float) -> bool:
         r = self.minimap_rect
@@ -313,8 +354,10 @@ class RtsView(DemoView):
         elif symbol == k.B:
             self.toggle_bridge()
         elif symbol == k.M:
-            modes = MOTION_MODES
+            modes = [m for m in MOTION_MODES if m != "crowd"] if self.on_mesh else MOTION_MODES
             self.army.motion = modes[(modes.index(self.army.motion) + 1) % len(modes)]
+        elif symbol == k.N:
+            self.toggle_mesh()
         elif symbol == k.V:
             self.army.variation = not self.army.variation
         elif symbol == k.X:
@@ -367,6 +410,8 @@ class RtsView(DemoView):
         self.camera.use()
         self.ground.draw()
         self.static.draw()
+        if self.on_mesh and self.mesh_overlay is not None:
+            self.mesh_overlay.draw()
         if self.overlays["flow"]:
             self._draw_flow()
         if self.overlays["graph"]:
@@ -463,7 +508,8 @@ class RtsView(DemoView):
         moving = int(a.moving[a.teams == 0].sum())
         bridge = "RAISED" if self.bridge_raised else "down"
         self.status_text.text = (
-            f"{len(self.selected)} selected   {moving} moving   motion: {a.motion}   "
+            f"{len(self.selected)} selected   {moving} moving   motion: {a.motion}"
+            f"{' on the mesh' if self.on_mesh else ''}   "
             f"variation: {'on' if a.variation else 'off'}   bridge: {bridge}   "
             f"overlays: {' '.join(k for k, v in self.overlays.items() if v) or 'none'}"
         )

@@ -45,13 +45,13 @@ def metric(points, u, target, code):
 @njit(cache=True)
 def best_first(
     indptr, indices, weights, points,
-    sources, source_costs, goals, goal_costs, goal_point,
+    starts, start_costs, goals, goal_costs, goal_point,
     hcode, hscale, limit, max_expansions,
     record, log_expanded, log_opened, log_parent, log_step,
 ):
-    """A* (or Dijkstra with ``hcode == H_ZERO``) from several sources to several goals.
+    """A* (or Dijkstra with ``hcode == H_ZERO``) from several starts to several goals.
 
-    Each source starts at its entry cost; reaching goal ``goals[j]`` costs ``goal_costs[j]`` more.
+    Each start begins at its entry cost; reaching goal ``goals[j]`` costs ``goal_costs[j]`` more.
     The heuristic is ``hscale * metric(node, goal_point)``. With no goals the search settles every
     node with cost <= ``limit`` (a shortest-path tree). ``max_expansions <= 0`` means no budget.
 
@@ -64,16 +64,16 @@ def best_first(
     parent = np.full(n, -1, np.int32)
     origin = np.full(n, -1, np.int32)
     closed = np.zeros(n, np.bool_)
-    cap = indices.shape[0] + sources.shape[0] + 1
+    cap = indices.shape[0] + starts.shape[0] + 1
     keys = np.empty(cap)
     vals = np.empty(cap, np.int32)
     size = 0
     n_exp = 0
     n_open = 0
-    for i in range(sources.shape[0]):
-        s = sources[i]
-        if source_costs[i] < g[s]:
-            g[s] = source_costs[i]
+    for i in range(starts.shape[0]):
+        s = starts[i]
+        if start_costs[i] < g[s]:
+            g[s] = start_costs[i]
             origin[s] = s
             size = heap_push(keys, vals, size, g[s] + hscale * metric(points, s, goal_point, hcode), s)
             if record:
@@ -131,7 +131,7 @@ def best_first(
 @njit(cache=True)
 def best_first_path(
     indptr, indices, weights, points,
-    sources, source_costs, goals, goal_costs, goal_point,
+    starts, start_costs, goals, goal_costs, goal_point,
     hcode, hscale, max_expansions, allow_partial,
 ):
     """:func:`best_first` to the goals, traced back in compiled code (no whole-graph arrays cross
@@ -140,7 +140,7 @@ def best_first_path(
     """
     no_log = np.empty(0, np.int32)
     g, parent, _, closed, end, total, status, expansions, _, _ = best_first(
-        indptr, indices, weights, points, sources, source_costs, goals, goal_costs, goal_point,
+        indptr, indices, weights, points, starts, start_costs, goals, goal_costs, goal_point,
         hcode, hscale, np.inf, max_expansions, False, no_log, no_log, no_log, no_log,
     )
     if status == FOUND:
@@ -160,10 +160,10 @@ def best_first_path(
 
 @njit(cache=True)
 def breadth_first(
-    indptr, indices, source, goal, max_expansions,
+    indptr, indices, start, goal, max_expansions,
     record, log_expanded, log_opened, log_parent, log_step,
 ):
-    """Breadth-first search (fewest arcs) from ``source``; stops when ``goal`` (>= 0) is dequeued.
+    """Breadth-first search (fewest arcs) from ``start``; stops when ``goal`` (>= 0) is dequeued.
 
     Returns (hops, parent, queue, n_dequeued, status, expansions, n_logged_expanded, n_logged_opened);
     ``hops`` is -1 for unreached nodes; ``queue[:n_dequeued]`` are the expanded nodes.
@@ -174,12 +174,12 @@ def breadth_first(
     queue = np.empty(n, np.int32)
     head = 0
     tail = 1
-    queue[0] = source
-    hops[source] = 0
+    queue[0] = start
+    hops[start] = 0
     n_exp = 0
     n_open = 0
     if record:
-        log_opened[0] = source
+        log_opened[0] = start
         log_parent[0] = -1
         log_step[0] = -1
         n_open = 1
@@ -215,7 +215,7 @@ def breadth_first(
 
 @njit(cache=True)
 def depth_first(
-    indptr, indices, source, goal, max_expansions,
+    indptr, indices, start, goal, max_expansions,
     record, log_expanded, log_opened, log_parent, log_step,
 ):
     """Iterative depth-first search (a recursive DFS's order) for any path; stops on reaching ``goal``.
@@ -234,11 +234,11 @@ def depth_first(
     n_exp = 0
     n_open = 0
     if record:
-        log_opened[0] = source
+        log_opened[0] = start
         log_parent[0] = -1
         log_step[0] = -1
         n_open = 1
-    v = source
+    v = start
     depth = 0
     expansions = 0
     while True:
@@ -285,8 +285,8 @@ def _grown(log):
 
 
 @njit(cache=True)
-def bellman_ford_kernel(indptr, indices, weights, source, record):
-    """Bellman-Ford from ``source``.
+def bellman_ford_kernel(indptr, indices, weights, start, record):
+    """Bellman-Ford from ``start``.
 
     Returns (dist, parent, cycle, log_node, log_parent, n_logged): ``cycle`` is empty unless a
     negative cycle is reachable, in which case it lists the cycle's nodes in order. With
@@ -299,7 +299,7 @@ def bellman_ford_kernel(indptr, indices, weights, source, record):
     log_node = np.empty(n if record else 0, np.int32)
     log_parent = np.empty(n if record else 0, np.int32)
     n_log = 0
-    dist[source] = 0.0
+    dist[start] = 0.0
     last = -1
     for _ in range(n):
         last = -1

@@ -39,6 +39,7 @@ from navmesh._kernels.signatures import plain_arguments
 from navmesh._kernels.status import BUDGET, EXHAUSTED, FOUND
 
 NEED_SPACE = 3  # the node pool is full: grow the workspace and run again
+RUNNING = 4  # search_begin: the search goes on in search_run
 
 
 @njit(cache=True)
@@ -223,7 +224,7 @@ def dead_ends(indptr, nbr, open_poly):
 @njit(cache=True)
 def search(xy, indptr, indices, nbr, twins, owner, corner, open_poly, dead, up, mark, sx, sy, gx, gy,
            start_polys, goal_polys, ws, stamp, eps, budget):
-    """Polyanya from (sx, sy) to (gx, gy).
+    """Polyanya from (sx, sy) to (gx, gy): :func:`search_begin` then :func:`search_run`.
 
     ``start_polys`` / ``goal_polys``: the open polygons containing the start / goal. ``dead``,
     ``up``: the dead-end forest (see :func:`dead_ends`); ``mark`` (per polygon) is stamped here
@@ -231,6 +232,22 @@ def search(xy, indptr, indices, nbr, twins, owner, corner, open_poly, dead, up, 
     n_nodes); final node -1 with FOUND means start and goal share a polygon (the straight
     segment).
     """
+    status, n_nodes, size = search_begin(xy, indptr, indices, nbr, twins, open_poly, dead, up, mark, sx, sy, gx, gy,
+                                         start_polys, goal_polys, ws, stamp, eps)
+    if status != RUNNING:
+        return status, -1, 0, n_nodes
+    status, final, expansions, n_nodes, size = search_run(xy, indptr, indices, nbr, twins, owner, corner, open_poly,
+                                                          dead, up, mark, sx, sy, gx, gy, goal_polys, ws, stamp, eps,
+                                                          n_nodes, size, 0, budget)
+    return status, final, expansions, n_nodes
+
+
+@njit(cache=True)
+def search_begin(xy, indptr, indices, nbr, twins, open_poly, dead, up, mark, sx, sy, gx, gy,
+                 start_polys, goal_polys, ws, stamp, eps):
+    """Stamp the goal's branch and push the start's nodes. Returns (status, n_nodes, heap size):
+    FOUND when start and goal share a polygon, NEED_SPACE, or RUNNING (go on with
+    :func:`search_run`)."""
     nroot, nslot, nint, ng, npar, keys, vals, root_g, root_stamp = ws
     for j in range(len(goal_polys)):
         v = goal_polys[j]
@@ -240,7 +257,7 @@ def search(xy, indptr, indices, nbr, twins, owner, corner, open_poly, dead, up, 
     for i in range(len(start_polys)):
         for j in range(len(goal_polys)):
             if start_polys[i] == goal_polys[j]:
-                return FOUND, -1, 0, 0
+                return FOUND, 0, 0
     n_nodes = 0
     size = 0
     for i in range(len(start_polys)):
@@ -258,21 +275,35 @@ def search(xy, indptr, indices, nbr, twins, owner, corner, open_poly, dead, up, 
             n_nodes, size = _push(ws, n_nodes, size, twins[e], xy[b, 0], xy[b, 1], xy[a, 0], xy[a, 1], -1, 0.0, -1,
                                   sx, sy, gx, gy, stamp, eps)
             if n_nodes < 0:
-                return NEED_SPACE, -1, 0, 0
-    expansions = 0
+                return NEED_SPACE, 0, 0
+    return RUNNING, n_nodes, size
+
+
+@njit(cache=True)
+def search_run(xy, indptr, indices, nbr, twins, owner, corner, open_poly, dead, up, mark, sx, sy, gx, gy,
+               goal_polys, ws, stamp, eps, n_nodes, size, expansions, budget):
+    """Expand nodes until the goal, an empty heap, or ``expansions`` reaching ``budget`` (a
+    total, not a count for this call). Returns (status, final node, expansions, n_nodes, heap
+    size); after BUDGET the heap is intact (the next node is looked at, not taken), so a call
+    with a larger budget and the returned counters goes on exactly where this one stopped
+    (sliced searches). NEED_SPACE leaves a half-expanded node: start again, with more room.
+    """
+    nroot, nslot, nint, ng, npar, keys, vals, root_g, root_stamp = ws
     while size > 0:
-        f, i, size = heap_pop(keys, vals, size)
+        i = vals[0]
         root = nroot[i]
         g = ng[i]
         if root >= 0 and root_stamp[root] == stamp and root_g[root] + eps < g:
+            _, i, size = heap_pop(keys, vals, size)
             continue
         e0 = nslot[i]
         p = owner[e0]
         for j in range(len(goal_polys)):
             if goal_polys[j] == p:
-                return FOUND, i, expansions, n_nodes
+                return FOUND, i, expansions, n_nodes, size
         if expansions >= budget:
-            return BUDGET, i, expansions, n_nodes
+            return BUDGET, i, expansions, n_nodes, size
+        _, i, size = heap_pop(keys, vals, size)
         expansions += 1
         if root >= 0:
             rx = xy[root, 0]
@@ -314,7 +345,7 @@ def search(xy, indptr, indices, nbr, twins, owner, corner, open_poly, dead, up, 
                     n_nodes, size = _push(ws, n_nodes, size, twins[e], xy[b, 0], xy[b, 1], xy[a, 0], xy[a, 1], new_root,
                                           new_g, i, nrx, nry, gx, gy, stamp, eps)
                     if n_nodes < 0:
-                        return NEED_SPACE, -1, expansions, 0
+                        return NEED_SPACE, -1, expansions, 0, size
                 e = _next_slot(indptr, p, e)
             continue
         can_right = qx == xy[vb, 0] and qy == xy[vb, 1] and corner[vb]
@@ -373,19 +404,19 @@ def search(xy, indptr, indices, nbr, twins, owner, corner, open_poly, dead, up, 
                     n_nodes, size = _push(ws, n_nodes, size, slot, px_l, py_l, px_r, py_r, root, g, i,
                                           rx, ry, gx, gy, stamp, eps)
                     if n_nodes < 0:
-                        return NEED_SPACE, -1, expansions, 0
+                        return NEED_SPACE, -1, expansions, 0, size
                 if can_right and tr > 0.0:
                     n_nodes, size = _push(ws, n_nodes, size, slot, px_r, py_r, ax, ay, vb, g_right, i,
                                           qx, qy, gx, gy, stamp, eps)
                     if n_nodes < 0:
-                        return NEED_SPACE, -1, expansions, 0
+                        return NEED_SPACE, -1, expansions, 0, size
                 if can_left and tl < 1.0:
                     n_nodes, size = _push(ws, n_nodes, size, slot, bx, by, px_l, py_l, va, g_left, i,
                                           lx, ly, gx, gy, stamp, eps)
                     if n_nodes < 0:
-                        return NEED_SPACE, -1, expansions, 0
+                        return NEED_SPACE, -1, expansions, 0, size
             e = en
-    return EXHAUSTED, -1, expansions, n_nodes
+    return EXHAUSTED, -1, expansions, n_nodes, size
 
 
 @njit(cache=True)

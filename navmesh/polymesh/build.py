@@ -38,7 +38,7 @@ from navmesh.geometry import JOINS, Join
 from navmesh.level import Level
 from navmesh.polymesh.mesh import PolyMesh, match_edges, split_pinches
 
-__all__ = ["build_navmesh", "free_space", "TILE_VERTICES"]
+__all__ = ["build_navmesh", "convex_cover", "free_space", "snap_tolerance", "TILE_VERTICES"]
 
 #: Free-space pieces with more vertices than this are cut into tiles before triangulation
 #: (GEOS's triangulation slows down quadratically with many holes in one polygon).
@@ -199,6 +199,52 @@ def _insert_t_junctions(xy: NDArray[np.float64], indptr: NDArray[np.int64], indi
     return new_ptr, new_idx
 
 
+def snap_tolerance(level: Level) -> float:
+    """Distance (world units) under which two vertices of a mesh of ``level`` are one vertex."""
+    x0, y0, x1, y1 = level.bounds.bounds
+    return _SNAP * max(x1 - x0, y1 - y0, abs(x0), abs(y0), abs(x1), abs(y1), 1e-300)
+
+
+def convex_cover(free: shapely.Geometry, level: Level, *, tol: float
+                 ) -> tuple[NDArray[np.float64], NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+    """Steps 2-4 of the build (module notes) on the area ``free``: convex counter-clockwise
+    polygons covering it, split along ``level``'s terrain outlines, sharing whole edges.
+
+    Returns (vertices, indptr, indices, tags) with vertices closer than ``tol`` merged; pinches
+    are not split yet and some vertices may be unused. Local updates
+    (:mod:`navmesh.polymesh.update`) run it on the region they re-mesh.
+    """
+    pieces = _pieces(free, level)
+    tris_list, tag_list = [], []
+    joins = len(pieces) > 1  # pieces meet along shared lines: their vertices must be matched up
+    for poly, tag in pieces:
+        tiles = _tiles(poly)
+        joins = joins or len(tiles) > 1
+        tris = _triangulate(tiles)
+        tris_list.append(tris)
+        tag_list.append(np.full(len(tris), tag, np.int64))
+    if not tris_list or sum(len(t) for t in tris_list) == 0:
+        return np.zeros((0, 2)), np.zeros(1, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64)
+    tris = np.concatenate(tris_list)
+    tags = np.concatenate(tag_list)
+    xy, ids = _snap(tris.reshape(-1, 2), tol)
+    ids = ids.reshape(-1, 3)
+    # counter-clockwise, no zero-area triangles (a merge of close vertices may flatten one)
+    p0, p1, p2 = xy[ids[:, 0]], xy[ids[:, 1]], xy[ids[:, 2]]
+    cross = (p1[:, 0] - p0[:, 0]) * (p2[:, 1] - p0[:, 1]) - (p1[:, 1] - p0[:, 1]) * (p2[:, 0] - p0[:, 0])
+    flip = cross < 0
+    ids[flip] = ids[flip][:, ::-1]
+    keep = cross != 0
+    ids, tags = ids[keep], tags[keep]
+    indptr = np.arange(0, 3 * len(ids) + 1, 3, dtype=np.int64)
+    indices = ids.reshape(-1)
+    if joins:
+        indptr, indices = _insert_t_junctions(xy, indptr, indices, tol)
+    _, twins = match_edges(indptr, indices, len(xy), with_twins=True)
+    indptr, indices, tags = merge_convex(xy, indptr, indices, twins, tags)
+    return xy, indptr, indices, tags
+
+
 def build_navmesh(level: Level, *, agent_radius: float = 0.0, join: Join = "mitre") -> PolyMesh:
     """Build the navigation mesh of ``level`` for a disc agent of radius ``agent_radius``.
 
@@ -237,37 +283,9 @@ def build_navmesh(level: Level, *, agent_radius: float = 0.0, join: Join = "mitr
     check_option("join", join, JOINS)
     names = ("",) + tuple(sorted({reg.tag for reg in level.terrain}))
     free = free_space(level, agent_radius=r, join=join)
-    pieces = _pieces(free, level)
-    tris_list, tag_list = [], []
-    joins = len(pieces) > 1  # pieces meet along shared lines: their vertices must be matched up
-    for poly, tag in pieces:
-        tiles = _tiles(poly)
-        joins = joins or len(tiles) > 1
-        tris = _triangulate(tiles)
-        tris_list.append(tris)
-        tag_list.append(np.full(len(tris), tag, np.int64))
-    if not tris_list or sum(len(t) for t in tris_list) == 0:
-        return PolyMesh(np.zeros((0, 2)), [0], [], [], tag_names=names, agent_radius=r)
-    tris = np.concatenate(tris_list)
-    tags = np.concatenate(tag_list)
-    x0, y0, x1, y1 = level.bounds.bounds
-    scale = max(x1 - x0, y1 - y0, abs(x0), abs(y0), abs(x1), abs(y1), 1e-300)
-    tol = _SNAP * scale
-    xy, ids = _snap(tris.reshape(-1, 2), tol)
-    ids = ids.reshape(-1, 3)
-    # counter-clockwise, no zero-area triangles (a merge of close vertices may flatten one)
-    p0, p1, p2 = xy[ids[:, 0]], xy[ids[:, 1]], xy[ids[:, 2]]
-    cross = (p1[:, 0] - p0[:, 0]) * (p2[:, 1] - p0[:, 1]) - (p1[:, 1] - p0[:, 1]) * (p2[:, 0] - p0[:, 0])
-    flip = cross < 0
-    ids[flip] = ids[flip][:, ::-1]
-    keep = cross != 0
-    ids, tags = ids[keep], tags[keep]
-    indptr = np.arange(0, 3 * len(ids) + 1, 3, dtype=np.int64)
-    indices = ids.reshape(-1)
-    if joins:
-        indptr, indices = _insert_t_junctions(xy, indptr, indices, tol)
-    _, twins = match_edges(indptr, indices, len(xy), with_twins=True)
-    indptr, indices, tags = merge_convex(xy, indptr, indices, twins, tags)
+    xy, indptr, indices, tags = convex_cover(free, level, tol=snap_tolerance(level))
+    if len(indptr) == 1:
+        return PolyMesh(np.zeros((0, 2)), [0], [], [], tag_names=names, agent_radius=r, level=level, join=join)
     nbr, twins = match_edges(indptr, indices, len(xy), with_twins=True)
     xy2, indices = split_pinches(xy, indptr, indices, nbr, twins)
     used = np.zeros(len(xy2), bool)
@@ -275,5 +293,5 @@ def build_navmesh(level: Level, *, agent_radius: float = 0.0, join: Join = "mitr
     if not used.all():  # vertices merged away or dropped with flat triangles
         remap = np.cumsum(used) - 1
         xy2, indices = xy2[used], remap[indices]
-    return PolyMesh(xy2, indptr, indices, nbr, tags=tags, tag_names=names, agent_radius=r)
+    return PolyMesh(xy2, indptr, indices, nbr, tags=tags, tag_names=names, agent_radius=r, level=level, join=join)
 

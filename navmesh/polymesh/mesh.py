@@ -70,6 +70,12 @@ class PolyMesh:
         Tag names; ``tag_names[0]`` is ``""`` (plain ground). Default ``("",)``.
     agent_radius : float
         The agent radius the mesh was built for (world units; 0 for meshes read from files).
+    level : Level, optional
+        The level the mesh was built from (kept by :func:`build_navmesh` so that local updates,
+        :func:`navmesh.polymesh.with_obstacle` / ``without_obstacle``, know the other obstacles);
+        None for meshes read from files.
+    join : {"mitre", "round"}
+        The corner style the obstacles were inflated with (see :func:`build_navmesh`).
 
     Attributes
     ----------
@@ -108,6 +114,8 @@ class PolyMesh:
     tags: NDArray[np.int32] | None = None
     tag_names: tuple[str, ...] = ("",)
     agent_radius: float = 0.0
+    level: Any = None
+    join: str = "mitre"
     twins: NDArray[np.int32] = field(init=False, repr=False)
     polygon_of: NDArray[np.int32] = field(init=False, repr=False)
     on_wall: NDArray[np.bool_] = field(init=False, repr=False)

@@ -46,6 +46,7 @@ from navmesh.endpoints import BOUNDS_MARGIN, ENDPOINT_TOLERANCE, level_size
 from navmesh.path import Path
 from navmesh.polymesh.locate import bucket_grid
 from navmesh.polymesh.mesh import PolyMesh
+from navmesh.polymesh.sliced import MeshSlicedSearch, start_search
 from navmesh.terrain import CostProfile
 
 __all__ = ["MeshQuery", "MeshRaycast"]
@@ -337,6 +338,10 @@ class MeshQuery:
         return [self.find_path(a, b, max_expansions=max_expansions, allow_partial=allow_partial, strict=strict)
                 for a, b in zip(s, g)]
 
+    def start_search(self, start: ArrayLike, goal: ArrayLike, **options: Any) -> MeshSlicedSearch:
+        """A search spread over frames: see :func:`navmesh.polymesh.sliced.start_search`."""
+        return start_search(self, start, goal, **options)
+
     def _components(self) -> NDArray[np.int64]:
         """Connected component of each polygon through open polygons (-1 for closed ones)."""
         if self._component is None:
@@ -376,13 +381,19 @@ class MeshQuery:
         if apart:
             return self._unreachable(s, s_polys, s_moved, g, g_moved, allow_partial, budget)
         status, final, expansions = self._run(s, s_polys, g, g_polys, budget if budget is not None else 2**62)
+        return self._outcome(status, final, expansions, self._ws, s, s_polys, s_moved, g, g_polys, g_moved, budget,
+                             allow_partial)
+
+    def _outcome(self, status, final, expansions, ws, s, s_polys, s_moved, g, g_polys, g_moved, budget,
+                 allow_partial) -> Path:
+        """The path (or error) of a finished Polyanya search whose nodes are in ``ws``."""
         if status == FOUND:
             if final < 0:
                 pts = np.array([s, g])
                 polys = np.array([next(p for p in s_polys.tolist() if p in g_polys.tolist())])
             else:
                 xy, indptr, indices, nbr, twins, owner, _ = self._arrays
-                pts, polys = PK.trace_path(xy, indptr, indices, nbr, twins, owner, self._ws, final, s[0], s[1], g[0], g[1])
+                pts, polys = PK.trace_path(xy, indptr, indices, nbr, twins, owner, ws, final, s[0], s[1], g[0], g[1])
             return self._make_path(pts, polys, expansions, False, s_moved, g_moved)
         if status == BUDGET and not allow_partial:
             raise SearchBudgetError(f"max_expansions={budget} ran out searching from {s.tolist()} to {g.tolist()}")

@@ -186,6 +186,7 @@ class PathFollower:
         self.target: NDArray[np.float64] | None = None
         self._since_plan = 0.0
         self._replan_now = False
+        self._blocked = False
         self.events: tuple[FollowerEvent, ...] = ()
         self.velocity = np.zeros(2)
         self.heading = 0.0
@@ -201,11 +202,8 @@ class PathFollower:
 
     def _take_map(self, navmap: Any) -> Any:
         """The map to keep: a MeshQuery becomes its mesh, the query kept for re-plans."""
-        if navmap is not None and not isinstance(navmap, (NavMap, PolyMesh, MeshQuery)):
-            raise InvalidOptionError(
-                f"navmap={describe(navmap)} is not a NavMap, PolyMesh or MeshQuery; pass the build_waypoint_graph "
-                "or build_navmesh result, or None"
-            )
+        if navmap is not None:
+            _check_map(navmap)
         if isinstance(navmap, MeshQuery):
             self._query = navmap if self.profile is None or self.profile == navmap.profile else None
             if self.profile is None:
@@ -321,11 +319,26 @@ class PathFollower:
         return float(np.hypot(*(a + t[:, None] * ab - self.position).T).min())
 
     def set_navmap(self, navmap: Any) -> bool:
-        """Switch to a changed map (a door closed: a NavMap from a local update).
+        """Switch to a changed map (a door closed: a NavMap or PolyMesh from a local update,
+        ``with_obstacle`` / ``without_obstacle``).
 
-        Returns True (and re-plans on the next update, with a ``"blocked"`` event) when the
-        remaining route is no longer walkable on the new map.
+        Parameters
+        ----------
+        navmap : NavMap, PolyMesh or MeshQuery
+            The new map (as for the constructor); re-plans run on it from now on.
+
+        Returns
+        -------
+        bool
+            True (and the unit re-plans from where it stands on the next update, with a
+            ``"blocked"`` event) when the rest of the route is no longer walkable on the new map.
+
+        Raises
+        ------
+        InvalidOptionError
+            ``navmap`` is not a NavMap, PolyMesh or MeshQuery (the follower keeps its old map).
         """
+        _check_map(navmap)
         self._los = None
         self._query = None
         self.navmap = self._take_map(navmap)
@@ -371,7 +384,7 @@ class PathFollower:
         if self.target is not None and self.replan_interval is not None and self._since_plan >= self.replan_interval:
             self._replan_now = True
         if self._replan_now:
-            if getattr(self, "_blocked", False):
+            if self._blocked:
                 events.append(FollowerEvent("blocked", -1, tuple(self.position.tolist())))
                 self._blocked = False
             goal = self.target if self.target is not None else self.route[-1]
@@ -424,6 +437,14 @@ class PathFollower:
         return (
             f"PathFollower(mode={self.mode!r}, speed={self.speed}, at {self.position.tolist()}, "
             f"{self._s:.4g} of {self.length:.4g}{', done' if self.done else ''})"
+        )
+
+
+def _check_map(navmap: Any) -> None:
+    if not isinstance(navmap, (NavMap, PolyMesh, MeshQuery)):
+        raise InvalidOptionError(
+            f"navmap={describe(navmap)} is not a NavMap, PolyMesh or MeshQuery; pass the build_waypoint_graph "
+            "or build_navmesh result (or their local updates)"
         )
 
 

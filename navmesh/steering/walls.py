@@ -1,7 +1,7 @@
 """The walls units slide along: free space per unit class as bucketed edges for the kernels.
 
 :class:`Walls` turns a level's obstacles and bounds into the arrays of
-:mod:`navmesh.steering.kernels` for one or several unit classes (a radius, and on a NavMap the
+:mod:`navmesh._kernels.walls` for one or several unit classes (a radius, and on a NavMap the
 terrain the unit type may not enter), and answers bulk questions with them: may a unit of this
 class stand here, walk straight there.
 """
@@ -15,11 +15,12 @@ import numpy as np
 import shapely
 from numpy.typing import ArrayLike, NDArray
 
+from navmesh._kernels import buckets as BK
+from navmesh._kernels import walls as K
 from navmesh.errors import InvalidGeometryError, InvalidOptionError, NodeNotFoundError
 from navmesh.geometry import cell_rectangles, inflate
-from navmesh.sight import LineOfSight
 from navmesh.grid import GridMap
-from navmesh.steering import kernels as K
+from navmesh.sight import LineOfSight
 from navmesh.terrain import CostProfile
 
 __all__ = ["Walls", "forbidden_area", "level_geometry", "terrain_edges"]
@@ -119,7 +120,7 @@ def forbidden_area(
     margin = 0.0 if body and radius > 0 else 1e-7 * max(x1 - x0, y1 - y0)
     area = shapely.Polygon()
     for region in level.terrain:
-        if region.tag in profile.forbidden:
+        if not profile.allows(region.tag):
             area = shapely.union(area, region.polygon)
         elif not area.is_empty:
             grown = shapely.buffer(region.polygon, margin, join_style="mitre") if margin else region.polygon
@@ -129,8 +130,7 @@ def forbidden_area(
         area = shapely.union_all(inflate(shapely.get_parts(area), radius, join="round", quad_segs=8))
     lanes = []
     for lk in level.links:
-        usable = lk.kind != "forbidden" and lk.tag not in profile.forbidden
-        if lk.tag and usable and (lk.requires is None or lk.requires in profile.capabilities):
+        if lk.tag and lk.kind != "forbidden" and profile.allows(lk.tag, lk.requires):
             seg = shapely.LineString(np.asarray(level.waypoints)[[lk.a, lk.b], :2])
             lanes.append(seg.buffer(max(2.0 * radius, seg.length / 20.0), cap_style="flat"))
     if lanes:
@@ -138,11 +138,16 @@ def forbidden_area(
     return None if area.is_empty else area
 
 
-def _free_space(
-    obstacles: Sequence[shapely.Geometry], bounds: shapely.Geometry, radius: float, forbidden: shapely.Geometry | None
-) -> shapely.Geometry:
-    los = LineOfSight(obstacles, bounds, agent_radius=radius)
-    area = los.walkable_area if los.walkable_area is not None else bounds
+def _line_of_sight(source: Any, obstacles: Sequence[shapely.Geometry], bounds: shapely.Geometry, radius: float) -> LineOfSight:
+    """The map's own LineOfSight when it was built for this radius (a NavMap's), else a new one."""
+    own = getattr(source, "line_of_sight", None)
+    if isinstance(own, LineOfSight) and own.agent_radius == radius:
+        return own
+    return LineOfSight(obstacles, bounds, agent_radius=radius)
+
+
+def _free_space(los: LineOfSight, bounds: shapely.Geometry, forbidden: shapely.Geometry | None) -> shapely.Geometry:
+    area = los.eroded_bounds if los.eroded_bounds is not None else bounds
     walls = list(los.inflated) + ([] if forbidden is None else [forbidden])
     if not walls:
         return area
@@ -221,7 +226,7 @@ class Walls:
                 f"profiles has {len(self.profiles)} entries; expected one CostProfile or None per radius ({len(self.radii)})"
             )
         self.free = tuple(
-            _free_space(obstacles, bounds, r, forbidden_area(source, p, r, body=True))
+            _free_space(_line_of_sight(source, obstacles, bounds, r), bounds, forbidden_area(source, p, r, body=True))
             for r, p in zip(self.radii, self.profiles)
         )
         # one more class after the radii: terrain boundaries, which shortcuts may not cross
@@ -236,16 +241,15 @@ class Walls:
         n_cells = nx * ny
         k = len(self.radii) + 1
         counts = np.zeros(k * n_cells, np.int64)
+        cell_ptr = np.zeros(k * n_cells + 1, np.int64)
         for c, e in enumerate(per_class):
-            sub = np.zeros(n_cells, np.int64)
-            K.bucket_counts(e, grid, sub)
-            counts[c * n_cells : (c + 1) * n_cells] = sub
-        cell_ptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+            BK.bucket_segments(e, c, grid, cell_ptr, counts, np.empty(0, np.int64), 0, False)
+        np.cumsum(counts, out=cell_ptr[1:])
         cell_items = np.empty(int(cell_ptr[-1]), np.int64)
-        fill = cell_ptr[:-1].copy()
+        counts[:] = 0
         base = 0
         for c, e in enumerate(per_class):
-            K.bucket_fill(e, base, grid, c * n_cells, fill, cell_items)
+            BK.bucket_segments(e, c, grid, cell_ptr, counts, cell_items, base, True)
             base += len(e)
         edges = np.ascontiguousarray(np.concatenate(per_class)) if base else np.zeros((0, 4))
         ref = np.zeros((k * n_cells, 3))
@@ -259,6 +263,7 @@ class Walls:
         eps = 1e-10 * cs
         self.barrier_class = len(self.radii)
         self.arrays = (edges, grid, cell_ptr, cell_items, ref, eps)
+        self._inner: dict[int, shapely.Geometry] = {}
 
     def walkable(self, points: ArrayLike, cls: int | ArrayLike) -> NDArray[np.bool_]:
         """Whether a unit of class ``cls`` may stand at each point (n, 2)."""
@@ -290,7 +295,7 @@ class Walls:
     def move(self, a: ArrayLike, b: ArrayLike, cls: int | ArrayLike) -> NDArray[np.float64]:
         """Where units of class ``cls`` standing at ``a[i]`` end when they try to step to
         ``b[i]`` (m, 2): the whole step when it is free, else sliding along the wall in the way
-        (:func:`navmesh.steering.kernels.safe_move`). A unit standing in a wall stays where it is."""
+        (:func:`navmesh._kernels.walls.safe_move`). A unit standing in a wall stays where it is."""
         pa, pb = self._points("a", a), self._points("b", b)
         if pa.shape != pb.shape:
             raise InvalidGeometryError(f"a has shape {pa.shape} and b {pb.shape}; expected the same")
@@ -317,9 +322,13 @@ class Walls:
         still = np.flatnonzero(~self.walkable(p, cls))
         if still.size:
             # step a little into the free space (toward a representative interior point)
-            inner = shapely.buffer(free, -1e-6 * self.arrays[1][2])
-            if inner.is_empty:
-                inner = free
+            inner = self._inner.get(cls)
+            if inner is None:  # (once per class: buffering a cave's free space takes a while)
+                inner = shapely.buffer(free, -1e-6 * self.arrays[1][2])
+                if inner.is_empty:
+                    inner = free
+                shapely.prepare(inner)
+                self._inner[cls] = inner
             near = shapely.get_coordinates(shapely.shortest_line(inner, shapely.points(p[still])))[0::2]
             p[still] = near
         return p

@@ -52,34 +52,46 @@ from __future__ import annotations
 
 import dataclasses
 import warnings
-from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import scipy.sparse
-import shapely
 from numpy.typing import NDArray
 from scipy.spatial import cKDTree
 
-from navmesh._kernels import anyangle as AK
 from navmesh.errors import (
     InvalidGeometryError,
     InvalidOptionError,
     NavmeshWarning,
     describe,
 )
-from navmesh.geometry import Join, ring_edges
+from navmesh.geometry import Join
 from navmesh.sight import LineOfSight
 from navmesh.graph import NavGraph
 from navmesh.level import Level
 from navmesh.tags import encode_arc_tag
 from navmesh.terrain import TerrainLengths
-from navmesh.waypoints.linking import query_candidates, visible_pairs, wall_grid_for
+from navmesh.waypoints.incremental import (
+    Arcs,
+    BuildCache,
+    PairAnswers,
+    all_unique,
+    blocked_flags,
+    distances,
+    kept_cache,
+    lookup,
+    merge_keys,
+    old_to_new,
+    pair_keys,
+    recolumn,
+    remap_keys,
+    splice_arcs,
+    unique_keys,
+)
+from navmesh.waypoints.linking import LinkChoice, PointSet, link, visible_pairs, wall_grid_for
 from navmesh.waypoints.navmap import NavMap
 from navmesh.waypoints.options import (
     ARC_LINK,
     ARC_OFFMESH,
-    ARC_WALK,
     BlockedPolicy,
     BuildOptions,
     Linking,
@@ -92,58 +104,6 @@ from navmesh.waypoints.placement import (
 )
 
 __all__ = ["build_waypoint_graph"]
-
-CONE_CANDIDATES = 300  # max_candidates default with linking="cones"
-MAX_CHANGED_RUN = 64  # rows an update compares directly before matching every point instead
-
-
-@dataclass(frozen=True, eq=False)
-class Arcs:
-    """A graph's arcs in CSR order: by source, target, kind, tag."""
-
-    src: NDArray[np.int64]
-    dst: NDArray[np.int64]
-    kind: NDArray[np.int8]
-    tag: NDArray[np.int32]
-    length: NDArray[np.float64]
-
-
-class BuildCache:
-    """Answers that a local update may reuse: keyed by unordered waypoint pairs of a point set.
-
-    A build fills every field. :meth:`NavMap.update` passes a copy with the answers the
-    change may affect left out: ``stale`` lists the dropped line-of-sight keys and ``zone`` the
-    area where walkability may have changed, so only the waypoints they touch are looked at again.
-    """
-
-    def __init__(self, points: NDArray[np.float64], los_keys: NDArray[np.int64], los_free: NDArray[np.bool_],
-                 ter_keys: NDArray[np.int64], ter_rows: scipy.sparse.csr_array, ter_names: tuple[str, ...],
-                 candidates: NDArray[np.int64] | None = None, *, designer: NDArray[np.float64] | None = None,
-                 blocked: NDArray[np.bool_] | None = None, chosen: NDArray[np.bool_] | None = None,
-                 row_blocked: NDArray[np.bool_] | None = None, pairs: NDArray[np.int64] | None = None,
-                 arcs: Arcs | None = None, links: tuple[Any, Any] | None = None,
-                 trees: dict[float, tuple[cKDTree, NDArray[np.int64]]] | None = None,
-                 stale: NDArray[np.int64] | None = None, zone: shapely.Geometry | None = None,
-                 unique: bool = False) -> None:
-        self.points = points
-        self.unique = unique  # no two rows of ``points`` are equal
-        # candidates of ``points``: an (n, max_candidates) nearest-first table, or pair keys (k=None)
-        self.candidates = candidates
-        self.los_keys = los_keys  # sorted
-        self.los_free = los_free
-        self.ter_keys = ter_keys  # sorted
-        self.ter_rows = ter_rows
-        self.ter_names = ter_names
-        self.designer = designer  # the level's waypoints, and which of them are blocked
-        self.blocked = blocked
-        self.chosen = chosen  # which candidates each waypoint links to (k given), like ``candidates``
-        self.row_blocked = row_blocked  # blocked flag per point, as the linking stage saw it
-        self.pairs = pairs  # sorted keys of the linked pairs
-        self.arcs = arcs  # the graph's arcs, and the manual and off-mesh links they were made with
-        self.links = links
-        self.trees = trees  # KD-trees per floor of ``points``
-        self.stale = np.zeros(0, np.int64) if stale is None else stale
-        self.zone = shapely.Polygon() if zone is None else zone
 
 
 
@@ -234,316 +194,48 @@ def build_waypoint_graph(
     return assemble(level, options, None)
 
 
-def _nearest_visible(cand: NDArray[np.int64], k: int, blocked: NDArray[np.bool_], los_for: Any, n: int,
-                     rows: NDArray[np.int64]) -> NDArray[np.bool_]:
-    """Which candidates waypoints ``rows`` link to: their ``k`` nearest visible ones.
-
-    ``cand`` holds each waypoint's candidates nearest first (-1 padded); the answer has the
-    shape of ``cand[rows]``. Columns are tested in stages (k, 2k, 4k, ... up to the table
-    width) and only for waypoints that still have fewer than ``k`` visible candidates, so the
-    answer is the same as testing the whole table. A row's answer depends only on the line of
-    sight of the pairs it tested and on whether it is blocked.
-    """
-    table = cand[rows]
-    blk = blocked[rows]
-    rows_n, width = table.shape
-    visible = np.zeros(table.shape, dtype=bool)
-    active = np.arange(rows_n)
-    lo, hi = 0, min(k, width)
-    while hi > lo and len(active):
-        block = table[active, lo:hi]
-        r_idx, c_idx = np.nonzero(block >= 0)
-        keys = _pair_keys(rows[active[r_idx]], block[r_idx, c_idx], n)
-        uniq, inv = np.unique(keys, return_inverse=True)
-        visible[active[r_idx], lo + c_idx] = los_for(uniq)[inv.reshape(-1)]
-        count = visible[:, :hi].sum(axis=1)
-        active = np.flatnonzero((count < k) & ~blk & (table[:, hi - 1] >= 0))
-        lo, hi = hi, min(2 * hi, width)
-    return visible & (np.cumsum(visible, axis=1) <= k)
-
-
-def _corner_edges(los: LineOfSight, p2: NDArray[np.float64], first: int) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
-    """For points ``p2[first:]`` that are a vertex of exactly one ring of the walkable region's
-    boundary (inflated obstacles, eroded bounds): the directions of its two edges, (n, 4), and
-    a flag (pinch vertices shared by rings, and every other point, get no directions)."""
-    n = len(p2)
-    dirs = np.zeros((n, 4))
-    has = np.zeros(n, dtype=bool)
-    # every ring with its polygon on the left, as the cone search expects
-    parts = [ring_edges(los.inflated, free_inside=True)[0]]
-    if los.walkable_area is not None and not los.walkable_area.is_empty:
-        parts.append(ring_edges([los.walkable_area], free_inside=True)[0])
-    rows = np.concatenate(parts)
-    if len(rows) == 0 or first >= n:
-        return dirs, has
-    key = rows[:, 0] + 1j * rows[:, 1]
-    order = np.argsort(key, kind="stable")
-    key, rows = key[order], rows[order]
-    ask = p2[first:, 0] + 1j * p2[first:, 1]
-    lo = np.searchsorted(key, ask, side="left")
-    hi = np.searchsorted(key, ask, side="right")
-    one = np.flatnonzero(hi - lo == 1)
-    r = rows[lo[one]]
-    dirs[first + one] = np.column_stack([r[:, 2] - r[:, 0], r[:, 3] - r[:, 1], r[:, 4] - r[:, 0], r[:, 5] - r[:, 1]])
-    has[first + one] = True
-    return dirs, has
-
-
-def cone_candidates(opts: BuildOptions) -> int:
-    """How many candidates a cone search visits at most (``max_candidates``, default 300)."""
-    return opts.max_candidates if opts.max_candidates is not None else CONE_CANDIDATES
-
-
-def _cone_pairs(points: NDArray[np.float64], p2: NDArray[np.float64],
-                corner_edges: tuple[NDArray[np.float64], NDArray[np.bool_]],
-                trees: dict[float, tuple[cKDTree, NDArray[np.int64]]], blocked: NDArray[np.bool_],
-                los: LineOfSight, walls: Any, opts: BuildOptions) -> NDArray[np.int64]:
-    """Sorted unique pair keys of the cone linking (see the module notes), floor by floor."""
-    n = len(points)
-    dirs, has = corner_edges
-    width = cone_candidates(opts)
-    reach = np.inf if opts.max_distance is None else opts.max_distance
-    keys = []
-    for tree, ids in trees.values():
-        if len(ids) < 2:
-            continue
-        u, v = AK.cone_links(np.ascontiguousarray(p2[ids]), blocked[ids], np.ascontiguousarray(dirs[ids]), has[ids],
-                             opts.k, width, reach, *walls)
-        keys.append(_pair_keys(ids[u], ids[v], n))
-    return _unique_keys(np.concatenate(keys)) if keys else np.zeros(0, np.int64)
-
-
-def _unique_keys(keys: NDArray[np.int64]) -> NDArray[np.int64]:
-    """Sorted unique keys (numpy 2's hash-based ``np.unique`` is ~50x slower on 10^5 int64 keys)."""
-    s = np.sort(keys)
-    return s[np.concatenate([[True], s[1:] != s[:-1]])] if len(s) else s
-
-
-def _pair_keys(u: NDArray[np.int64], v: NDArray[np.int64], n: int) -> NDArray[np.int64]:
-    a = np.minimum(u, v).astype(np.int64)
-    b = np.maximum(u, v).astype(np.int64)
-    return a * n + b
-
-
-def _old_to_new(old_points: NDArray[np.float64], new_points: NDArray[np.float64],
-                old_unique: bool = False) -> NDArray[np.int64]:
-    """For each old point, the id of the first new point with the same coordinates (-1: gone).
-
-    When the old points are duplicate-free (``old_unique``) and the two sets differ in one run
-    of rows (a waypoint moved, added or removed; the points after it shifted), only that run is
-    compared; otherwise every point is.
-    """
-    if len(old_points) == len(new_points) and np.array_equal(old_points, new_points):
-        return np.arange(len(old_points), dtype=np.int64)
-    if len(old_points) == 0 or len(new_points) == 0 or old_points.shape[1] != new_points.shape[1]:
-        return np.full(len(old_points), -1, dtype=np.int64)
-    if old_unique:
-        fast = _changed_run_map(old_points, new_points)
-        if fast is not None:
-            return fast
-    both = np.concatenate([new_points, old_points])
-    _, first, inverse = np.unique(both, axis=0, return_index=True, return_inverse=True)
-    owner = first[inverse.reshape(-1)][len(new_points):]  # the first row with these coordinates
-    return np.where(owner < len(new_points), owner, -1).astype(np.int64)
-
-
-def _changed_run_map(old: NDArray[np.float64], new: NDArray[np.float64]) -> NDArray[np.int64] | None:
-    """``_old_to_new`` for duplicate-free ``old`` when the rows differ in at most
-    ``MAX_CHANGED_RUN`` rows between an equal head and an equal tail; None otherwise (or when
-    ``new`` has duplicates, where "first row" needs the full comparison)."""
-    n_old, n_new = len(old), len(new)
-    m = min(n_old, n_new)
-    diff = (old[:m] != new[:m]).any(axis=1)
-    head = int(np.argmax(diff)) if diff.any() else m
-    rest = m - head
-    back = (old[n_old - rest:] != new[n_new - rest:]).any(axis=1) if rest else np.zeros(0, bool)
-    tail = rest - 1 - int(np.flatnonzero(back)[-1]) if back.any() else rest
-    mid_old, mid_new = old[head:n_old - tail], new[head:n_new - tail]
-    if len(mid_old) + len(mid_new) > MAX_CHANGED_RUN:
-        return None
-    # head and tail rows are old rows, so unique; a changed new row must match no other new row
-    if len(mid_new) and ((new[None, :, :] == mid_new[:, None, :]).all(axis=2).sum(axis=1) > 1).any():
-        return None
-    to_new = np.empty(n_old, dtype=np.int64)
-    to_new[:head] = np.arange(head)
-    to_new[n_old - tail:] = np.arange(n_new - tail, n_new)
-    # an old changed row can only reappear among the new changed rows (old rows are unique)
-    match = (mid_old[:, None, :] == mid_new[None, :, :]).all(axis=2)
-    found = match.any(axis=1)
-    to_new[head:n_old - tail] = np.where(found, head + (np.argmax(match, axis=1) if len(mid_new) else 0), -1)
-    return to_new
-
-
-def _all_unique(points: NDArray[np.float64]) -> bool:
-    """Whether no two rows of ``points`` are equal."""
-    if len(points) < 2:
-        return True
-    s = points[np.lexsort(points.T[::-1])]
-    return not (s[1:] == s[:-1]).all(axis=1).any()
-
-
-def _updated_table(cache: BuildCache, to_new: NDArray[np.int64], points: NDArray[np.float64], p2: NDArray[np.float64],
-                   trees: dict[float, tuple[cKDTree, NDArray[np.int64]]], opts: BuildOptions) -> NDArray[np.int64] | None:
-    """The nearest-candidate table of ``points``, re-querying only waypoints whose candidates a
-    change of the point set can affect: new waypoints, waypoints that lost a candidate, and
-    waypoints with a new waypoint no farther than their farthest candidate. The rest keep their
-    rows (renumbered): with the canonical (distance, id) order those rows are what a query gives."""
-    n = len(points)
-    old = cache.candidates
-    width = old.shape[1]
-    if width != opts.candidate_width(n):
-        return None  # the table's width follows the number of waypoints: query all rows again
-    from_old = np.full(n, -1, dtype=np.int64)
-    from_old[to_new[to_new >= 0]] = np.flatnonzero(to_new >= 0)
-    common = np.flatnonzero(from_old >= 0)
-    added = np.flatnonzero(from_old < 0)
-    rows = old[from_old[common]]
-    valid = rows >= 0
-    mapped = np.where(valid, to_new[np.where(valid, rows, 0)], -1)
-    redo = (valid & (mapped < 0)).any(axis=1)
-    if len(added):
-        full_row = mapped[:, -1] >= 0
-        reach = np.full(len(common), np.inf if opts.max_distance is None else opts.max_distance)
-        far = p2[np.where(full_row, mapped[:, -1], 0)]
-        reach[full_row] = np.hypot(*(far[full_row] - p2[common[full_row]]).T)
-        nearest_new = cKDTree(p2[added]).query(p2[common])[0]
-        redo |= nearest_new <= reach * (1 + 1e-9) + 1e-12
-    table = np.full((n, width), -1, dtype=np.int64)
-    table[common[~redo]] = mapped[~redo]
-    again = np.concatenate([common[redo], added])
-    (tree, ids), = trees.values()
-    if len(again) and len(ids) >= 2:
-        local = query_candidates(tree, p2[again], width, opts.max_distance, self_ids=again)
-        table[again, : local.shape[1]] = local
-    return table
-
-
-def _remap_keys(keys: NDArray[np.int64], to_new: NDArray[np.int64],
-                n_new: int) -> tuple[NDArray[np.int64], NDArray[np.bool_], bool]:
-    """Re-express sorted pair keys of the old points in ids of the new points (``to_new`` from
-    :func:`_old_to_new`): (keys of the pairs whose ends both survive, which survived, whether
-    the new keys are still sorted: they are when ``to_new`` keeps the order of the survivors)."""
-    n_old = len(to_new)
-    if n_old == n_new and np.array_equal(to_new, np.arange(n_old)):
-        return keys, np.ones(len(keys), dtype=bool), True
-    alive = to_new[to_new >= 0]
-    in_order = bool((alive[1:] > alive[:-1]).all())
-    if len(keys) == 0:
-        return keys, np.ones(0, dtype=bool), True
-    a = to_new[keys // n_old]
-    b = to_new[keys % n_old]
-    ok = (a >= 0) & (b >= 0)
-    return _pair_keys(a[ok], b[ok], n_new), ok, in_order
-
-
-def _changed_pairs(cand: NDArray[np.int64], before: NDArray[np.bool_], after: NDArray[np.bool_], rows: NDArray[np.int64],
-                   pairs: NDArray[np.int64], n: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-    """Pairs leaving and joining the sorted ``pairs`` when the choices of waypoints ``rows`` go from
-    ``before`` to ``after`` (tables like ``cand``): a pair is linked while either end chooses it."""
-
-    def keys(table: NDArray[np.bool_]) -> NDArray[np.int64]:
-        r, c = np.nonzero(table[rows])
-        return _unique_keys(_pair_keys(rows[r], cand[rows[r], c], n))
-
-    was, now = keys(before), keys(after)
-    lost = was[_lookup(was, now) < 0]
-    a, b = lost // n, lost % n
-    still = ((cand[a] == b[:, None]) & after[a]).any(axis=1) | ((cand[b] == a[:, None]) & after[b]).any(axis=1)
-    won = now[_lookup(now, was) < 0]
-    return lost[~still], won[_lookup(won, pairs) < 0]
-
-
-def _merge_keys(keys: NDArray[np.int64], gone: NDArray[np.int64], added: NDArray[np.int64]) -> NDArray[np.int64]:
-    """Sorted ``keys`` without ``gone`` (all present) and with ``added`` (sorted, all absent)."""
-    kept = np.delete(keys, np.searchsorted(keys, gone))
-    return np.insert(kept, np.searchsorted(kept, added), added)
-
-
-def _splice_arcs(base: Arcs, gone: NDArray[np.int64], added: NDArray[np.int64], overridden: NDArray[np.int64],
-                 points: NDArray[np.float64], n: int) -> Arcs:
-    """``base`` without the walking arcs of the pairs ``gone`` and with those of the pairs ``added``
-    (both ways, except arcs whose key a manual link overrides, sorted ``overridden``), in CSR order.
-
-    A walking arc (kind 0) sorts first among the arcs with its ends, so it is found and inserted
-    at the left end of its key's run; arrays are deleted from and inserted into, never re-sorted.
-    """
-
-    def both_ways(pairs: NDArray[np.int64]) -> NDArray[np.int64]:
-        a, b = pairs // n, pairs % n
-        return np.concatenate([a * n + b, b * n + a])
-
-    key = base.src * n + base.dst
-    out = both_ways(gone)
-    at = np.minimum(np.searchsorted(key, out), max(len(key) - 1, 0))
-    at = at[(key[at] == out) & (base.kind[at] == ARC_WALK)] if len(key) else at[:0]
-    key = np.delete(key, at)
-    new = np.sort(both_ways(added))
-    new = new[_lookup(new, overridden) < 0]
-    where = np.searchsorted(key, new)
-    src, dst = new // n, new % n
-
-    def splice(old: NDArray[Any], values: Any) -> NDArray[Any]:
-        return np.insert(np.delete(old, at), where, values)
-
-    return Arcs(
-        splice(base.src, src), splice(base.dst, dst), splice(base.kind, ARC_WALK), splice(base.tag, 0),
-        splice(base.length, _distances(points, src, dst)),
-    )
-
-
-def _distances(points: NDArray[np.float64], a: NDArray[np.int64], b: NDArray[np.int64]) -> NDArray[np.float64]:
-    """Euclidean length of each segment ``points[a[i]] -> points[b[i]]`` (the same either way round)."""
-    return np.sqrt(((points[b] - points[a]) ** 2).sum(axis=1)) if len(a) else np.zeros(0)
-
-
-def _lookup(keys: NDArray[np.int64], table: NDArray[np.int64]) -> NDArray[np.int64]:
-    """Index of each key in the sorted ``table``, -1 when absent."""
-    if len(table) == 0:
-        return np.full(len(keys), -1, dtype=np.int64)
-    pos = np.searchsorted(table, keys)
-    pos_c = np.minimum(pos, len(table) - 1)
-    return np.where(table[pos_c] == keys, pos_c, -1)
-
-
-def _blocked_waypoints(los: LineOfSight, designer: NDArray[np.float64], cache: BuildCache | None) -> NDArray[np.bool_]:
-    """Which of the level's waypoints lie outside W. A cache answers for waypoints it saw at the
-    same coordinates outside its changed ``zone``."""
-    if len(designer) == 0:
-        return np.zeros(0, dtype=bool)
-    if cache is None or cache.blocked is None:
-        return ~los.walkable(designer[:, :2])
-    if np.array_equal(cache.designer, designer):
-        flags, todo = cache.blocked.copy(), np.zeros(0, np.int64)
-    else:
-        seen = len(cache.designer)
-        if seen > len(cache.points) or not np.array_equal(cache.points[:seen], cache.designer):
-            return ~los.walkable(designer[:, :2])  # the cache's waypoints were dropped by the blocked policy
-        where = _old_to_new(cache.designer, designer, cache.unique)  # a prefix of unique points is unique
-        known = (where >= 0) & (where < len(designer))
-        flags = np.zeros(len(designer), dtype=bool)
-        have = np.zeros(len(designer), dtype=bool)
-        flags[where[known]] = cache.blocked[known]
-        have[where[known]] = True
-        todo = np.flatnonzero(~have)
-    if not cache.zone.is_empty:
-        near = np.flatnonzero(shapely.intersects_xy(cache.zone, designer[:, 0], designer[:, 1]))
-        todo = np.union1d(todo, near)
-    if len(todo):
-        flags[todo] = ~los.walkable(designer[todo, :2])
-    return flags
+def update(nav: NavMap, level: Level) -> NavMap:
+    """``nav`` rebuilt for a changed ``level``, reusing every cached answer the change leaves
+    valid (see :meth:`NavMap.update`)."""
+    if not isinstance(level, Level):
+        raise InvalidOptionError(f"level={describe(level)} is not a navmesh Level")
+    opts = nav.options
+    return assemble(level, opts, kept_cache(nav.level, nav.build_cache, opts.agent_radius, opts.join, level))
 
 
 def assemble(level: Level, opts: BuildOptions, cache: BuildCache | None) -> NavMap:
-    """The whole build; ``cache`` holds reusable answers (None for a fresh build)."""
+    """The whole build, as a pipeline of phases; ``cache`` holds reusable answers (None for a
+    fresh build)."""
     los = level.line_of_sight(agent_radius=opts.agent_radius, join=opts.join)
-    free = free_space(los) if opts.fill_spacing is not None else None
     cones = opts.k is not None and opts.linking == "cones"
-    corner_edges = None
     walls = wall_grid_for(los) if opts.visibility == "kernel" or cones else None
+    ps = _point_set(level, los, opts, cache)
+    sight = PairAnswers(*_cached_sight(cache, ps), ps.n,
+                        lambda a, b: visible_pairs(opts.visibility, los, walls, ps.p2[a], ps.p2[b]))
+    linking = link(ps, sight, los, walls, opts, cache)
+    arcs, tag_names, pairs = _arcs(ps, linking, cache)
+    ter_names, ter_keys, ter_rows, arc_rows = _terrain(ps, arcs, cache)
+    n = ps.n
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(arcs.src, minlength=n), out=indptr[1:])
+    graph = NavGraph(ps.points, indptr, arcs.dst, arcs.length, arcs.tag, tag_names)
+    new_cache = BuildCache(ps.points, sight.keys, sight.free, ter_keys, ter_rows, ter_names, linking.candidates,
+                           designer=ps.checked, blocked=ps.checked_blocked, chosen=linking.chosen,
+                           row_blocked=ps.blocked, pairs=pairs, arcs=arcs,
+                           links=(ps.level.links, ps.level.offmesh_links), trees=ps.trees, unique=ps.unique)
+    return NavMap(
+        level=ps.level, options=opts, graph=graph, n_generated=ps.n_generated, line_of_sight=los,
+        walkable=free_space(los) if opts.fill_spacing is not None else None,
+        terrain=TerrainLengths(ter_names, arc_rows), arc_kinds=arcs.kind.astype(np.int8),
+        blocked_waypoints=np.flatnonzero(ps.blocked).astype(np.int32), floors=ps.floors, trees=ps.trees,
+        cache=new_cache, corner_edges=linking.corner_edges, rebuild=update,
+    )
 
-    # Waypoints: the level's, then generated ones not already present.
-    designer = level.waypoints
-    dim = designer.shape[1] if len(designer) else 2
+
+# -- phase 1: the point set -----------------------------------------------------------------------
+def _generated(level: Level, los: LineOfSight, opts: BuildOptions, designer: NDArray[np.float64],
+               dim: int) -> NDArray[np.float64]:
+    """Corner and fill waypoints (on every floor of a 3-D level) not already among ``designer``."""
     extra = np.zeros((0, 2))
     if opts.corners:
         extra = corner_points(los)
@@ -560,32 +252,42 @@ def assemble(level: Level, opts: BuildOptions, cache: BuildCache | None) -> NavM
         once = np.zeros(len(extra), dtype=bool)
         once[first] = True
         extra = extra[fresh & once]
+    return extra
 
-    # Blocked designer waypoints (outside W for this radius).
-    designer_checked = designer  # before the blocked policy may drop some
-    designer_blocked = _blocked_waypoints(los, designer, cache)
-    blocked_designer = np.flatnonzero(designer_blocked)
-    if blocked_designer.size and opts.on_blocked_waypoint != "warn":
-        level = _apply_blocked_policy(level, blocked_designer, opts)
-        designer = level.waypoints
-        blocked_designer = np.zeros(0, np.int64)
-    elif blocked_designer.size:
-        shown = ", ".join(f"waypoints[{i}]={designer[i].tolist()}" for i in blocked_designer[:5])
+
+def _blocked_policy(level: Level, los: LineOfSight, opts: BuildOptions,
+                    cache: BuildCache | None) -> tuple[Level, NDArray[np.bool_], NDArray[np.int64]]:
+    """The level after ``on_blocked_waypoint``, the blocked flags of the level's waypoints before
+    it, and the blocked waypoints kept (``"warn"``)."""
+    designer = level.waypoints
+    flags = blocked_flags(los, designer, cache)
+    blocked = np.flatnonzero(flags)
+    if blocked.size and opts.on_blocked_waypoint != "warn":
+        return _apply_blocked_policy(level, blocked, opts), flags, np.zeros(0, np.int64)
+    if blocked.size:
+        shown = ", ".join(f"waypoints[{i}]={designer[i].tolist()}" for i in blocked[:5])
         warnings.warn(
-            f"{blocked_designer.size} waypoints lie outside the walkable area for agent_radius={opts.agent_radius} "
-            f"and get no automatic links: {shown}" + (" ..." if blocked_designer.size > 5 else ""),
+            f"{blocked.size} waypoints lie outside the walkable area for agent_radius={opts.agent_radius} "
+            f"and get no automatic links: {shown}" + (" ..." if blocked.size > 5 else ""),
             NavmeshWarning,
-            stacklevel=3,
+            stacklevel=5,
         )
+    return level, flags, blocked
+
+
+def _point_set(level: Level, los: LineOfSight, opts: BuildOptions, cache: BuildCache | None) -> PointSet:
+    checked = level.waypoints
+    dim = checked.shape[1] if len(checked) else 2
+    extra = _generated(level, los, opts, checked, dim)
+    level, checked_blocked, kept_blocked = _blocked_policy(level, los, opts, cache)
+    designer = level.waypoints
     points = np.concatenate([designer, extra]) if len(extra) else np.array(designer, dtype=np.float64)
     if points.ndim != 2 or len(points) == 0:
         points = points.reshape(-1, dim)
     n = len(points)
     p2 = np.ascontiguousarray(points[:, :2])
-    unique = _all_unique(points)
-    to_new = None if cache is None else _old_to_new(cache.points, points, cache.unique)
-
-    # Floors and KD-trees.
+    blocked = np.zeros(n, dtype=bool)
+    blocked[kept_blocked] = True
     if dim == 3 and n:
         zs, floors = np.unique(points[:, 2], return_inverse=True)
         floors = floors.reshape(-1).astype(np.int64)
@@ -598,91 +300,29 @@ def assemble(level: Level, opts: BuildOptions, cache: BuildCache | None) -> NavM
         for f, z in enumerate(zs.tolist()):
             ids = np.flatnonzero(floors == f).astype(np.int64)
             trees[float(z)] = (cKDTree(p2[ids]) if len(ids) else cKDTree(np.zeros((0, 2))), ids)
+    to_new = None if cache is None else old_to_new(cache.points, points, cache.unique)
+    return PointSet(level, checked, checked_blocked, len(designer), len(extra), points, p2, blocked, floors, trees,
+                     all_unique(points), to_new)
 
-    # LOS answers: reuse the cache, compute the rest in bulk.
-    if cache is not None:
-        los_keys, ok, in_order = _remap_keys(cache.los_keys, to_new, n)
-        los_free = cache.los_free[ok]
-        if not in_order:
-            order = np.argsort(los_keys, kind="stable")
-            los_keys, los_free = los_keys[order], los_free[order]
-    else:
-        los_keys, los_free = np.zeros(0, np.int64), np.zeros(0, bool)
 
-    def los_for(keys: NDArray[np.int64]) -> NDArray[np.bool_]:
-        """LOS for sorted unique keys, from the cache or computed now (and remembered)."""
-        nonlocal los_keys, los_free
-        at = _lookup(keys, los_keys)
-        out = np.zeros(len(keys), dtype=bool)
-        out[at >= 0] = los_free[at[at >= 0]]
-        todo = np.flatnonzero(at < 0)
-        if todo.size:
-            a, b = keys[todo] // n, keys[todo] % n
-            out[todo] = visible_pairs(opts.visibility, los, walls, p2[a], p2[b])
-            # the new keys are sorted and absent from los_keys: inserting keeps it sorted
-            where = np.searchsorted(los_keys, keys[todo])
-            los_keys = np.insert(los_keys, where, keys[todo])
-            los_free = np.insert(los_free, where, out[todo])
-        return out
+# -- phase 2: line of sight (linking: navmesh.waypoints.linking.link) ------------------------------
+def _cached_sight(cache: BuildCache | None, ps: PointSet) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
+    """The cache's line-of-sight answers in this point set's keys (sorted)."""
+    if cache is None:
+        return np.zeros(0, np.int64), np.zeros(0, bool)
+    keys, ok, in_order = remap_keys(cache.los_keys, ps.to_new, ps.n)
+    free = cache.los_free[ok]
+    if not in_order:
+        order = np.argsort(keys, kind="stable")
+        keys, free = keys[order], free[order]
+    return keys, free
 
-    blocked_all = np.zeros(n, dtype=bool)
-    blocked_all[blocked_designer] = True
-    same_points = cache is not None and cache.candidates is not None and np.array_equal(cache.points, points)
-    chosen = None
-    # a cache of the same waypoints and links lets the linking and the arcs change row by row
-    reuse = same_points and cache.chosen is not None and cache.links == (level.links, level.offmesh_links)
-    old_pairs = cache.pairs if reuse else np.zeros(0, np.int64)
-    gone = np.zeros(0, np.int64)
-    if opts.k is None:
-        # every pair of a floor (within max_distance): the visibility graph
-        if same_points:
-            pair_list = cache.candidates
-        else:
-            chunks = []
-            for z, (tree, ids) in trees.items():
-                if len(ids) < 2:
-                    continue
-                if opts.max_distance is None:
-                    iu, ju = np.triu_indices(len(ids), 1)
-                else:
-                    pr = tree.query_pairs(opts.max_distance, output_type="ndarray")
-                    iu, ju = pr[:, 0], pr[:, 1]
-                chunks.append(_pair_keys(ids[iu], ids[ju], n))
-            pair_list = np.sort(np.concatenate(chunks)) if chunks else np.zeros(0, np.int64)
-        candidates = pair_list
-        added = pair_list[los_for(pair_list)]
-    elif cones:
-        candidates = None  # linked afresh each time: an update equals a rebuild by construction
-        corner_edges = _corner_edges(los, p2, len(designer))
-        added = _cone_pairs(points, p2, corner_edges, trees, blocked_all, los, walls, opts)
-    else:
-        # the k nearest visible waypoints among the max_candidates nearest, tested in stages
-        cand = None
-        if same_points:
-            cand = cache.candidates
-        elif cache is not None and cache.candidates is not None and cache.candidates.ndim == 2 and len(trees) == 1:
-            cand = _updated_table(cache, to_new, points, p2, trees, opts)
-        if cand is None:
-            cand = np.full((n, opts.candidate_width(n)), -1, dtype=np.int64)
-            for z, (tree, ids) in trees.items():
-                if len(ids) < 2:
-                    continue
-                local = query_candidates(tree, p2[ids], opts.widened_k, opts.max_distance, self_ids=np.arange(len(ids)))
-                cand[ids, : local.shape[1]] = np.where(local >= 0, ids[np.maximum(local, 0)], -1)
-        candidates = cand
-        rows, before = np.arange(n), np.zeros(cand.shape, dtype=bool)
-        if reuse:
-            # only waypoints that tested a pair whose answer was dropped, or whose blocked flag
-            # changed, can link differently
-            stale = cache.stale
-            changed = np.flatnonzero(blocked_all != cache.row_blocked)
-            rows = _unique_keys(np.concatenate([stale // n, stale % n, changed]))
-            before = cache.chosen
-        chosen = before.copy()
-        chosen[rows] = _nearest_visible(cand, opts.k, blocked_all, los_for, n, rows)
-        gone, added = _changed_pairs(cand, before, chosen, rows, old_pairs, n)
 
-    # Arcs: automatic pairs both ways, then manual and off-mesh links (few: a Python loop is fine).
+# -- phase 3: arcs ----------------------------------------------------------------------------------
+def _arcs(ps: PointSet, linking: LinkChoice, cache: BuildCache | None) -> tuple[Arcs, tuple[str, ...], NDArray[np.int64]]:
+    """Automatic pairs both ways, then manual and off-mesh links (few: a Python loop is fine):
+    (arcs in CSR order, tag names, sorted keys of the linked pairs)."""
+    level, n, points = ps.level, ps.n, ps.points
     names: dict[str, int] = {"": 0}
     remove: set[int] = set()
     x_src, x_dst, x_kind, x_name, x_cost = [], [], [], [], []
@@ -708,27 +348,31 @@ def assemble(level: Level, opts: BuildOptions, cache: BuildCache | None) -> NavM
             x_cost.append(lk.cost)
     for name in sorted(set(x_name) - {""}):
         names[name] = len(names)
-    tag_names = tuple(names)
-    if reuse:
+    if linking.reuse:
         base = cache.arcs
     else:
         x_src_a, x_dst_a = np.asarray(x_src, np.int64), np.asarray(x_dst, np.int64)
         x_kind_a, x_tag = np.asarray(x_kind, np.int8), np.asarray([names[t] for t in x_name], np.int32)
         x_len = np.asarray(x_cost, np.float64)
-        x_len[x_kind_a != ARC_OFFMESH] = _distances(points, x_src_a, x_dst_a)[x_kind_a != ARC_OFFMESH]
+        x_len[x_kind_a != ARC_OFFMESH] = distances(points, x_src_a, x_dst_a)[x_kind_a != ARC_OFFMESH]
         order = np.lexsort((x_tag, x_kind_a, x_dst_a, x_src_a))
         base = Arcs(x_src_a[order], x_dst_a[order], x_kind_a[order], x_tag[order], x_len[order])
     overridden = np.sort(np.fromiter(remove, np.int64, count=len(remove)))
-    arcs = _splice_arcs(base, gone, added, overridden, points, n)
-    pairs = _merge_keys(old_pairs, gone, added)
-    src_all, dst_all, kind_all, tag_ids, lengths = arcs.src, arcs.dst, arcs.kind, arcs.tag, arcs.length
+    arcs = splice_arcs(base, linking.gone, linking.added, overridden, points, n)
+    return arcs, tuple(names), merge_keys(linking.old_pairs, linking.gone, linking.added)
 
-    # Terrain lengths per walking arc, by unordered pair (reused from the cache when allowed).
-    layer = level.terrain_layer()
+
+# -- phase 4: terrain -------------------------------------------------------------------------------
+def _terrain(ps: PointSet, arcs: Arcs, cache: BuildCache | None):
+    """Terrain lengths per walking arc, by unordered pair (reused from the cache when allowed):
+    (tag names, sorted pair keys, their rows (csr, keys x tags), rows per arc (csr, arcs x tags))."""
+    n, p2 = ps.n, ps.p2
+    layer = ps.level.terrain_layer()
     ter_names = layer.tag_names
+    src_all, dst_all, kind_all = arcs.src, arcs.dst, arcs.kind
     if len(ter_names):
         walk = kind_all != ARC_OFFMESH
-        ter_keys = _unique_keys(_pair_keys(src_all[walk], dst_all[walk], n))
+        ter_keys = unique_keys(pair_keys(src_all[walk], dst_all[walk], n))
     else:
         ter_keys = np.zeros(0, np.int64)
     ter_rows = scipy.sparse.csr_array((len(ter_keys), len(ter_names)), dtype=np.float64)
@@ -736,11 +380,11 @@ def assemble(level: Level, opts: BuildOptions, cache: BuildCache | None) -> NavM
         have = np.full(len(ter_keys), -1, np.int64)
         old_rows = None
         if cache is not None and len(cache.ter_keys):
-            ck, ok, in_order = _remap_keys(cache.ter_keys, to_new, n)
+            ck, ok, in_order = remap_keys(cache.ter_keys, ps.to_new, n)
             srt = np.arange(len(ck)) if in_order else np.argsort(ck, kind="stable")
             ck = ck[srt]
-            old_rows = _recolumn(cache.ter_rows[np.flatnonzero(ok)[srt]], cache.ter_names, ter_names)
-            have = _lookup(ter_keys, ck)
+            old_rows = recolumn(cache.ter_rows[np.flatnonzero(ok)[srt]], cache.ter_names, ter_names)
+            have = lookup(ter_keys, ck)
         todo = np.flatnonzero(have < 0)
         parts_rows = np.empty(len(ter_keys), dtype=np.int64)
         blocks = []
@@ -757,36 +401,13 @@ def assemble(level: Level, opts: BuildOptions, cache: BuildCache | None) -> NavM
     arc_rows = scipy.sparse.csr_array((len(src_all), len(ter_names)), dtype=np.float64)
     if len(ter_names) and len(src_all):
         walk = np.flatnonzero(kind_all != ARC_OFFMESH)
-        pick = _lookup(_pair_keys(src_all[walk], dst_all[walk], n), ter_keys)
+        pick = lookup(pair_keys(src_all[walk], dst_all[walk], n), ter_keys)
         sel = scipy.sparse.csr_array(
             (np.ones(len(walk)), (walk, pick)), shape=(len(src_all), len(ter_keys))
         )
         arc_rows = scipy.sparse.csr_array(sel @ ter_rows)
         arc_rows.sort_indices()
-
-    indptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(np.bincount(src_all, minlength=n), out=indptr[1:])
-    graph = NavGraph(points, indptr, dst_all, lengths, tag_ids, tag_names)
-    blocked_nodes = np.flatnonzero(blocked_all).astype(np.int32)
-    new_cache = BuildCache(points, los_keys, los_free, ter_keys, ter_rows, ter_names, candidates,
-                       designer=designer_checked, blocked=designer_blocked, chosen=chosen, row_blocked=blocked_all,
-                       pairs=pairs, arcs=arcs, links=(level.links, level.offmesh_links), trees=trees, unique=unique)
-    return NavMap(
-        level=level, options=opts, graph=graph, n_generated=len(extra), line_of_sight=los, walkable=free,
-        terrain=TerrainLengths(ter_names, arc_rows), arc_kinds=kind_all.astype(np.int8),
-        blocked_waypoints=blocked_nodes, floors=floors, trees=trees, cache=new_cache, corner_edges=corner_edges,
-    )
-
-
-def _recolumn(rows: scipy.sparse.csr_array, old: tuple[str, ...], new: tuple[str, ...]) -> scipy.sparse.csr_array:
-    if old == new:
-        return scipy.sparse.csr_array(rows)
-    coo = scipy.sparse.coo_array(rows)
-    where = {t: j for j, t in enumerate(new)}
-    col_map = np.array([where.get(t, -1) for t in old], dtype=np.int64)
-    cols = col_map[coo.col] if len(coo.col) else coo.col
-    keep = cols >= 0
-    return scipy.sparse.csr_array((coo.data[keep], (coo.row[keep], cols[keep])), shape=(rows.shape[0], len(new)))
+    return ter_names, ter_keys, ter_rows, arc_rows
 
 
 def _apply_blocked_policy(level: Level, blocked: NDArray[np.int64], opts: BuildOptions) -> Level:
@@ -811,7 +432,7 @@ def _apply_blocked_policy(level: Level, blocked: NDArray[np.int64], opts: BuildO
     warnings.warn(
         f"dropped {len(blocked)} waypoints that {rule}: {', '.join(lines)}" + (" ..." if len(blocked) > 5 else ""),
         NavmeshWarning,
-        stacklevel=4,
+        stacklevel=6,
     )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NavmeshWarning)

@@ -1,15 +1,32 @@
-"""The linking rule's two tools: KD-tree candidate search and bulk line of sight (both backends)."""
+"""The linking stage of a build: which waypoint pairs get automatic links (see the linking rule in
+:mod:`navmesh.waypoints.build`), with its tools: KD-tree candidate search and bulk line of sight
+(both backends).
+
+One blocked-waypoint policy for every linking: a waypoint outside the walkable area for the agent
+radius (``NavMap.blocked_waypoints``) neither links nor is linked to automatically; only manual
+and off-mesh links reach it, and positions never join it (:mod:`navmesh.waypoints.joins`).
+"""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 from scipy.spatial import cKDTree
 
+from navmesh._kernels import anyangle as AK
 from navmesh._kernels import los as LK
+from navmesh.geometry import ring_edges
 from navmesh.sight import LineOfSight
+from navmesh.level import Level
+from navmesh.waypoints.incremental import BuildCache, PairAnswers, changed_pairs, pair_keys, unique_keys
+from navmesh.waypoints.options import BuildOptions
 
-__all__ = ["query_candidates", "visible_pairs", "wall_grid_for"]
+__all__ = ["CONE_CANDIDATES", "LinkChoice", "PointSet", "link", "query_candidates", "visible_pairs", "wall_grid_for"]
+
+CONE_CANDIDATES = 300  # max_candidates default with linking="cones"
 
 # Segments per bulk shapely call: bounds the per-segment arrays (~100 MB); LineOfSight.blocked
 # bounds the candidate pairs it judges itself.
@@ -31,8 +48,8 @@ def wall_grid_for(los: LineOfSight) -> LK.WallGrid:
     """The line of sight's walls and gap table (pinch points with their free wedges, seams)
     bucketed for the numba kernels, which then answer exactly as ``los.blocked`` does."""
     extent = None
-    if los.walkable_area is not None and not los.walkable_area.is_empty:
-        extent = los.walkable_area.bounds
+    if los.eroded_bounds is not None and not los.eroded_bounds.is_empty:
+        extent = los.eroded_bounds.bounds
     return LK.wall_grid(los.edges, los.gaps, extent=extent)
 
 
@@ -86,3 +103,225 @@ def query_candidates(tree: cKDTree, pts: NDArray[np.float64], k: int | None, max
     out = idx[:, :k]
     out[out >= n] = -1
     return out
+
+
+@dataclass(frozen=True, eq=False)
+class PointSet:
+    """The build's waypoints: the level's (after the blocked policy), then generated ones."""
+
+    level: Level  # after the blocked policy
+    checked: NDArray[np.float64]  # the level's waypoints before the policy, and which were blocked
+    checked_blocked: NDArray[np.bool_]
+    n_designer: int
+    n_generated: int
+    points: NDArray[np.float64]
+    p2: NDArray[np.float64]
+    blocked: NDArray[np.bool_]  # per point: outside W, gets no automatic links
+    floors: NDArray[np.int64]
+    trees: dict[float, tuple[cKDTree, NDArray[np.int64]]]
+    unique: bool
+    to_new: NDArray[np.int64] | None  # the cache's point ids in this set (None: no cache)
+
+    @property
+    def n(self) -> int:
+        return len(self.points)
+
+
+@dataclass(frozen=True, eq=False)
+class LinkChoice:
+    """What the linking stage chose: pairs that leave / join the previous graph's ``old_pairs``."""
+
+    candidates: NDArray[np.int64] | None
+    chosen: NDArray[np.bool_] | None
+    old_pairs: NDArray[np.int64]
+    gone: NDArray[np.int64]
+    added: NDArray[np.int64]
+    corner_edges: tuple[NDArray[np.float64], NDArray[np.bool_]] | None
+    reuse: bool
+
+
+def link(ps: PointSet, sight: PairAnswers, los: LineOfSight, walls: Any, opts: BuildOptions,
+          cache: BuildCache | None) -> LinkChoice:
+    """The linking rule of the module notes. A blocked waypoint gets no automatic links (it
+    neither links nor is linked to), whatever the linking."""
+    same_points = cache is not None and cache.candidates is not None and np.array_equal(cache.points, ps.points)
+    if opts.k is None:
+        return _link_all(ps, sight, opts, cache if same_points else None)
+    if opts.linking == "cones":
+        # linked afresh each time: an update equals a rebuild by construction
+        corner_edges = _corner_edges(los, ps.p2, ps.n_designer)
+        added = _cone_pairs(ps.points, ps.p2, corner_edges, ps.trees, ps.blocked, los, walls, opts)
+        return LinkChoice(None, None, np.zeros(0, np.int64), np.zeros(0, np.int64), added, corner_edges, False)
+    return _link_nearest(ps, sight, opts, cache, same_points)
+
+
+def _link_all(ps: PointSet, sight: PairAnswers, opts: BuildOptions, same: BuildCache | None) -> LinkChoice:
+    """Every visible pair of a floor (within max_distance): the visibility graph."""
+    n = ps.n
+    if same is not None:
+        pair_list = same.candidates
+    else:
+        chunks = []
+        for tree, ids in ps.trees.values():
+            if len(ids) < 2:
+                continue
+            if opts.max_distance is None:
+                iu, ju = np.triu_indices(len(ids), 1)
+            else:
+                pr = tree.query_pairs(opts.max_distance, output_type="ndarray")
+                iu, ju = pr[:, 0], pr[:, 1]
+            chunks.append(pair_keys(ids[iu], ids[ju], n))
+        pair_list = np.sort(np.concatenate(chunks)) if chunks else np.zeros(0, np.int64)
+    open_pairs = pair_list[~(ps.blocked[pair_list // max(n, 1)] | ps.blocked[pair_list % max(n, 1)])]
+    added = open_pairs[sight(open_pairs)]
+    return LinkChoice(pair_list, None, np.zeros(0, np.int64), np.zeros(0, np.int64), added, None, False)
+
+
+def _link_nearest(ps: PointSet, sight: PairAnswers, opts: BuildOptions, cache: BuildCache | None,
+                  same_points: bool) -> LinkChoice:
+    """The k nearest visible waypoints among the max_candidates nearest, tested in stages."""
+    n, p2 = ps.n, ps.p2
+    cand = None
+    if same_points:
+        cand = cache.candidates
+    elif cache is not None and cache.candidates is not None and cache.candidates.ndim == 2 and len(ps.trees) == 1:
+        cand = updated_table(cache, ps.to_new, ps.points, p2, ps.trees, opts)
+    if cand is None:
+        cand = np.full((n, opts.candidate_width(n)), -1, dtype=np.int64)
+        for tree, ids in ps.trees.values():
+            if len(ids) < 2:
+                continue
+            local = query_candidates(tree, p2[ids], opts.widened_k, opts.max_distance, self_ids=np.arange(len(ids)))
+            cand[ids, : local.shape[1]] = np.where(local >= 0, ids[np.maximum(local, 0)], -1)
+    # a cache of the same waypoints and links lets the linking and the arcs change row by row
+    reuse = same_points and cache.chosen is not None and cache.links == (ps.level.links, ps.level.offmesh_links)
+    old_pairs = cache.pairs if reuse else np.zeros(0, np.int64)
+    rows, before = np.arange(n), np.zeros(cand.shape, dtype=bool)
+    if reuse:
+        # only waypoints that tested a pair whose answer was dropped, or whose own or a
+        # candidate's blocked flag changed, can link differently
+        stale = cache.stale
+        changed = np.flatnonzero(ps.blocked != cache.row_blocked)
+        near_changed = np.flatnonzero(np.isin(cand, changed).any(axis=1)) if len(changed) else changed
+        rows = unique_keys(np.concatenate([stale // n, stale % n, changed, near_changed]))
+        before = cache.chosen
+    chosen = before.copy()
+    chosen[rows] = _nearest_visible(cand, opts.k, ps.blocked, sight, n, rows)
+    gone, added = changed_pairs(cand, before, chosen, rows, old_pairs, n)
+    return LinkChoice(cand, chosen, old_pairs, gone, added, None, reuse)
+
+
+def _nearest_visible(cand: NDArray[np.int64], k: int, blocked: NDArray[np.bool_], los_for: Any, n: int,
+                     rows: NDArray[np.int64]) -> NDArray[np.bool_]:
+    """Which candidates waypoints ``rows`` link to: their ``k`` nearest visible ones.
+
+    ``cand`` holds each waypoint's candidates nearest first (-1 padded); the answer has the
+    shape of ``cand[rows]``. Columns are tested in stages (k, 2k, 4k, ... up to the table
+    width) and only for waypoints that still have fewer than ``k`` visible candidates, so the
+    answer is the same as testing the whole table. A blocked waypoint neither chooses nor is
+    chosen (blocked candidates are skipped like invisible ones). A row's answer depends only on
+    the line of sight of the pairs it tested and on the blocked flags of it and its candidates.
+    """
+    table = cand[rows]
+    blk = blocked[rows]
+    rows_n, width = table.shape
+    visible = np.zeros(table.shape, dtype=bool)
+    active = np.flatnonzero(~blk)
+    lo, hi = 0, min(k, width)
+    while hi > lo and len(active):
+        block = table[active, lo:hi]
+        r_idx, c_idx = np.nonzero((block >= 0) & ~blocked[np.maximum(block, 0)])
+        keys = pair_keys(rows[active[r_idx]], block[r_idx, c_idx], n)
+        uniq, inv = np.unique(keys, return_inverse=True)
+        visible[active[r_idx], lo + c_idx] = los_for(uniq)[inv.reshape(-1)]
+        count = visible[:, :hi].sum(axis=1)
+        active = np.flatnonzero((count < k) & ~blk & (table[:, hi - 1] >= 0))
+        lo, hi = hi, min(2 * hi, width)
+    return visible & (np.cumsum(visible, axis=1) <= k)
+
+
+def _corner_edges(los: LineOfSight, p2: NDArray[np.float64], first: int) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+    """For points ``p2[first:]`` that are a vertex of exactly one ring of the walkable region's
+    boundary (inflated obstacles, eroded bounds): the directions of its two edges, (n, 4), and
+    a flag (pinch vertices shared by rings, and every other point, get no directions)."""
+    n = len(p2)
+    dirs = np.zeros((n, 4))
+    has = np.zeros(n, dtype=bool)
+    # every ring with its polygon on the left, as the cone search expects
+    parts = [ring_edges(los.inflated, free_inside=True)[0]]
+    if los.eroded_bounds is not None and not los.eroded_bounds.is_empty:
+        parts.append(ring_edges([los.eroded_bounds], free_inside=True)[0])
+    rows = np.concatenate(parts)
+    if len(rows) == 0 or first >= n:
+        return dirs, has
+    key = rows[:, 0] + 1j * rows[:, 1]
+    order = np.argsort(key, kind="stable")
+    key, rows = key[order], rows[order]
+    ask = p2[first:, 0] + 1j * p2[first:, 1]
+    lo = np.searchsorted(key, ask, side="left")
+    hi = np.searchsorted(key, ask, side="right")
+    one = np.flatnonzero(hi - lo == 1)
+    r = rows[lo[one]]
+    dirs[first + one] = np.column_stack([r[:, 2] - r[:, 0], r[:, 3] - r[:, 1], r[:, 4] - r[:, 0], r[:, 5] - r[:, 1]])
+    has[first + one] = True
+    return dirs, has
+
+
+def cone_candidates(opts: BuildOptions) -> int:
+    """How many candidates a cone search visits at most (``max_candidates``, default 300)."""
+    return opts.max_candidates if opts.max_candidates is not None else CONE_CANDIDATES
+
+
+def _cone_pairs(points: NDArray[np.float64], p2: NDArray[np.float64],
+                corner_edges: tuple[NDArray[np.float64], NDArray[np.bool_]],
+                trees: dict[float, tuple[cKDTree, NDArray[np.int64]]], blocked: NDArray[np.bool_],
+                los: LineOfSight, walls: Any, opts: BuildOptions) -> NDArray[np.int64]:
+    """Sorted unique pair keys of the cone linking (see the module notes), floor by floor."""
+    n = len(points)
+    dirs, has = corner_edges
+    width = cone_candidates(opts)
+    reach = np.inf if opts.max_distance is None else opts.max_distance
+    keys = []
+    for tree, ids in trees.values():
+        if len(ids) < 2:
+            continue
+        u, v = AK.cone_links(np.ascontiguousarray(p2[ids]), blocked[ids], np.ascontiguousarray(dirs[ids]), has[ids],
+                             opts.k, width, reach, *walls)
+        keys.append(pair_keys(ids[u], ids[v], n))
+    return unique_keys(np.concatenate(keys)) if keys else np.zeros(0, np.int64)
+
+
+def updated_table(cache: BuildCache, to_new: NDArray[np.int64], points: NDArray[np.float64], p2: NDArray[np.float64],
+                   trees: dict[float, tuple[cKDTree, NDArray[np.int64]]], opts: BuildOptions) -> NDArray[np.int64] | None:
+    """The nearest-candidate table of ``points``, re-querying only waypoints whose candidates a
+    change of the point set can affect: new waypoints, waypoints that lost a candidate, and
+    waypoints with a new waypoint no farther than their farthest candidate. The rest keep their
+    rows (renumbered): with the canonical (distance, id) order those rows are what a query gives."""
+    n = len(points)
+    old = cache.candidates
+    width = old.shape[1]
+    if width != opts.candidate_width(n):
+        return None  # the table's width follows the number of waypoints: query all rows again
+    from_old = np.full(n, -1, dtype=np.int64)
+    from_old[to_new[to_new >= 0]] = np.flatnonzero(to_new >= 0)
+    common = np.flatnonzero(from_old >= 0)
+    added = np.flatnonzero(from_old < 0)
+    rows = old[from_old[common]]
+    valid = rows >= 0
+    mapped = np.where(valid, to_new[np.where(valid, rows, 0)], -1)
+    redo = (valid & (mapped < 0)).any(axis=1)
+    if len(added):
+        full_row = mapped[:, -1] >= 0
+        reach = np.full(len(common), np.inf if opts.max_distance is None else opts.max_distance)
+        far = p2[np.where(full_row, mapped[:, -1], 0)]
+        reach[full_row] = np.hypot(*(far[full_row] - p2[common[full_row]]).T)
+        nearest_new = cKDTree(p2[added]).query(p2[common])[0]
+        redo |= nearest_new <= reach * (1 + 1e-9) + 1e-12
+    table = np.full((n, width), -1, dtype=np.int64)
+    table[common[~redo]] = mapped[~redo]
+    again = np.concatenate([common[redo], added])
+    (tree, ids), = trees.values()
+    if len(again) and len(ids) >= 2:
+        local = query_candidates(tree, p2[again], width, opts.max_distance, self_ids=again)
+        table[again, : local.shape[1]] = local
+    return table

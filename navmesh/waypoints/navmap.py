@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import warnings
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -15,6 +16,7 @@ from navmesh._kernels import los as LK
 from navmesh.errors import (
     InvalidGeometryError,
     InvalidOptionError,
+    NavmeshWarning,
     NodeNotFoundError,
     describe,
 )
@@ -33,7 +35,7 @@ from navmesh.waypoints.options import ARC_OFFMESH, BuildOptions
 from navmesh.waypoints.placement import free_space
 
 if TYPE_CHECKING:
-    from navmesh.waypoints.build import BuildCache
+    from navmesh.waypoints.incremental import BuildCache
 
 __all__ = ["NavMap"]
 
@@ -77,7 +79,8 @@ class NavMap:
                  line_of_sight: LineOfSight, walkable: shapely.Geometry | None, terrain: TerrainLengths,
                  arc_kinds: NDArray[np.int8], blocked_waypoints: NDArray[np.int32], floors: NDArray[np.int64],
                  trees: dict[float, tuple[cKDTree, NDArray[np.int64]]], cache: BuildCache,
-                 corner_edges: tuple[NDArray[np.float64], NDArray[np.bool_]] | None = None) -> None:
+                 corner_edges: tuple[NDArray[np.float64], NDArray[np.bool_]] | None = None,
+                 rebuild: Callable[[NavMap, Level], NavMap]) -> None:
         self.level = level
         self.options = options
         self.graph = graph
@@ -93,6 +96,9 @@ class NavMap:
         self._trees = trees  # z value -> (KD-tree over that floor's (x, y), node ids)
         self.build_cache = cache
         self.corner_edges = corner_edges
+        # the builder's update (navmesh.waypoints.build.update), handed in so that this module
+        # never imports the builder, which imports it
+        self._rebuild = rebuild
         # derived geometry of the map itself, built on first use (per-unit-type data lives in NavQuery)
         self._walls: LK.WallGrid | None = None
         self._barriers: NDArray[np.float64] | None = None
@@ -189,7 +195,7 @@ class NavMap:
         pb = np.atleast_2d(np.asarray(b, dtype=np.float64))
         lengths = np.sqrt(((pb - pa) ** 2).sum(axis=1))
         names, tl = self.level.terrain_layer().lengths(pa[:, :2], pb[:, :2])
-        w = prof.arc_weights(lengths, tl, names, np.zeros(len(pa), np.int64), ("",))
+        w = prof.segment_weights(lengths, tl, names)
         if zones:
             w = add_danger(w, pa[:, :2], pb[:, :2], zones)
         return w
@@ -198,9 +204,8 @@ class NavMap:
         """Terrain multiplier at each point for ``profile`` (painter's rule); ``inf`` in forbidden terrain."""
         prof = check_profile(profile)
         tags = self.level.terrain_layer().tag_at(np.asarray(points, dtype=np.float64))
-        table = {t: (np.inf if t in prof.forbidden else prof.multiplier(t)) for t in set(tags.tolist())}
-        table[""] = 1.0
-        return np.array([table[t] for t in tags.tolist()], dtype=np.float64)
+        names, index = np.unique(np.asarray(tags, dtype=str), return_inverse=True)
+        return prof.tag_multipliers(names.tolist())[index.reshape(-1)]
 
     # -- visibility -----------------------------------------------------------------------------
     def visible(self, a: ArrayLike, b: ArrayLike) -> NDArray[np.bool_]:
@@ -361,11 +366,16 @@ class NavMap:
         -------
         NavMap
         """
-        from navmesh.waypoints.incremental import (
-            updated,  # the build imports this module
-        )
+        return self._rebuild(self, level)
 
-        return updated(self, level)
+    def _changed_level(self, **changes: Any) -> Level:
+        """The level with ``changes``. A waypoint that a new obstacle covers lies outside the
+        walkable area, so the map's own ``on_blocked_waypoint`` policy (applied by the update)
+        handles it: Level's check for waypoints inside obstacles (``on_bad_waypoint``) stays out
+        of the way, so one waypoint in a wall meets one policy and gets one warning."""
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message=r"\d+ bad waypoints kept", category=NavmeshWarning)
+            return self.level.replace(on_bad_waypoint="warn", **changes)
 
     def with_obstacle(self, polygon: Any) -> NavMap:
         """The graph after adding an obstacle (e.g. a door closing); see :meth:`update`.
@@ -380,7 +390,7 @@ class NavMap:
         (2, 0)
         """
         poly = as_polygon(polygon, name="polygon")
-        return self.update(self.level.replace(obstacles=(*self.level.obstacles, poly), on_bad_waypoint="warn"))
+        return self.update(self._changed_level(obstacles=(*self.level.obstacles, poly)))
 
     def without_obstacle(self, index: int) -> NavMap:
         """The graph after removing ``level.obstacles[index]`` (a door opening); see :meth:`update`."""
@@ -389,11 +399,11 @@ class NavMap:
             raise InvalidOptionError(f"index={describe(index)} is not valid; the level has obstacles 0..{n - 1}")
         obstacles = list(self.level.obstacles)
         del obstacles[int(index)]
-        return self.update(self.level.replace(obstacles=tuple(obstacles), on_bad_waypoint="warn"))
+        return self.update(self._changed_level(obstacles=tuple(obstacles)))
 
     def with_terrain(self, terrain: Sequence[TerrainRegion | tuple[Any, str]]) -> NavMap:
         """The graph after replacing the terrain regions (painter's order); see :meth:`update`."""
-        return self.update(self.level.replace(terrain=tuple(terrain), on_bad_waypoint="warn"))
+        return self.update(self._changed_level(terrain=tuple(terrain)))
 
 
 def check_profile(profile: CostProfile | None) -> CostProfile:

@@ -12,6 +12,7 @@ from navmesh.errors import (
     InvalidOptionError,
     describe,
 )
+from navmesh.level import BAD_WAYPOINT_POLICIES
 
 __all__ = ["BuildOptions", "DEFAULT_WIDENING"]
 
@@ -20,7 +21,7 @@ VISIBILITY: tuple[str, ...] = ("shapely", "kernel")
 Linking = Literal["nearest", "cones"]
 LINKINGS: tuple[str, ...] = ("nearest", "cones")
 BlockedPolicy = Literal["error", "warn", "drop"]
-BLOCKED_POLICIES: tuple[str, ...] = ("error", "warn", "drop")
+BLOCKED_POLICIES: tuple[str, ...] = BAD_WAYPOINT_POLICIES  # one set of policies for waypoints in a wall
 JOINS: tuple[str, ...] = ("mitre", "round")
 DEFAULT_WIDENING = 4  # max_candidates defaults to this many times k
 

@@ -64,7 +64,7 @@ def line_of_sight_for(level: Level, agent_radius: float, join: str) -> LineOfSig
 
 
 def free_space(los: LineOfSight) -> shapely.Geometry:
-    area = los.walkable_area
+    area = los.eroded_bounds
     if area is None:
         raise InvalidGeometryError("the line of sight has no bounds; a level always has bounds")
     if los.inflated:
@@ -82,13 +82,13 @@ def corner_points(los: LineOfSight) -> NDArray[np.float64]:
     line-of-sight rule in :mod:`navmesh.sight`).
     """
     obst, _ = ring_edges(los.inflated, free_inside=False)
-    area, _ = ring_edges([] if los.walkable_area is None else [los.walkable_area], free_inside=True)
+    area, _ = ring_edges([] if los.eroded_bounds is None else [los.eroded_bounds], free_inside=True)
     found = []
     for rows, own_edge in ((obst, True), (area, False)):
         rows = rows[orient(rows[:, 4:6], rows[:, 0:2], rows[:, 2:4]) < 0]
         pts = rows[:, :2]
-        if own_edge and len(pts) and los.walkable_area is not None:
-            pts = pts[~shapely.intersects_xy(los.walkable_area.boundary, pts[:, 0], pts[:, 1])]
+        if own_edge and len(pts) and los.eroded_bounds is not None:
+            pts = pts[~shapely.intersects_xy(los.eroded_bounds.boundary, pts[:, 0], pts[:, 1])]
         found.append(pts)
     if len(los.pinch_points):
         # a pinch point is judged by its wedges, not by the corners of the rings meeting there

@@ -244,3 +244,46 @@ def test_a_mesh_query_given_as_navmap_is_reused_with_its_profile(level_nav):
     f.chase([2, 28])
     f.update(0.1)
     assert f._query is query and f.route[-1].tolist() == [2.0, 28.0]
+
+
+@pytest.mark.parametrize("mode", ["straight", "hermite"])
+def test_a_door_closing_on_the_mesh_re_plans_from_where_the_unit_stands(level_nav, mode):
+    """A real local mesh update (navmesh.polymesh.with_obstacle) across the route: the unit is told at
+    once, re-plans on the new mesh from its own position, walks round and never enters the door."""
+    level, _ = level_nav
+    mesh = navmesh.build_navmesh(level, agent_radius=0.5)
+    f = PathFollower(navmesh.NavQuery(mesh).find_path([20, 15], [32, 15]), 4.0, navmap=mesh, radius=0.5, mode=mode)
+    f.update(0.5)
+    assert f.route[:, 1].tolist() == [15.0, 15.0]  # straight through the gap at x 24..28, y 12..18
+    door = shapely.box(24, 12, 28, 18)
+    closed = navmesh.polymesh.with_obstacle(mesh, door)
+    stood = f.position.copy()
+    assert f.set_navmap(closed)
+    kinds = [e.kind for e in f.update(1 / 60)]
+    assert kinds[:2] == ["blocked", "replan"]
+    assert f.waypoints[0].tolist() == stood.tolist()  # from where it stood, no jump
+    # the new route is the exact path on a fresh build of the closed level (straight mode walks it as is)
+    rebuilt = navmesh.NavQuery(navmesh.build_navmesh(closed.level, agent_radius=0.5))
+    if mode == "straight":
+        length = float(np.hypot(*np.diff(f.waypoints, axis=0).T).sum())
+        assert length == pytest.approx(rebuilt.find_path(stood, [32, 15]).cost, rel=1e-9)
+    grown = shapely.buffer(door, 0.5 - 1e-6, join_style="mitre")
+    while not f.done:
+        f.update(1 / 60)
+        assert not shapely.intersects(grown, shapely.Point(f.position))
+    assert f.position.tolist() == [32.0, 15.0]
+    assert f.set_navmap(navmesh.polymesh.without_obstacle(closed, -1)) is False  # done: nothing to re-plan
+
+
+def test_set_navmap_refuses_a_non_map_and_keeps_the_old_one(level_nav):
+    level, nav = level_nav
+    mesh = navmesh.build_navmesh(level, agent_radius=0.5)
+    f = PathFollower(navmesh.NavQuery(mesh).find_path([2, 2], [38, 28]), 4.0, navmap=mesh)
+    for bad in ("abc", None, level, navmesh.GridMap(np.zeros((2, 2), bool))):
+        with pytest.raises(InvalidOptionError, match=r"navmap=.* is not a NavMap, PolyMesh or MeshQuery"):
+            f.set_navmap(bad)
+    assert f.navmap is mesh
+    f.chase([2, 28])
+    assert [e.kind for e in f.update(0.1)] == ["replan"]  # still plans on the mesh
+    assert f.set_navmap(navmesh.MeshQuery(mesh)) is False and f.navmap is mesh
+    assert f.set_navmap(nav) is False and f.navmap is nav  # and back to the waypoint graph

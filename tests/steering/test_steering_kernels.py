@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 
 import navmesh
 from navmesh.steering import Walls
-from navmesh.steering import kernels as K
+from navmesh._kernels import buckets as BK
+from navmesh._kernels import walls as K
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -87,16 +88,45 @@ def test_segment_tests_by_hand():
     assert walls.walkable([[2.0, 1.5], [2.0, 0.5], [-0.1, 0.5]], 0).tolist() == [False, True, False]
 
 
-def test_spatial_hash_holds_every_active_unit_once():
-    pos = np.random.default_rng(0).uniform(0, 10, (500, 2))
-    active = np.ones(500, bool)
+def test_point_hash_holds_every_active_unit_once_and_finds_every_close_pair():
+    rng = np.random.default_rng(0)
+    pos = np.concatenate([rng.uniform(0, 10, (400, 2)), rng.uniform(-5000, 5000, (100, 2))])
+    active = np.ones(len(pos), bool)
     active[::7] = False
-    grid, start, order = K.spatial_hash(pos, active, 0.5)
-    assert sorted(order.tolist()) == np.flatnonzero(active).tolist()
-    x0, y0, nx, _, cs = grid
-    for c in range(int(grid[2] * grid[3])):
-        for i in order[start[c] : start[c + 1]]:
-            assert int((pos[i, 1] - y0) / cs) * int(nx) + int((pos[i, 0] - x0) / cs) == c
+    cs = 0.5
+    ptr, items, mask = BK.hash_points(pos, active, cs)
+    assert sorted(items.tolist()) == np.flatnonzero(active).tolist()
+    assert len(ptr) == mask + 2 and mask + 1 >= 2 * len(pos)
+    # brute force: every active point closer than cs to a query point lies in one of its buckets
+    near = np.empty(9, np.int64)
+    for q in rng.uniform(-1, 11, (200, 2)):
+        found = set()
+        for b in near[: BK.near_buckets(q[0], q[1], cs, mask, near)].tolist():
+            found.update(items[ptr[b] : ptr[b + 1]].tolist())
+        close = np.flatnonzero(active & (np.hypot(*(pos - q).T) < cs))
+        assert set(close.tolist()) <= found
+
+
+def test_segment_buckets_list_every_cell_a_segment_passes():
+    """Against dense sampling along each segment (an independent walk)."""
+    rng = np.random.default_rng(1)
+    seg = rng.uniform(0, 20, (60, 4))
+    grid = np.array([-0.5, -0.5, 1.7, 13.0, 13.0])
+    n_cells = 13 * 13
+    counts = np.zeros(2 * n_cells, np.int64)
+    ptr = np.zeros(2 * n_cells + 1, np.int64)
+    BK.bucket_segments(seg, 1, grid, ptr, counts, np.empty(0, np.int64), 0, False)
+    np.cumsum(counts, out=ptr[1:])
+    items = np.empty(int(ptr[-1]), np.int64)
+    counts[:] = 0
+    BK.bucket_segments(seg, 1, grid, ptr, counts, items, 100, True)
+    assert ptr[n_cells] == 0  # layer 0 stays empty
+    for e, (ax, ay, bx, by) in enumerate(seg):
+        t = np.linspace(0, 1, 4001)
+        x, y = ax + t * (bx - ax), ay + t * (by - ay)
+        cells = set((np.floor((y + 0.5) / 1.7) * 13 + np.floor((x + 0.5) / 1.7)).astype(int).tolist())
+        listed = {c - n_cells for c in range(n_cells, 2 * n_cells) if 100 + e in items[ptr[c] : ptr[c + 1]]}
+        assert cells <= listed
 
 
 def test_crowd_runs_the_same_as_plain_python_without_the_jit():
@@ -116,8 +146,8 @@ def test_second_process_loads_the_crowd_kernel_from_the_numba_cache():
     if os.environ.get("NUMBA_DISABLE_JIT") == "1":
         pytest.skip("no compilation without the JIT")
     code = SCENE + (
-        "from navmesh.steering import kernels as K\n"
-        "print(sum(K.crowd_step.stats.cache_misses.values()), sum(K.crowd_step.stats.cache_hits.values()))\n"
+        "from navmesh._kernels import crowd as CK\n"
+        "print(sum(CK.crowd_step.stats.cache_misses.values()), sum(CK.crowd_step.stats.cache_hits.values()))\n"
     )
     runs = [subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
             for _ in range(2)]

@@ -10,7 +10,8 @@ import pytest
 import scipy.sparse
 import shapely
 
-import navmesh.waypoints.build as build_mod
+import navmesh.waypoints.incremental as incremental_mod
+import navmesh.waypoints.linking as linking_mod
 from navmesh.waypoints.build import ARC_LINK, ARC_OFFMESH, build_waypoint_graph
 from navmesh.waypoints.diagnostics import diagnose
 from navmesh.waypoints.navmap import NavMap
@@ -446,7 +447,7 @@ def test_a_chain_of_door_updates_equals_rebuilds_and_relinks_only_near_the_doors
     pts = level.waypoints
     doors = [shapely.box(*(pts[0] - 3), *(pts[0] + 3)), shapely.box(95, 60, 104, 140), shapely.box(*(pts[2] - 2), *(pts[2] + 2))]
     nav = quiet_build(level, **options)
-    real = build_mod._nearest_visible
+    real = linking_mod._nearest_visible
     rows = []
 
     def spy(cand, k, blocked, los_for, n, which):
@@ -458,9 +459,9 @@ def test_a_chain_of_door_updates_equals_rebuilds_and_relinks_only_near_the_doors
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NavmeshWarning)
         for method, arg in steps:
-            monkeypatch.setattr(build_mod, "_nearest_visible", spy)
+            monkeypatch.setattr(linking_mod, "_nearest_visible", spy)
             current = getattr(current, method)(arg)
-            monkeypatch.setattr(build_mod, "_nearest_visible", real)
+            monkeypatch.setattr(linking_mod, "_nearest_visible", real)
             _same_graph(current, build_waypoint_graph(current.level, **options))
     _same_graph(current, nav)
     assert len(rows) == len(steps) and max(rows) < nav.n_nodes / 2  # only waypoints near a door chose again
@@ -479,7 +480,7 @@ def _first_rows(old: np.ndarray, new: np.ndarray) -> list[int]:
 def test_point_id_map_matches_a_dictionary(edit):
     rng = np.random.default_rng(11)
     old = rng.integers(0, 50, (200, 2)).astype(np.float64) + rng.random((200, 2))
-    assert build_mod._all_unique(old)
+    assert incremental_mod.all_unique(old)
     new = {
         "same": old.copy(),
         "move": np.vstack([old[:70], [[99.5, 99.5]], old[71:]]),
@@ -490,10 +491,10 @@ def test_point_id_map_matches_a_dictionary(edit):
         "shift_all": old + 1.0,  # every row changed: the full comparison
         "onto_other": np.vstack([old[:70], old[5:6], old[71:]]),  # a moved point lands on another: duplicates
     }[edit]
-    got = build_mod._old_to_new(old, new, old_unique=True)
+    got = incremental_mod.old_to_new(old, new, old_unique=True)
     assert got.tolist() == _first_rows(old, new)
-    assert build_mod._old_to_new(old, new, old_unique=False).tolist() == _first_rows(old, new)
-    assert build_mod._all_unique(new) == (edit != "onto_other")
+    assert incremental_mod.old_to_new(old, new, old_unique=False).tolist() == _first_rows(old, new)
+    assert incremental_mod.all_unique(new) == (edit != "onto_other")
 
 
 def _move_waypoint(level: Level, i: int, dx: float, dy: float) -> Level:
@@ -527,9 +528,9 @@ def _move_an_obstacle(level: Level) -> Level:
 )
 def test_a_chain_of_waypoint_and_obstacle_edits_equals_rebuilds(monkeypatch, options):
     # the editor's drag steps, each update starting from the previous one
-    real = build_mod._changed_run_map
+    real = incremental_mod.changed_run_map
     direct = []
-    monkeypatch.setattr(build_mod, "_changed_run_map", lambda old, new: direct.append(real(old, new) is not None) or real(old, new))
+    monkeypatch.setattr(incremental_mod, "changed_run_map", lambda old, new: direct.append(real(old, new) is not None) or real(old, new))
     level = _random_level(6)
     nav = quiet_build(level, **options)
     w = level.waypoints

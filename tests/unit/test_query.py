@@ -99,7 +99,7 @@ def _augmented_csgraph_cost(nav, s, g, k):
         # every visible waypoint among the k nearest; all visible ones when none of those is
         order = np.argsort(np.hypot(*(pts - p).T), kind="stable")
         lines = shapely.linestrings(np.stack([np.repeat([p], len(order), axis=0), pts[order]], axis=1))
-        free = shapely.covers(los.walkable_area, lines) & ~np.any(
+        free = shapely.covers(los.eroded_bounds, lines) & ~np.any(
             [shapely.crosses(o, lines) | shapely.contains(o, lines) for o in los.inflated], axis=0
         )
         return order[:k][free[:k]] if free[:k].any() else order[free]

@@ -129,12 +129,12 @@ def test_budget_raises_or_gives_partial_path_toward_goal():
 def test_astar_multi_uses_entry_and_exit_costs():
     g = ladder()
     # start off-graph between 2 and 7, joining both; goal off-graph near 4 and 9
-    p = navmesh.search.astar_multi(g, [2, 7], [4, 9], source_costs=[5.0, 5.0], goal_costs=[1.0, 6.0],
+    p = navmesh.search.astar_multi(g, [2, 7], [4, 9], start_costs=[5.0, 5.0], goal_costs=[1.0, 6.0],
                             goal_point=[41, 0])
     assert p.nodes.tolist() == [2, 3, 4] and p.cost == 5.0 + 20.0 + 1.0
 
 
-def test_dijkstra_tree_and_nearest_source():
+def test_dijkstra_tree_and_nearest_start():
     g = NavGraph.from_edges([[i, 0] for i in range(6)], [(i, i + 1) for i in range(5)])
     tree = navmesh.search.dijkstra_tree(g, [0, 5])
     assert tree.cost.tolist() == [0, 1, 2, 2, 1, 0]
@@ -195,13 +195,13 @@ def test_search_trace_records_frontier_in_order():
     "call, error, words",
     [
         (lambda g: navmesh.astar(g, 0, 99), NodeNotFoundError, "goal=99"),
-        (lambda g: navmesh.astar(g, -1, 2), NodeNotFoundError, "source=-1"),
-        (lambda g: navmesh.astar(g, 0.5, 2), NodeNotFoundError, "source=0.5"),
+        (lambda g: navmesh.astar(g, -1, 2), NodeNotFoundError, "start=-1"),
+        (lambda g: navmesh.astar(g, 0.5, 2), NodeNotFoundError, "start=0.5"),
         (lambda g: navmesh.astar(g, 0, 2, heuristic="diagonal"), InvalidOptionError, "'euclidean'"),
         (lambda g: navmesh.astar(g, 0, 2, heuristic_weight=0.5), InvalidOptionError, "heuristic_weight"),
         (lambda g: navmesh.astar(g, 0, 2, max_expansions=0), InvalidOptionError, "max_expansions"),
         (lambda g: navmesh.astar(g, 0, 2, weights=[1.0]), InvalidCostError, "shape"),
-        (lambda g: navmesh.search.dijkstra_tree(g, [], limit=1), NodeNotFoundError, "sources"),
+        (lambda g: navmesh.search.dijkstra_tree(g, [], limit=1), NodeNotFoundError, "starts"),
         (lambda g: navmesh.search.dijkstra_tree(g, 0, limit=float("nan")), InvalidOptionError, "limit"),
         (lambda g: navmesh.search_trace(g, 0, 2, algorithm="ida"), InvalidOptionError, "algorithm"),
         (lambda g: navmesh.astar(g, 0, 2, max_expansions=2**70), InvalidOptionError, "max_expansions"),
@@ -213,7 +213,7 @@ def test_search_trace_records_frontier_in_order():
         (lambda g: navmesh.astar(g, 0, 2, allow_partial="yes"), InvalidOptionError, "allow_partial"),
         (lambda g: navmesh.astar(g, 0, 2, weights=["1"] * g.n_edges), InvalidCostError, "weights"),
         (lambda g: navmesh.astar(g, 0, 2, weights=[1e300] * g.n_edges), InvalidCostError, r"within \+-1e\+50"),
-        (lambda g: navmesh.search.astar_multi(g, [0], [2], source_costs=["x"]), InvalidCostError, "source_costs"),
+        (lambda g: navmesh.search.astar_multi(g, [0], [2], start_costs=["x"]), InvalidCostError, "start_costs"),
         (lambda g: navmesh.search.astar_multi(g, [0], [2], goal_costs=[10**400]), InvalidCostError, "goal_costs"),
         (lambda g: NavGraph([[1e200, 0]], [0, 0], []), navmesh.InvalidGeometryError, "1e.15"),
     ],

@@ -1,0 +1,143 @@
+"""numba kernels of the uniform grid that buckets segments and points for fast neighbour lookups.
+
+One layout for every grid here: ``grid = (origin_x, origin_y, cell_size, nx, ny)`` (float64, 5),
+cell ``c = iy * nx + ix``, and CSR buckets ``ptr`` (cells + 1,) / ``items``: cell ``c`` holds
+``items[ptr[c]:ptr[c + 1]]``. Several layers of one grid (the wall classes of the steering layer)
+sit one after the other: layer ``k`` owns cells ``k * nx * ny .. (k + 1) * nx * ny - 1``.
+
+Moving points (crowd units) are bucketed without a bounding grid: each point's cell (of side
+``cs``, origin 0) is hashed into a table of a power-of-two size about twice the number of points
+(:func:`hash_points`), so the table stays small however far apart the points stand, and a query
+visits the distinct buckets of the 3 x 3 cells around it (:func:`near_buckets`). Points of other
+cells sharing a bucket are candidates that the caller's distance test rejects.
+
+Kernels trust their inputs and also run as plain Python with ``NUMBA_DISABLE_JIT=1``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from navmesh._kernels.signatures import plain_arguments
+
+CELL_EPS = 1e-9  # grid-units margin so a segment on a cell border is listed in both cells
+
+
+@njit(cache=True)
+def cell_of(x, y, grid):
+    """The cell holding (x, y), or -1 outside the grid."""
+    ox, oy, cs, nx, ny = grid[0], grid[1], grid[2], int(grid[3]), int(grid[4])
+    ix = math.floor((x - ox) / cs)
+    iy = math.floor((y - oy) / cs)
+    if ix < 0 or iy < 0 or ix >= nx or iy >= ny:
+        return -1
+    return iy * nx + ix
+
+
+@njit(cache=True)
+def segment_cells(ax, ay, bx, by, grid, out):
+    """Cells a segment passes (column by column); writes ids into ``out``, returns the count
+    (-1 when they do not fit in ``out``: callers treat such a segment as blocked)."""
+    ox, oy, cs, nx, ny = grid[0], grid[1], grid[2], int(grid[3]), int(grid[4])
+    gx0, gy0 = (ax - ox) / cs, (ay - oy) / cs
+    gx1, gy1 = (bx - ox) / cs, (by - oy) / cs
+    if gx1 < gx0:
+        gx0, gx1, gy0, gy1 = gx1, gx0, gy1, gy0
+    i0 = max(0, math.floor(gx0 - CELL_EPS))
+    i1 = min(nx - 1, math.floor(gx1 + CELL_EPS))
+    n = 0
+    for ix in range(i0, i1 + 1):
+        xa = max(gx0, float(ix))
+        xb = min(gx1, float(ix + 1))
+        if gx1 > gx0:
+            ya = gy0 + (gy1 - gy0) * (xa - gx0) / (gx1 - gx0)
+            yb = gy0 + (gy1 - gy0) * (xb - gx0) / (gx1 - gx0)
+        else:
+            ya, yb = gy0, gy1
+        lo = max(0, math.floor(min(ya, yb) - CELL_EPS))
+        hi = min(ny - 1, math.floor(max(ya, yb) + CELL_EPS))
+        for iy in range(lo, hi + 1):
+            if n >= out.shape[0]:
+                return -1
+            out[n] = iy * nx + ix
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def bucket_segments(segments, layer, grid, ptr, fill, items, item_base, write):
+    """Count (``write`` False: ``fill[c]`` += 1 per segment passing cell ``c`` of ``layer``) or
+    store (``write`` True: ``items[ptr[c] + fill[c]] = item_base + segment index``) the cells of
+    ``segments`` (m, >= 4; columns x0, y0, x1, y1). Call once to count, take the cumulative sum
+    as ``ptr``, reset ``fill`` and call again to store."""
+    buf = np.empty(1 << 16, np.int64)
+    base = layer * int(grid[3]) * int(grid[4])
+    for e in range(segments.shape[0]):
+        n = segment_cells(segments[e, 0], segments[e, 1], segments[e, 2], segments[e, 3], grid, buf)
+        for j in range(n):
+            c = base + buf[j]
+            if write:
+                items[ptr[c] + fill[c]] = item_base + e
+            fill[c] += 1
+
+
+@njit(cache=True)
+def _hash(ix, iy, mask):
+    return ((ix * 73856093) ^ (iy * 19349663)) & mask
+
+
+@njit(cache=True)
+def hash_points(pos, active, cs):
+    """Counting sort of the active rows of ``pos`` (n, 2) by the hash of their cell of side
+    ``cs`` (> 0). Returns ``(ptr, items, mask)``: bucket ``b`` (``0 <= b <= mask``) holds the
+    points ``items[ptr[b]:ptr[b + 1]]``."""
+    n = pos.shape[0]
+    size = 64
+    while size < 2 * n:
+        size *= 2
+    mask = size - 1
+    bucket = np.empty(n, np.int64)
+    ptr = np.zeros(size + 1, np.int64)
+    for i in range(n):
+        if active[i]:
+            b = _hash(math.floor(pos[i, 0] / cs), math.floor(pos[i, 1] / cs), mask)
+            bucket[i] = b
+            ptr[b + 1] += 1
+        else:
+            bucket[i] = -1
+    for b in range(size):
+        ptr[b + 1] += ptr[b]
+    fill = ptr[:-1].copy()
+    items = np.empty(ptr[size], np.int64)
+    for i in range(n):
+        b = bucket[i]
+        if b >= 0:
+            items[fill[b]] = i
+            fill[b] += 1
+    return ptr, items, mask
+
+
+@njit(cache=True)
+def near_buckets(x, y, cs, mask, out):
+    """The distinct buckets of :func:`hash_points` of the 3 x 3 cells around (x, y), written to
+    ``out`` (>= 9); returns their count. Every point closer than ``cs`` to (x, y) is in one."""
+    ix, iy = math.floor(x / cs), math.floor(y / cs)
+    m = 0
+    for dy in range(-1, 2):
+        for dx in range(-1, 2):
+            b = _hash(ix + dx, iy + dy, mask)
+            seen = False
+            for q in range(m):
+                if out[q] == b:
+                    seen = True
+                    break
+            if not seen:
+                out[m] = b
+                m += 1
+    return m
+
+
+plain_arguments(globals())

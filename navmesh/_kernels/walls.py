@@ -1,0 +1,376 @@
+"""numba kernels of the steering layer's walls: exact point and segment tests against wall edges
+bucketed in a uniform grid (:mod:`navmesh._kernels.buckets`), and obstacle-safe moves.
+
+Walls
+-----
+The walls of one unit radius class are the boundary rings of its free space (the bounds eroded by
+the radius minus the obstacles inflated by it), stored as edges ``x0, y0, x1, y1`` and bucketed in
+a uniform grid. Every radius class uses the same grid (origin, cell size, ``nx * ny`` cells);
+class ``k`` owns the cell slots ``k * n_cells .. (k + 1) * n_cells - 1``. For each cell slot a
+reference point with its known status (free or not, computed once by shapely) is stored, so a
+point's status is the reference status flipped once per wall edge that the segment from the
+reference point to the point crosses (both lie in one convex cell, so only that cell's edges can
+be crossed). A vertex lying exactly on that segment is counted on one side consistently, so the
+parity is exact for a point away from the walls. A point closer than ``eps`` to a wall edge of
+its cell counts as not free: what the kernels call free is free by any rounding.
+
+Kernels trust their inputs and also run as plain Python with ``NUMBA_DISABLE_JIT=1``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from navmesh._kernels.buckets import CELL_EPS, cell_of, segment_cells
+from navmesh._kernels.signatures import plain_arguments
+
+
+@njit(cache=True)
+def _orient(ax, ay, bx, by, cx, cy):
+    return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
+
+
+@njit(cache=True)
+def _seg_dist2(px, py, ax, ay, bx, by):
+    dx, dy = bx - ax, by - ay
+    ll = dx * dx + dy * dy
+    t = 0.0
+    if ll > 0.0:
+        t = ((px - ax) * dx + (py - ay) * dy) / ll
+        t = min(1.0, max(0.0, t))
+    qx, qy = ax + t * dx - px, ay + t * dy - py
+    return qx * qx + qy * qy
+
+
+@njit(cache=True)
+def point_status(x, y, cls, edges, grid, cell_ptr, cell_items, ref, eps):
+    """1 where a unit of radius class ``cls`` may stand at (x, y) at least ``eps`` away from every
+    wall edge; 0 within ``eps`` of a wall edge (on the boundary, up to rounding); -1 inside a
+    wall or outside the grid."""
+    c = cell_of(x, y, grid)
+    if c < 0:
+        return -1
+    slot = cls * (int(grid[3]) * int(grid[4])) + c
+    rx, ry = ref[slot, 0], ref[slot, 1]
+    free = ref[slot, 2] > 0.5
+    e2 = eps * eps
+    near = False
+    for k in range(cell_ptr[slot], cell_ptr[slot + 1]):
+        e = cell_items[k]
+        ax, ay, bx, by = edges[e, 0], edges[e, 1], edges[e, 2], edges[e, 3]
+        if _seg_dist2(x, y, ax, ay, bx, by) < e2:
+            near = True
+            break
+        # does the segment ref -> p cross edge a -> b? (vertices on its line count as "above")
+        sa = _orient(rx, ry, x, y, ax, ay) > 0.0
+        sb = _orient(rx, ry, x, y, bx, by) > 0.0
+        if sa != sb:
+            o1 = _orient(ax, ay, bx, by, rx, ry)
+            o2 = _orient(ax, ay, bx, by, x, y)
+            if (o1 > 0.0 and o2 < 0.0) or (o1 < 0.0 and o2 > 0.0):
+                free = not free
+    if near:
+        return 0
+    return 1 if free else -1
+
+
+@njit(cache=True)
+def point_free(x, y, cls, edges, grid, cell_ptr, cell_items, ref, eps):
+    """Whether a unit of radius class ``cls`` may stand at (x, y): inside its free space and at
+    least ``eps`` away from every wall edge. Outside the grid is not free."""
+    return point_status(x, y, cls, edges, grid, cell_ptr, cell_items, ref, eps) == 1
+
+
+@njit(cache=True)
+def segment_hit(ax, ay, bx, by, cls, edges, grid, cell_ptr, cell_items, buf):
+    """First wall edge the segment a -> b crosses: (t along the segment in [0, 1], edge id), or
+    (2.0, -1) when it crosses none. A too long segment reports (0.0, -1).
+
+    A crossing means a and b lie strictly on opposite sides of the edge's line and the edge's
+    ends on opposite sides of the segment's line, an edge end lying exactly on that line
+    counting as on its left (so a segment entering through a vertex crosses one of its two
+    edges). Running along an edge or ending on it is no crossing: :func:`point_free` on the end
+    point settles those.
+    """
+    base = cls * (int(grid[3]) * int(grid[4]))
+    best_t, best_e = 2.0, -1
+    seg = math.sqrt((bx - ax) ** 2 + (by - ay) ** 2)
+    c = cell_of(ax, ay, grid)
+    if c >= 0 and c == cell_of(bx, by, grid):
+        # (most steps of a unit stay in one cell, which lists every edge that can cross them)
+        buf[0] = c
+        n = 1
+    else:
+        n = segment_cells(ax, ay, bx, by, grid, buf)
+        if n < 0:
+            return 0.0, -1
+    for j in range(n):
+        slot = base + buf[j]
+        for k in range(cell_ptr[slot], cell_ptr[slot + 1]):
+            e = cell_items[k]
+            t = _cross_t(ax, ay, bx, by, edges[e, 0], edges[e, 1], edges[e, 2], edges[e, 3], seg)
+            if 0.0 <= t < best_t:
+                best_t, best_e = t, e
+    return best_t, best_e
+
+
+@njit(cache=True)
+def _cross_t(ax, ay, bx, by, px, py, qx, qy, seg):
+    """Where the segment a -> b (of length ``seg``) properly crosses the wall edge p -> q, as a
+    fraction of a -> b in (0, 1); -1.0 when it does not (touching within a relative 1e-12 is no
+    crossing)."""
+    if (_orient(ax, ay, bx, by, px, py) >= 0.0) == (_orient(ax, ay, bx, by, qx, qy) >= 0.0):
+        return -1.0
+    o1 = _orient(px, py, qx, qy, ax, ay)
+    o2 = _orient(px, py, qx, qy, bx, by)
+    tol = 1e-12 * seg * math.sqrt((qx - px) ** 2 + (qy - py) ** 2)
+    if (o1 > tol and o2 < -tol) or (o1 < -tol and o2 > tol):
+        return o1 / (o1 - o2)
+    return -1.0
+
+
+@njit(cache=True)
+def _crosses_in_cell(ax, ay, bx, by, slot, edges, cell_ptr, cell_items, seg):
+    """Whether the segment a -> b crosses a wall edge of cell slot ``slot`` (as in
+    :func:`segment_hit`)."""
+    for k in range(cell_ptr[slot], cell_ptr[slot + 1]):
+        e = cell_items[k]
+        if _cross_t(ax, ay, bx, by, edges[e, 0], edges[e, 1], edges[e, 2], edges[e, 3], seg) >= 0.0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def segment_crosses(ax, ay, bx, by, cls, edges, grid, cell_ptr, cell_items):
+    """Whether the segment a -> b crosses any wall edge of class ``cls`` (the crossings of
+    :func:`segment_hit`), walking the cells it passes from a and stopping at the first
+    crossing: a blocked sight line costs only the cells up to its first wall."""
+    ox, oy, cs, nx, ny = grid[0], grid[1], grid[2], int(grid[3]), int(grid[4])
+    base = cls * (nx * ny)
+    seg = math.sqrt((bx - ax) ** 2 + (by - ay) ** 2)
+    gx0, gy0 = (ax - ox) / cs, (ay - oy) / cs
+    gx1, gy1 = (bx - ox) / cs, (by - oy) / cs
+    i0 = min(nx - 1, max(0, math.floor(min(gx0, gx1) - CELL_EPS)))
+    i1 = min(nx - 1, max(0, math.floor(max(gx0, gx1) + CELL_EPS)))
+    step = 1 if gx1 >= gx0 else -1
+    first, last = (i0, i1) if step > 0 else (i1, i0)
+    ix = first
+    while True:
+        xa = max(min(gx0, gx1), float(ix))
+        xb = min(max(gx0, gx1), float(ix + 1))
+        if gx1 != gx0:
+            ya = gy0 + (gy1 - gy0) * (xa - gx0) / (gx1 - gx0)
+            yb = gy0 + (gy1 - gy0) * (xb - gx0) / (gx1 - gx0)
+        else:
+            ya, yb = gy0, gy1
+        lo = max(0, math.floor(min(ya, yb) - CELL_EPS))
+        hi = min(ny - 1, math.floor(max(ya, yb) + CELL_EPS))
+        if gy1 >= gy0:
+            for iy in range(lo, hi + 1):
+                if _crosses_in_cell(ax, ay, bx, by, base + iy * nx + ix, edges, cell_ptr, cell_items, seg):
+                    return True
+        else:
+            for iy in range(hi, lo - 1, -1):
+                if _crosses_in_cell(ax, ay, bx, by, base + iy * nx + ix, edges, cell_ptr, cell_items, seg):
+                    return True
+        if ix == last:
+            return False
+        ix += step
+
+
+@njit(cache=True)
+def segment_free(ax, ay, bx, by, cls, edges, grid, cell_ptr, cell_items, ref, eps, buf):
+    """Whether a unit can walk straight from a to b (a not inside a wall): b not inside a wall
+    and no wall edge crossed. Ending on a wall and running along the inside of a wall edge are
+    allowed, as in :class:`navmesh.sight.LineOfSight`; passing exactly through a wall vertex
+    may count as blocked (the conservative side)."""
+    if point_status(bx, by, cls, edges, grid, cell_ptr, cell_items, ref, eps) < 0:
+        return False
+    return not segment_crosses(ax, ay, bx, by, cls, edges, grid, cell_ptr, cell_items)
+
+
+@njit(cache=True)
+def target_visible(ax, ay, bx, by, cls, barrier, edges, grid, cell_ptr, cell_items, ref, eps, buf):
+    """:func:`segment_free` to a target that may lie on a wall (a corner waypoint): the segment
+    is cut short by ``1000 * eps`` before the target. With ``barrier >= 0`` the segment must
+    also touch no edge of that class (terrain boundaries)."""
+    dx, dy = bx - ax, by - ay
+    d = math.sqrt(dx * dx + dy * dy)
+    cut = 1000.0 * eps
+    if d <= cut:
+        return True
+    k = (d - cut) / d
+    ex, ey = ax + dx * k, ay + dy * k
+    if not segment_free(ax, ay, ex, ey, cls, edges, grid, cell_ptr, cell_items, ref, eps, buf):
+        return False
+    if barrier >= 0:
+        n_cells = int(grid[3]) * int(grid[4])
+        if cell_ptr[(barrier + 1) * n_cells] > cell_ptr[barrier * n_cells]:
+            return not segment_crosses(ax, ay, ex, ey, barrier, edges, grid, cell_ptr, cell_items)
+    return True
+
+
+@njit(cache=True)
+def targets_visible(a, b, cls, barrier, edges, grid, cell_ptr, cell_items, ref, eps):
+    """Bulk :func:`target_visible` for rows of ``a``, ``b`` (m, 2) and classes ``cls`` (m,)."""
+    out = np.empty(a.shape[0], np.bool_)
+    buf = np.empty(4096, np.int64)
+    for i in range(a.shape[0]):
+        out[i] = target_visible(
+            a[i, 0], a[i, 1], b[i, 0], b[i, 1], cls[i], barrier, edges, grid, cell_ptr, cell_items, ref, eps, buf
+        )
+    return out
+
+
+@njit(cache=True)
+def first_in_sight(a, targets, cand, cost, cls, barrier, edges, grid, cell_ptr, cell_items, ref, eps):
+    """Per row i of ``a`` (m, 2): the first column j of ``cand[i]`` (m, k; rows of ``targets``,
+    sorted by ``cost[i]`` ascending) with a finite cost whose target is in sight
+    (:func:`target_visible` for class ``cls``, barrier class ``barrier``), or -1. Testing in
+    cost order stops at the cheapest visible candidate, usually the first."""
+    m, k = cand.shape
+    out = np.full(m, -1, np.int64)
+    buf = np.empty(4096, np.int64)
+    for i in range(m):
+        for j in range(k):
+            if not cost[i, j] < math.inf:
+                break
+            t = cand[i, j]
+            if target_visible(
+                a[i, 0], a[i, 1], targets[t, 0], targets[t, 1], cls, barrier, edges, grid, cell_ptr, cell_items, ref, eps, buf
+            ):
+                out[i] = j
+                break
+    return out
+
+
+@njit(cache=True)
+def segments_free(a, b, cls, edges, grid, cell_ptr, cell_items, ref, eps):
+    """Bulk :func:`segment_free` for rows of ``a``, ``b`` (m, 2) and classes ``cls`` (m,)."""
+    m = a.shape[0]
+    out = np.empty(m, np.bool_)
+    buf = np.empty(4096, np.int64)
+    for i in range(m):
+        out[i] = point_status(a[i, 0], a[i, 1], cls[i], edges, grid, cell_ptr, cell_items, ref, eps) >= 0 and segment_free(
+            a[i, 0], a[i, 1], b[i, 0], b[i, 1], cls[i], edges, grid, cell_ptr, cell_items, ref, eps, buf
+        )
+    return out
+
+
+@njit(cache=True)
+def points_free(p, cls, edges, grid, cell_ptr, cell_items, ref, eps):
+    """Bulk :func:`point_free` for rows of ``p`` (m, 2) and classes ``cls`` (m,)."""
+    out = np.empty(p.shape[0], np.bool_)
+    for i in range(p.shape[0]):
+        out[i] = point_free(p[i, 0], p[i, 1], cls[i], edges, grid, cell_ptr, cell_items, ref, eps)
+    return out
+
+
+@njit(cache=True)
+def points_status(p, cls, edges, grid, cell_ptr, cell_items, ref, eps):
+    """Bulk :func:`point_status` (1 free, 0 on a wall, -1 inside) for rows of ``p`` (m, 2) and
+    classes ``cls`` (m,)."""
+    out = np.empty(p.shape[0], np.int64)
+    for i in range(p.shape[0]):
+        out[i] = point_status(p[i, 0], p[i, 1], cls[i], edges, grid, cell_ptr, cell_items, ref, eps)
+    return out
+
+
+@njit(cache=True)
+def safe_moves(a, b, cls, edges, grid, cell_ptr, cell_items, ref, eps):
+    """Bulk :func:`safe_move` from rows of ``a`` toward rows of ``b`` (m, 2), classes ``cls``."""
+    out = np.empty_like(a)
+    buf = np.empty(4096, np.int64)
+    for i in range(a.shape[0]):
+        out[i, 0], out[i, 1] = safe_move(
+            a[i, 0], a[i, 1], b[i, 0], b[i, 1], cls[i], edges, grid, cell_ptr, cell_items, ref, eps, buf
+        )
+    return out
+
+
+@njit(cache=True)
+def _nearest_edge(x, y, cls, edges, grid, cell_ptr, cell_items):
+    """The wall edge of class ``cls`` nearest to (x, y) among those of its cell, or -1."""
+    c = cell_of(x, y, grid)
+    if c < 0:
+        return -1
+    slot = cls * (int(grid[3]) * int(grid[4])) + c
+    best, best_e = math.inf, -1
+    for k in range(cell_ptr[slot], cell_ptr[slot + 1]):
+        e = cell_items[k]
+        d2 = _seg_dist2(x, y, edges[e, 0], edges[e, 1], edges[e, 2], edges[e, 3])
+        if d2 < best:
+            best, best_e = d2, e
+    return best_e
+
+
+@njit(cache=True)
+def safe_move(px, py, qx, qy, cls, edges, grid, cell_ptr, cell_items, ref, eps, buf):
+    """Where a unit standing on a free point p ends when it tries to step to q.
+
+    The whole step when it crosses no wall and ends free. Otherwise the unit slides: q is
+    projected onto the line of the wall in the way (the first one the step crosses or, for a
+    step that ends on a wall or within ``eps`` of it without crossing one, the wall edge
+    nearest q), kept ``4 * eps`` off it on p's side, if that ends free without crossing a wall;
+    otherwise half the step (up to the wall) is tried; otherwise p itself. So a unit running
+    along a wall, or toward a point on one, keeps moving. The result is always free (or p).
+    """
+    c = cell_of(qx, qy, grid)
+    if c >= 0 and c == cell_of(px, py, grid):
+        slot = cls * (int(grid[3]) * int(grid[4])) + c
+        if cell_ptr[slot] == cell_ptr[slot + 1] and ref[slot, 2] > 0.5:
+            return qx, qy  # one wall-free cell holds the whole step
+    t, e = segment_hit(px, py, qx, qy, cls, edges, grid, cell_ptr, cell_items, buf)
+    if e < 0 and t > 1.0:
+        if point_free(qx, qy, cls, edges, grid, cell_ptr, cell_items, ref, eps):
+            return qx, qy
+        t, e = 1.0, _nearest_edge(qx, qy, cls, edges, grid, cell_ptr, cell_items)
+    if e >= 0:
+        ax, ay = edges[e, 0], edges[e, 1]
+        ex, ey = edges[e, 2] - ax, edges[e, 3] - ay
+        ll = ex * ex + ey * ey
+        if ll > 0.0:
+            # q's foot on the wall's line, kept a little more than eps off it on p's side
+            nl = math.sqrt(ll)
+            off = 4.0 * eps / nl if _orient(ax, ay, ax + ex, ay + ey, px, py) >= 0.0 else -4.0 * eps / nl
+            k = ((qx - ax) * ex + (qy - ay) * ey) / ll
+            sx, sy = ax + k * ex - off * ey, ay + k * ey + off * ex
+            t2, e2 = segment_hit(px, py, sx, sy, cls, edges, grid, cell_ptr, cell_items, buf)
+            if e2 < 0 and t2 > 1.0 and point_free(sx, sy, cls, edges, grid, cell_ptr, cell_items, ref, eps):
+                return sx, sy
+        back = t * 0.5
+        hx, hy = px + (qx - px) * back, py + (qy - py) * back
+        t3, e3 = segment_hit(px, py, hx, hy, cls, edges, grid, cell_ptr, cell_items, buf)
+        if e3 < 0 and t3 > 1.0 and point_free(hx, hy, cls, edges, grid, cell_ptr, cell_items, ref, eps):
+            return hx, hy
+    return px, py
+
+
+@njit(cache=True)
+def cell_refs(cell_ptr, cell_items, edges, grid, base, n_cells):
+    """A reference point per cell of one class, as far from the cell's edges as a 5 x 5 grid of
+    candidates allows: (n_cells, 3) rows x, y, clearance."""
+    ox, oy, cs, nx = grid[0], grid[1], grid[2], int(grid[3])
+    out = np.empty((n_cells, 3))
+    for c in range(n_cells):
+        ix, iy = c % nx, c // nx
+        best = -1.0
+        bx_, by_ = 0.0, 0.0
+        for a in range(5):
+            for b in range(5):
+                x = ox + (ix + (a + 0.5 + 0.137 * (b - 2) / 5.0) / 5.0) * cs
+                y = oy + (iy + (b + 0.5 + 0.113 * (a - 2) / 5.0) / 5.0) * cs
+                d = 1e300
+                for k in range(cell_ptr[base + c], cell_ptr[base + c + 1]):
+                    e = cell_items[k]
+                    d = min(d, _seg_dist2(x, y, edges[e, 0], edges[e, 1], edges[e, 2], edges[e, 3]))
+                if d > best:
+                    best, bx_, by_ = d, x, y
+        out[c, 0], out[c, 1], out[c, 2] = bx_, by_, math.sqrt(best)
+    return out
+
+
+plain_arguments(globals())

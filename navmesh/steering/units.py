@@ -1,0 +1,123 @@
+"""The crowd's storage: one flat numpy array per unit field, indexed by unit id, grown by doubling.
+
+:class:`UnitArrays` holds the public fields of :class:`~navmesh.steering.Crowd` (positions,
+velocities, ...) and the per-unit state its kernel and its route scheduler share (current route
+row, order, slot, progress watch). Rows of removed units stay (ids are never reused).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+from navmesh._checks import MAX_COORDINATE
+from navmesh.errors import InvalidOptionError, describe
+
+__all__ = ["KERNEL_FIELDS", "UnitArrays", "check_float"]
+
+# the unit fields of navmesh._kernels.crowd.crowd_step, in its argument order
+KERNEL_FIELDS = (
+    "positions", "velocities", "headings", "radii", "speeds", "cls", "alive", "moving", "arrived", "cur",
+    "lost", "stuck", "stall", "best", "settled", "tries", "slot", "slot_mult", "min_mult",
+)
+
+
+class UnitArrays:
+    """Per-unit arrays of a crowd (capacity ``cap``, ``n`` rows in use).
+
+    Fields: ``positions``, ``velocities`` (n, 2), ``headings``, ``radii``, ``speeds`` (n,),
+    ``arrived``, ``alive`` (public); ``moving`` (has a route to walk), ``cls`` (wall class),
+    ``cur`` (current route row, -1: its slot), ``lost`` / ``stuck`` (flags the kernel raises for
+    the scheduler), ``stall`` / ``best`` / ``settled`` / ``tries`` (progress watch), ``shadow``
+    (positions as the last update left them), ``slot`` (2,), ``prof`` (profile index), ``order``
+    (order id, -1: none), ``slot_mult`` (terrain multiplier at the slot), ``min_mult`` (the unit
+    type's smallest multiplier).
+    """
+
+    FIELDS: ClassVar[dict[str, tuple[type, tuple[int, ...]]]] = {
+        "positions": (np.float64, (2,)),
+        "velocities": (np.float64, (2,)),
+        "headings": (np.float64, ()),
+        "radii": (np.float64, ()),
+        "speeds": (np.float64, ()),
+        "arrived": (np.bool_, ()),
+        "alive": (np.bool_, ()),
+        "moving": (np.bool_, ()),
+        "cls": (np.int64, ()),
+        "cur": (np.int64, ()),
+        "lost": (np.bool_, ()),
+        "stuck": (np.bool_, ()),
+        "stall": (np.float64, ()),
+        "best": (np.float64, ()),
+        "settled": (np.bool_, ()),
+        "tries": (np.int64, ()),
+        "shadow": (np.float64, (2,)),
+        "slot": (np.float64, (2,)),
+        "prof": (np.int64, ()),
+        "order": (np.int64, ()),
+        "slot_mult": (np.float64, ()),
+        "min_mult": (np.float64, ()),
+    }
+
+    def __init__(self, cap: int = 16) -> None:
+        self.n = 0
+        self.cap = 0
+        self.arrays: dict[str, NDArray[Any]] = {}
+        self.grow(cap)
+
+    def grow(self, cap: int) -> None:
+        """Storage for ``cap`` units, keeping the rows in use."""
+        new = {}
+        for name, (dt, shape) in self.FIELDS.items():
+            arr = np.zeros((cap, *shape), dtype=dt)
+            if name in self.arrays:
+                arr[: self.n] = self.arrays[name][: self.n]
+            new[name] = arr
+        for name in ("cur", "order"):
+            new[name][self.n :] = -1
+        new["best"][self.n :] = np.inf
+        self.arrays = new
+        self.cap = cap
+
+    def reserve(self, m: int) -> None:
+        """Room for ``m`` more units."""
+        while self.n + m > self.cap:
+            self.grow(self.cap * 2)
+
+    def __getitem__(self, name: str) -> NDArray[Any]:
+        """The whole storage array of field ``name`` (index it with unit ids)."""
+        return self.arrays[name]
+
+    def view(self, name: str) -> NDArray[Any]:
+        """The rows in use of field ``name``."""
+        return self.arrays[name][: self.n]
+
+    def restart(self, u: NDArray[np.int64]) -> None:
+        """Units ``u`` got a new target: their progress watch starts again."""
+        a = self.arrays
+        a["best"][u] = np.inf
+        a["stall"][u] = 0.0
+        a["stuck"][u] = False
+        a["lost"][u] = False
+        a["settled"][u] = False
+
+    def kernel_views(self) -> list[NDArray[Any]]:
+        """The views :func:`navmesh._kernels.crowd.crowd_step` takes, in its order."""
+        n = self.n
+        return [self.arrays[name][:n] for name in KERNEL_FIELDS]
+
+
+def check_float(name: str, value: Any, low: float, *, strict: bool = False) -> float:
+    """``value`` as a float in ``[low, MAX_COORDINATE]`` (``(low, ...]`` when ``strict``)."""
+    try:
+        v = float(value)
+    except (TypeError, ValueError, OverflowError):
+        raise InvalidOptionError(f"{name}={describe(value)} is not a number") from None
+    if not np.isfinite(v) or v < low or (strict and v == low) or v > MAX_COORDINATE:
+        rule = f"> {low}" if strict else f">= {low}"
+        raise InvalidOptionError(
+            f"{name}={describe(value)} is not valid; expected a finite number {rule} and <= {MAX_COORDINATE:g}"
+        )
+    return v
