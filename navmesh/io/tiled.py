@@ -247,7 +247,7 @@ def load_tiled_level(
         World position of the map's bottom-left corner, as arcade's ``load_tilemap(offset=)``.
         Default: the arcade map's offset, else (0, 0).
     obstacle_layer, terrain_layer, bounds_layer : str
-        Names of the object layers holding obstacles, terrain regions and the walkable area.
+        Names of the object layers holding obstacles, terrain regions and the level bounds (the outline units stay inside).
     on_bad_waypoint, known_tags, repair
         As for :class:`Level`.
 
@@ -336,7 +336,7 @@ def load_tiled_level(
         (read if after != before else skipped).append(f"{layer.name!r} ({kind})")
 
     if bounds is None and tmap.infinite:
-        raise LevelFormatError(f"{name}: infinite maps need a {bounds_layer!r} layer with the walkable area")
+        raise LevelFormatError(f"{name}: infinite maps need a {bounds_layer!r} layer with the level bounds")
     if not obstacles and not regions and not points:
         warnings.warn(
             f"{name}: nothing navigable found (no obstacle, waypoint or terrain); layers read: "
