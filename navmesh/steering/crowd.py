@@ -46,15 +46,20 @@ __all__ = ["Crowd", "formation_slots"]
 
 
 class Crowd:
-    """Units moving together on a NavMap or a GridMap.
+    """Units moving together on a NavMap, a GridMap or a PolyMesh.
 
     The state arrays are indexed by unit id (removed units keep their row, with ``alive``
     False); each is a view of the crowd's storage, so read it again after :meth:`add`.
 
     Parameters
     ----------
-    navmap_or_grid : NavMap or GridMap
-        The map. On a NavMap, routes follow its waypoint graph under each unit's
+    navmap_or_grid : NavMap, GridMap or PolyMesh
+        The map. On a PolyMesh (from :func:`~navmesh.build_navmesh`, which keeps its level)
+        every ordered unit plans its own exact path to its slot with the mesh's
+        :class:`~navmesh.polymesh.query.MeshQuery` (sliced, within ``expansions_per_update``;
+        planned again when the unit is pushed off it or stuck); costs are uniform, so units
+        take no ``profile``, and no unit may be wider than the mesh's ``agent_radius``
+        (InvalidOptionError). On a NavMap, routes follow its waypoint graph under each unit's
         :class:`~navmesh.terrain.CostProfile`; on a GridMap they follow a
         :class:`~navmesh.grid.FlowField` (blocked cells are walls; profiles do not apply,
         the grid's own cell costs do). Walls for the motion are the level's obstacles (or
@@ -256,7 +261,8 @@ class Crowd:
         InvalidGeometryError
             ``positions`` is not finite (m, 2) numbers.
         InvalidOptionError
-            ``radius``, ``speed`` or ``profile`` is invalid.
+            ``radius``, ``speed`` or ``profile`` is invalid; on a PolyMesh also a ``profile``
+            or a ``radius`` above the mesh's ``agent_radius``.
         """
         p = as_float_array("positions", positions, InvalidGeometryError)
         if p.ndim == 1:
@@ -422,7 +428,8 @@ class Crowd:
         Raises
         ------
         InvalidOptionError
-            The new map is neither a NavMap nor a GridMap, or of the other kind than before.
+            The new map is not a NavMap, GridMap or PolyMesh, is of another kind than before, or
+            (a PolyMesh) was built for a smaller ``agent_radius`` than a unit's radius.
         """
         level_geometry(navmap_or_grid)
         if isinstance(navmap_or_grid, GridMap) != self._grid or isinstance(navmap_or_grid, PolyMesh) != self._mesh:
