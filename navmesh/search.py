@@ -60,8 +60,17 @@ __all__ = [
 WeightsLike = "EdgeWeights | ArrayLike | None"
 ALL_PAIRS_MAX_BYTES = 256 * 1024 * 1024
 _NO_LOG = np.empty(0, np.int32)
-_ZERO1 = np.zeros(1)
-_ZERO1.flags.writeable = False
+ZERO1 = np.zeros(1)
+ZERO1.flags.writeable = False
+
+
+def frozen(values: NDArray[np.float64]) -> NDArray[np.float64]:
+    """A read-only view: the kernels get one array type for costs (numba compiles a kernel once
+    more for each read-only/writeable mix of its arguments)."""
+    view = values.view()
+    view.flags.writeable = False
+    return view
+
 
 
 #: Largest ``heuristic_weight``: far beyond it weighted A* is already greedy best-first search, and
@@ -150,7 +159,7 @@ def _best_first_path(
     w = graph.resolve_weights(weights)
     nodes, cost, status, expansions, partial = K.best_first_path(
         graph.indptr, graph.indices, w.values, graph.points,
-        starts, start_costs, goals, goal_costs, goal_point,
+        starts, frozen(start_costs), goals, frozen(goal_costs), frozen(goal_point),
         HEURISTICS.index(heuristic), hw * w.heuristic_scale(heuristic),
         budget, check_flag("allow_partial", allow_partial),
     )
@@ -211,7 +220,7 @@ def astar(
     s = check_node("start", start, graph.n_nodes)
     t = check_node("goal", goal, graph.n_nodes)
     return _best_first_path(
-        graph, np.array([s], np.int32), _ZERO1, np.array([t], np.int32), _ZERO1, graph.points[t],
+        graph, np.array([s], np.int32), ZERO1, np.array([t], np.int32), ZERO1, graph.points[t],
         weights, heuristic, heuristic_weight, max_expansions, allow_partial,
     )
 
@@ -341,7 +350,7 @@ def dijkstra_tree(
     w = graph.resolve_weights(weights)
     g, parent, origin, _, _, _, _, expansions, _, _ = K.best_first(
         graph.indptr, graph.indices, w.values, graph.points,
-        src, np.zeros(len(src)), _NO_LOG, np.empty(0), np.zeros(graph.dim),
+        src, frozen(np.zeros(len(src))), _NO_LOG, frozen(np.empty(0)), frozen(np.zeros(graph.dim)),
         K.H_ZERO, 0.0, np.inf if lim is None else lim, 0,
         False, _NO_LOG, _NO_LOG, _NO_LOG, _NO_LOG,
     )

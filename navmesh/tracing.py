@@ -17,10 +17,12 @@ from navmesh.errors import InvalidOptionError
 from navmesh.graph import HEURISTICS, EdgeWeights, Heuristic, NavGraph
 from navmesh.path import SearchTrace
 from navmesh.search import (
+    ZERO1,
     bellman_ford_run,
     check_heuristic,
     expansion_budget,
     finish_search,
+    frozen,
     nearest_node,
     open_arcs,
     priced_path,
@@ -131,7 +133,7 @@ def search_trace(
         w = graph.resolve_weights(weights)
         cost, parent, _, _, end, total, status, expansions, n_exp, n_open = K.best_first(
             graph.indptr, graph.indices, w.values, graph.points,
-            np.array([s], np.int32), np.zeros(1), np.array([t], np.int32), np.zeros(1), graph.points[t],
+            np.array([s], np.int32), ZERO1, np.array([t], np.int32), ZERO1, frozen(graph.points[t]),
             HEURISTICS.index(h), hw * w.heuristic_scale(h), np.inf, budget, True, *logs,
         )
     path = finish_search(graph, status, end, total, parent, cost, expansions, True, log_expanded[:n_exp],

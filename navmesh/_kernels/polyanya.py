@@ -126,7 +126,7 @@ def workspace(n_vertices, capacity):
         np.empty(capacity, np.float64),  # g
         np.empty(capacity, np.int64),  # parent node
         np.empty(capacity, np.float64),  # heap keys (f)
-        np.empty(capacity, np.int64),  # heap values (node ids)
+        np.empty(capacity, np.int32),  # heap values (node ids; int32 like every other search: one heap kernel)
         np.zeros(n_vertices, np.float64),  # best g per root vertex
         np.zeros(n_vertices, np.int64),  # search stamp of that g
     )
