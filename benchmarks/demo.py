@@ -59,7 +59,7 @@ def spawn(army: Army, n: int, rng: np.random.Generator) -> None:
 
 
 def standable(army: Army, points: np.ndarray) -> np.ndarray:
-    ok = shapely.contains_xy(army.navmap.walkable, points[:, 0], points[:, 1])
+    ok = shapely.contains_xy(army.navmap.walkable_region, points[:, 0], points[:, 1])
     for kind in (INFANTRY, TANK, SCOUT):
         ok &= np.isfinite(army.navmap.point_multipliers(points, kind.profile))
     return ok

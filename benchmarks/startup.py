@@ -10,8 +10,13 @@ Run with ``python -m benchmarks.startup`` from the project root (``--no-demo`` s
    sys) of the process, which stay meaningful on a loaded machine.
 2. ``python -m demo_game --frames 1 --startup-report`` under Xvfb, cold and warm: seconds from
    the process start to the loading view's first frame and to the first interactive frame (the
-   RTS view), and the CPU seconds of the demo and its helper process.
-3. The first-call latency after ``warm_up``: a waypoint ``NavQuery.find_path`` on a level
+   RTS view), the demo process's own CPU seconds at both, and the CPU seconds of the demo and
+   its helper processes.
+3. With ``--kernels N``: the N costliest kernel compilations of a cold ``warm_up`` (all parts
+   in one process), from numba's "numba:compile" events: CPU seconds of each kernel's own
+   compilation (its callees' compilations subtracted; linking and re-optimising them inside the
+   caller stays with the caller), how many specialisations, and the part that compiled it.
+4. The first-call latency after ``warm_up``: a waypoint ``NavQuery.find_path`` on a level
    other than the warm-up's, and a ``GridMap.find_path`` on a 128x128 random grid; each beside
    the second call (the same search again), in milliseconds.
 """
@@ -42,6 +47,32 @@ t1 = time.perf_counter()
 navmesh.warm_up(sys.argv[1].split(","))
 t2 = time.perf_counter()
 print(json.dumps({"import": t1 - t0, "warm_up": t2 - t1}))
+"""
+
+KERNELS = """
+import json, sys, time
+from numba.core import event
+import navmesh.warmup as w
+stack, rows, part = [], [], [""]
+class Listen(event.Listener):
+    def on_start(self, ev):
+        f = ev.data["dispatcher"].py_func
+        stack.append([f"{f.__module__}.{f.__qualname__}", time.process_time(), 0.0])
+    def on_end(self, ev):
+        name, start, inner = stack.pop()
+        spent = time.process_time() - start
+        if stack:
+            stack[-1][2] += spent
+        rows.append([name, spent - inner, part[0]])
+event.register("numba:compile", Listen())
+per_part = {}
+for part[0] in sys.argv[1].split(","):
+    t0 = time.process_time()
+    ctx = {}
+    for _, work in w._STEPS[part[0]]:
+        work(ctx)
+    per_part[part[0]] = time.process_time() - t0
+print(json.dumps({"rows": rows, "parts": per_part}))
 """
 
 FIRST_CALL = """
@@ -131,9 +162,24 @@ def demo_figures(display: str) -> dict[str, Any]:
                 "frames": int(frames[2]), "median_gap": float(frames[4]), "max_gap": float(frames[6]),
                 "loading_view": float(marks["loading view"]) - t_start,
                 "first_frame": float(marks["first frame"]) - t_start,
+                "loading_view_cpu": float(marks["loading view cpu"]), "first_frame_cpu": float(marks["first frame cpu"]),
                 "wall": wall, "cpu": cpu,
             }
         return out
+
+
+def kernel_figures(parts: tuple[str, ...]) -> dict[str, Any]:
+    """Per-kernel cold compile CPU seconds of ``warm_up(parts)`` in one fresh process."""
+    with tempfile.TemporaryDirectory(prefix="navmesh-numba-") as cache:
+        stdout, _, _ = run([sys.executable, "-c", KERNELS, ",".join(parts)], cache)
+        data = json.loads(stdout.strip().splitlines()[-1])
+    kernels: dict[str, list[Any]] = {}
+    for name, own, part in data["rows"]:
+        entry = kernels.setdefault(name, [0.0, 0, set()])
+        entry[0] += own
+        entry[1] += 1
+        entry[2].add(part)
+    return {"parts": data["parts"], "kernels": kernels, "total": sum(e[0] for e in kernels.values())}
 
 
 def first_call_figures() -> dict[str, float]:
@@ -150,6 +196,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-demo", action="store_true", help="skip the demo start-up figures")
     p.add_argument("--no-single", action="store_true", help="only all parts together (skip part by part)")
     p.add_argument("--no-warm-up", action="store_true", help="skip the import + warm_up figures")
+    p.add_argument("--kernels", type=int, default=0, metavar="N",
+                   help="also list the N costliest kernel compilations of a cold warm_up of all parts")
     args = p.parse_args(argv)
     print(f"navmesh start-up, Python {sys.version.split()[0]}, {os.cpu_count()} cores "
           f"(load average {os.getloadavg()[0]:.1f}: wall time on a loaded machine is noisy; CPU time is not)")
@@ -171,16 +219,24 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 d = demo_figures(display)
                 print("\npython -m demo_game --frames 1, seconds from process start")
-                print(f"{'':<8}{'loading view':>14}{'first RTS frame':>17}{'CPU (+helpers)':>16}"
+                print(f"{'':<8}{'loading view':>14}{'(CPU)':>8}{'first RTS frame':>17}{'(CPU)':>8}{'CPU (+helpers)':>16}"
                       f"{'loading frames':>16}{'median gap':>12}{'max gap':>10}")
                 for kind in ("cold", "warm"):
                     f = d[kind]
-                    print(f"{kind:<8}{f['loading_view']:>13.2f}s{f['first_frame']:>16.2f}s{f['cpu']:>15.1f}s"
+                    print(f"{kind:<8}{f['loading_view']:>13.2f}s{f['loading_view_cpu']:>7.2f}s"
+                          f"{f['first_frame']:>16.2f}s{f['first_frame_cpu']:>7.2f}s{f['cpu']:>15.1f}s"
                           f"{f['frames']:>16d}{1000 * f['median_gap']:>10.0f}ms{1000 * f['max_gap']:>8.0f}ms", flush=True)
         finally:
             if xvfb is not None:
                 xvfb.terminate()
                 xvfb.wait()
+    if args.kernels > 0:
+        k = kernel_figures(tuple(PARTS))
+        print(f"\ncold compile, one process, CPU s: {k['total']:.1f} in compilations; by part "
+              + ", ".join(f"{p} {s:.1f}" for p, s in k["parts"].items()))
+        print(f"{'own CPU s':>10}{'times':>7}  kernel (part)")
+        for name, (own, times, parts) in sorted(k["kernels"].items(), key=lambda kv: -kv[1][0])[:args.kernels]:
+            print(f"{own:>10.2f}{times:>7d}  {name} ({','.join(sorted(parts))})")
     c = first_call_figures()
     print("\nfirst call after warm_up (warm cache), milliseconds      first    second")
     print(f"NavQuery.find_path, a new 800x600 level           {c['waypoint_first_ms']:>9.1f} {c['waypoint_second_ms']:>9.2f}")

@@ -407,7 +407,7 @@ class Army:
 
     def standable(self, points: NDArray[np.float64], ids: ArrayLike) -> NDArray[np.bool_]:
         """Which points every unit in ``ids`` may stand on (walkable, terrain not forbidden)."""
-        ok = shapely.contains_xy(self.navmap.walkable, points[:, 0], points[:, 1])
+        ok = shapely.contains_xy(self.navmap.walkable_region, points[:, 0], points[:, 1])
         for k in np.unique(self.kinds[np.asarray(ids, dtype=np.int64)]):
             ok &= np.isfinite(self.navmap.point_multipliers(points, UNIT_TYPES[int(k)].profile))
         return ok

@@ -19,16 +19,18 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import arcade
 import pyglet
 
 import navmesh
 
-from .model import EditorModel
-from .views.editor_view import EditorView
-from .views.loading import LoadingView
+from .views.loading import loading_view
+
+if TYPE_CHECKING:  # imported behind the loading view's bar
+    from .model import EditorModel
+    from .views.editor_view import EditorView
 
 TILED_SUFFIXES = (".tmj", ".tmx")
 
@@ -60,6 +62,8 @@ def make_model(level: str | None, state_dir: str | None) -> tuple[EditorModel, s
     A file that fails to load is never adopted as the document's path, so a later save cannot
     overwrite it.
     """
+    from .model import EditorModel
+
     model = EditorModel(state_dir=state_dir)
     if level is None:
         return model, None
@@ -106,6 +110,8 @@ class EditorWindow(arcade.Window):
     """The editor's window: closing it asks the view first."""
 
     def on_close(self) -> None:
+        from .views.editor_view import EditorView
+
         view = self.current_view
         if isinstance(view, EditorView):
             view.request_close()
@@ -159,9 +165,16 @@ def main(argv: list[str] | None = None) -> int:
               "run it on a desktop, or headless under xvfb-run", file=sys.stderr)
         return 1
 
-    def start() -> None:
+    prepared: dict[str, Any] = {}
+
+    def prepare() -> None:
+        from .views.editor_view import EditorView  # the editor's own modules load behind the bar
+
         model, problem = make_model(args.level, args.state_dir)
-        view = EditorView(model, on_quit=window.close)
+        prepared.update(view=EditorView(model, on_quit=window.close), problem=problem)
+
+    def start() -> None:
+        view, problem = prepared["view"], prepared["problem"]
         window.show_view(view)
         if problem is not None:
             view.say(problem, error=True)
@@ -171,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
             runner = Runner(window, view, script, args.frames, args.screenshot)
             pyglet.clock.schedule_interval(runner.step, 1 / 60)
 
-    window.show_view(LoadingView(window, on_done=start))
+    window.show_view(loading_view(window, steps=[("editor: opening the level", prepare)], on_done=start))
     arcade.run()
     return 0
 

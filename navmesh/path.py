@@ -94,7 +94,8 @@ def path_from_parents(
     partial: bool = False,
 ) -> Path:
     """Follow ``parent`` links back from ``end`` (until -1) and wrap the chain in a :class:`Path`."""
-    nodes = trace_back(parent, end)
+    # a writeable array, as the search kernels pass it: one compiled trace_back for both
+    nodes = trace_back(parent if parent.flags.writeable else parent.copy(), end)
     return Path(nodes, points[nodes], cost, expansions, partial)
 
 

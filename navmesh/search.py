@@ -14,7 +14,7 @@ unless ``allow_partial=True``. Nothing returns None.
 from __future__ import annotations
 
 import math
-from typing import Callable, Literal, NoReturn
+from typing import Callable, NoReturn
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -42,7 +42,7 @@ from navmesh.errors import (
 )
 from navmesh.errors import describe as _short
 from navmesh.graph import HEURISTICS, EdgeWeights, Heuristic, NavGraph
-from navmesh.path import Path, RouteTable, SearchTrace, ShortestPathTree, path_from_parents
+from navmesh.path import Path, RouteTable, ShortestPathTree, path_from_parents
 
 __all__ = [
     "astar",
@@ -54,15 +54,23 @@ __all__ = [
     "dfs",
     "bellman_ford",
     "all_pairs",
-    "search_trace",
     "ALL_PAIRS_MAX_BYTES",
 ]
 
 WeightsLike = "EdgeWeights | ArrayLike | None"
 ALL_PAIRS_MAX_BYTES = 256 * 1024 * 1024
 _NO_LOG = np.empty(0, np.int32)
-_ZERO1 = np.zeros(1)
-_ZERO1.flags.writeable = False
+ZERO1 = np.zeros(1)
+ZERO1.flags.writeable = False
+
+
+def frozen(values: NDArray[np.float64]) -> NDArray[np.float64]:
+    """A read-only view: the kernels get one array type for costs (numba compiles a kernel once
+    more for each read-only/writeable mix of its arguments)."""
+    view = values.view()
+    view.flags.writeable = False
+    return view
+
 
 
 #: Largest ``heuristic_weight``: far beyond it weighted A* is already greedy best-first search, and
@@ -70,11 +78,11 @@ _ZERO1.flags.writeable = False
 MAX_HEURISTIC_WEIGHT = 1e6
 
 
-def _budget(max_expansions: int | None) -> int:
+def expansion_budget(max_expansions: int | None) -> int:
     return check_positive_int("max_expansions", max_expansions) or 0
 
 
-def _check_heuristic(heuristic: str, heuristic_weight: float) -> float:
+def check_heuristic(heuristic: str, heuristic_weight: float) -> float:
     """Check ``heuristic`` and return ``heuristic_weight`` as a float in [1, MAX_HEURISTIC_WEIGHT]."""
     check_option("heuristic", heuristic, HEURISTICS)
     try:
@@ -89,7 +97,7 @@ def _check_heuristic(heuristic: str, heuristic_weight: float) -> float:
     return hw
 
 
-def _finish(
+def finish_search(
     graph: NavGraph,
     status: int,
     end: int,
@@ -112,12 +120,12 @@ def _finish(
         return path_from_parents(parent, end, graph.points, end_cost, expansions=expansions)
     nodes = np.flatnonzero(expanded) if expanded.dtype == np.bool_ else np.asarray(expanded)
     if check_flag("allow_partial", allow_partial) and len(nodes):
-        nearest = _nearest(graph, nodes, goal_point)
+        nearest = nearest_node(graph, nodes, goal_point)
         return path_from_parents(parent, nearest, graph.points, cost_of[nearest], expansions=expansions, partial=True)
     _raise_no_path(status, expansions, describe)
 
 
-def _nearest(graph: NavGraph, nodes: NDArray[np.integer], point: NDArray[np.float64]) -> int:
+def nearest_node(graph: NavGraph, nodes: NDArray[np.integer], point: NDArray[np.float64]) -> int:
     """The node of ``nodes`` (not empty) nearest ``point`` in straight-line distance."""
     return int(nodes[np.argmin(((graph.points[nodes] - point) ** 2).sum(axis=1))])
 
@@ -146,12 +154,12 @@ def _best_first_path(
     allow_partial: bool,
 ) -> Path:
     """Shared body of astar, astar_multi and dijkstra, after their own argument checks."""
-    hw = _check_heuristic(heuristic, heuristic_weight)
-    budget = _budget(max_expansions)
+    hw = check_heuristic(heuristic, heuristic_weight)
+    budget = expansion_budget(max_expansions)
     w = graph.resolve_weights(weights)
     nodes, cost, status, expansions, partial = K.best_first_path(
         graph.indptr, graph.indices, w.values, graph.points,
-        starts, start_costs, goals, goal_costs, goal_point,
+        starts, frozen(start_costs), goals, frozen(goal_costs), frozen(goal_point),
         HEURISTICS.index(heuristic), hw * w.heuristic_scale(heuristic),
         budget, check_flag("allow_partial", allow_partial),
     )
@@ -212,7 +220,7 @@ def astar(
     s = check_node("start", start, graph.n_nodes)
     t = check_node("goal", goal, graph.n_nodes)
     return _best_first_path(
-        graph, np.array([s], np.int32), _ZERO1, np.array([t], np.int32), _ZERO1, graph.points[t],
+        graph, np.array([s], np.int32), ZERO1, np.array([t], np.int32), ZERO1, graph.points[t],
         weights, heuristic, heuristic_weight, max_expansions, allow_partial,
     )
 
@@ -342,7 +350,7 @@ def dijkstra_tree(
     w = graph.resolve_weights(weights)
     g, parent, origin, _, _, _, _, expansions, _, _ = K.best_first(
         graph.indptr, graph.indices, w.values, graph.points,
-        src, np.zeros(len(src)), _NO_LOG, np.empty(0), np.zeros(graph.dim),
+        src, frozen(np.zeros(len(src))), _NO_LOG, frozen(np.empty(0)), frozen(np.zeros(graph.dim)),
         K.H_ZERO, 0.0, np.inf if lim is None else lim, 0,
         False, _NO_LOG, _NO_LOG, _NO_LOG, _NO_LOG,
     )
@@ -375,10 +383,10 @@ def bfs(
     s = check_node("start", start, graph.n_nodes)
     t = check_node("goal", goal, graph.n_nodes)
     hops, parent, queue, n_done, status, expansions, _, _ = K.breadth_first(
-        graph.indptr, graph.indices, s, t, _budget(max_expansions),
+        graph.indptr, graph.indices, s, t, expansion_budget(max_expansions),
         False, _NO_LOG, _NO_LOG, _NO_LOG, _NO_LOG,
     )
-    return _finish(graph, status, t, float(hops[t]), parent, hops.astype(np.float64), expansions, allow_partial,
+    return finish_search(graph, status, t, float(hops[t]), parent, hops.astype(np.float64), expansions, allow_partial,
                    queue[:n_done], graph.points[t], lambda: f"bfs from node {s} to node {t}")
 
 
@@ -418,14 +426,14 @@ def dfs(
     t = check_node("goal", goal, graph.n_nodes)
     w = graph.resolve_weights(weights)
     parent, status, expansions, _, _ = K.depth_first(
-        *_open_arcs(graph, w), s, t, 0, False, _NO_LOG, _NO_LOG, _NO_LOG, _NO_LOG
+        *open_arcs(graph, w), s, t, 0, False, _NO_LOG, _NO_LOG, _NO_LOG, _NO_LOG
     )
     if status != K.FOUND:
         raise NoPathError(f"dfs: no path from node {s} to node {t} along open arcs")
-    return _priced_path(graph, w, parent, t, expansions)
+    return priced_path(graph, w, parent, t, expansions)
 
 
-def _open_arcs(graph: NavGraph, w: EdgeWeights) -> tuple[NDArray[np.int32], NDArray[np.int32]]:
+def open_arcs(graph: NavGraph, w: EdgeWeights) -> tuple[NDArray[np.int32], NDArray[np.int32]]:
     """CSR ``indptr, indices`` of the arcs with a finite weight, in the graph's arc order."""
     is_open = np.isfinite(w.values)
     if is_open.all():
@@ -435,7 +443,7 @@ def _open_arcs(graph: NavGraph, w: EdgeWeights) -> tuple[NDArray[np.int32], NDAr
     return indptr, graph.indices[is_open]
 
 
-def _priced_path(
+def priced_path(
     graph: NavGraph, w: EdgeWeights, parent: NDArray[np.int32], end: int, expansions: int, partial: bool = False
 ) -> Path:
     """The parent chain to ``end``, each step priced by the cheapest open arc joining its two nodes."""
@@ -471,12 +479,12 @@ def bellman_ford(
     """
     s = check_node("start", start, graph.n_nodes)
     w = graph.resolve_weights(weights, allow_negative=True)
-    dist, parent, _, _ = _bellman_ford(graph, s, w, record=False)
+    dist, parent, _, _ = bellman_ford_run(graph, s, w, record=False)
     origin = np.where(np.isfinite(dist), s, -1)
     return ShortestPathTree(graph, dist, parent, origin)
 
 
-def _bellman_ford(
+def bellman_ford_run(
     graph: NavGraph, s: int, w: EdgeWeights, *, record: bool
 ) -> tuple[NDArray[np.float64], NDArray[np.int32], NDArray[np.int32], NDArray[np.int32]]:
     """Run the Bellman-Ford kernel; returns (dist, parent, lowered, lowered_from) or raises
@@ -524,133 +532,3 @@ def all_pairs(
     w = graph.resolve_weights(weights)
     costs, hops = K.all_pairs_kernel(graph.indptr, graph.indices, w.values, graph.points)
     return RouteTable(graph, costs, hops)
-
-
-_TRACE_ALGORITHMS = ("astar", "dijkstra", "bfs", "dfs", "bellman_ford")
-
-
-def search_trace(
-    graph: NavGraph,
-    start: int,
-    goal: int,
-    *,
-    algorithm: Literal["astar", "dijkstra", "bfs", "dfs", "bellman_ford"] = "astar",
-    weights: EdgeWeights | ArrayLike | None = None,
-    heuristic: Heuristic = "euclidean",
-    heuristic_weight: float = 1.0,
-    max_expansions: int | None = None,
-) -> SearchTrace:
-    """Run a search while recording every expansion and every opened node, for visualisation.
-
-    The normal searches record nothing and pay nothing for this. The trace's path is the one the
-    matching search returns (same nodes, same cost); it is partial when the goal was not reached.
-
-    What a step is, per ``algorithm``:
-
-    - ``"astar"``, ``"dijkstra"``: a node taken off the open list; each expansion opens (or
-      improves) its neighbours. ``heuristic`` and ``heuristic_weight`` apply to ``"astar"`` only.
-    - ``"bfs"``: a node taken off the queue (``weights`` are not used: cost counts arcs).
-    - ``"dfs"``: a node :func:`dfs` steps onto, in its order (closed ``inf`` arcs never walked);
-      each expansion opens the neighbours not reached yet, and a node's latest opening is the one
-      the search steps from. The path is :func:`dfs`'s, priced the same way.
-    - ``"bellman_ford"``: the start, then every lowering of a node's distance, pass after pass, in
-      order; each lowering is both an expansion and an opening from the node it was lowered from,
-      so a node may appear several times. Weights may be negative; the path is the
-      :func:`bellman_ford` tree's path to ``goal``. ``max_expansions`` is not supported (the
-      passes cannot stop early).
-
-    Parameters
-    ----------
-    graph : NavGraph
-    start, goal : int
-        Node ids.
-    algorithm : {"astar", "dijkstra", "bfs", "dfs", "bellman_ford"}
-    weights, heuristic, heuristic_weight
-        As in :func:`astar` (negative weights only with ``"bellman_ford"``).
-    max_expansions : int, optional
-        Budget of expansions (>= 1); a spent budget gives a partial path.
-
-    Returns
-    -------
-    SearchTrace
-
-    Raises
-    ------
-    NodeNotFoundError, InvalidCostError, InvalidOptionError
-    NegativeCycleError
-        ``"bellman_ford"`` only, exactly as :func:`bellman_ford` raises it.
-
-    Examples
-    --------
-    >>> from navmesh import NavGraph, search_trace
-    >>> g = NavGraph.from_edges([[0, 0], [1, 0], [2, 0]], [(0, 1), (1, 2)])
-    >>> search_trace(g, 0, 2, algorithm="bfs").expanded.tolist()
-    [0, 1, 2]
-
-    DFS steps deep first: from 0 it goes 0 -> 1 -> 3 before it tries 2 (arcs in CSR order).
-
-    >>> g = NavGraph.from_edges([[0, 0], [1, 1], [1, -1], [2, 1]], [(0, 1), (0, 2), (1, 3), (3, 2)])
-    >>> t = search_trace(g, 0, 2, algorithm="dfs")
-    >>> t.expanded.tolist(), t.path.nodes.tolist()
-    ([0, 1, 3, 2], [0, 1, 3, 2])
-
-    Bellman-Ford with a negative arc: node 2 is lowered twice (first from 0, then from 1).
-
-    >>> g = NavGraph.from_edges([[0, 0], [1, 0], [2, 0]], [(0, 1), (0, 2), (1, 2)], directed=True)
-    >>> t = search_trace(g, 0, 2, algorithm="bellman_ford", weights=[4.0, 1.0, -5.0])
-    >>> t.expanded.tolist(), t.opened_parent.tolist(), t.path.cost
-    ([0, 1, 2, 2], [-1, 0, 0, 1], -1.0)
-    """
-    check_option("algorithm", algorithm, _TRACE_ALGORITHMS)
-    s = check_node("start", start, graph.n_nodes)
-    t = check_node("goal", goal, graph.n_nodes)
-    budget = _budget(max_expansions)
-    if algorithm == "bellman_ford":
-        return _bellman_ford_trace(graph, s, t, weights, budget)
-    n, m = graph.n_nodes, graph.n_edges
-    log_expanded = np.empty(n, np.int32)
-    log_opened, log_parent, log_step = (np.empty(m + 2, np.int32) for _ in range(3))
-    logs = (log_expanded, log_opened, log_parent, log_step)
-    if algorithm == "dfs":
-        w = graph.resolve_weights(weights)
-        parent, status, expansions, n_exp, n_open = K.depth_first(*_open_arcs(graph, w), s, t, budget, True, *logs)
-        end = t if status == K.FOUND else _nearest(graph, log_expanded[:n_exp], graph.points[t])
-        path = _priced_path(graph, w, parent, end, expansions, partial=status != K.FOUND)
-        return SearchTrace(log_expanded[:n_exp], log_opened[:n_open], log_parent[:n_open], log_step[:n_open], path)
-    if algorithm == "bfs":
-        hops, parent, _, _, status, expansions, n_exp, n_open = K.breadth_first(
-            graph.indptr, graph.indices, s, t, budget, True, *logs
-        )
-        cost = hops.astype(np.float64)
-        end, total = t, float(hops[t])
-    else:
-        h = heuristic if algorithm == "astar" else "zero"
-        hw = _check_heuristic(h, heuristic_weight)
-        w = graph.resolve_weights(weights)
-        cost, parent, _, _, end, total, status, expansions, n_exp, n_open = K.best_first(
-            graph.indptr, graph.indices, w.values, graph.points,
-            np.array([s], np.int32), np.zeros(1), np.array([t], np.int32), np.zeros(1), graph.points[t],
-            HEURISTICS.index(h), hw * w.heuristic_scale(h), np.inf, budget, True, *logs,
-        )
-    path = _finish(graph, status, end, total, parent, cost, expansions, True, log_expanded[:n_exp],
-                   graph.points[t], lambda: f"{algorithm} from node {s} to node {t}")
-    return SearchTrace(log_expanded[:n_exp], log_opened[:n_open], log_parent[:n_open], log_step[:n_open], path)
-
-
-def _bellman_ford_trace(
-    graph: NavGraph, s: int, t: int, weights: EdgeWeights | ArrayLike | None, budget: int
-) -> SearchTrace:
-    """The ``"bellman_ford"`` branch of :func:`search_trace`: the start, then every lowering."""
-    if budget:
-        raise InvalidOptionError(
-            f"max_expansions={budget} is not supported with algorithm='bellman_ford' (its passes cannot stop early)"
-        )
-    w = graph.resolve_weights(weights, allow_negative=True)
-    dist, parent, lowered, lowered_from = _bellman_ford(graph, s, w, record=True)
-    nodes = np.concatenate([np.array([s], np.int32), lowered])
-    steps = np.arange(len(nodes), dtype=np.int32)  # each lowering opens its node in its own step
-    steps[0] = -1
-    status = K.FOUND if np.isfinite(dist[t]) else K.EXHAUSTED
-    path = _finish(graph, status, t, float(dist[t]), parent, dist, len(nodes), True, nodes,
-                   graph.points[t], lambda: f"bellman_ford from node {s} to node {t}")
-    return SearchTrace(nodes, nodes, np.concatenate([np.array([-1], np.int32), lowered_from]), steps, path)

@@ -84,7 +84,8 @@ def _wp_batch(ctx: dict[str, Any]) -> None:
 
 
 def _wp_graph_searches(ctx: dict[str, Any]) -> None:
-    from navmesh.search import astar, search_trace
+    from navmesh.search import astar
+    from navmesh.tracing import search_trace
 
     graph = ctx["nav"].graph
     astar(graph, 0, graph.n_nodes - 1)

@@ -7,10 +7,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import arcade
-import numpy as np
 
 import navmesh
-from navmesh.level_grid import grid_from_level
 
 from ..levels import VALLEY
 
@@ -34,18 +32,6 @@ def load_valley(path: Path = VALLEY) -> tuple[navmesh.Level, navmesh.NavMap]:
     """The bundled level and its navigation map."""
     level = navmesh.load_level(path)
     return level, navmesh.build_waypoint_graph(level, **BUILD_OPTIONS)
-
-
-def level_grid(level: navmesh.Level, cell: float, multipliers: dict[str, float]) -> navmesh.GridMap:
-    """The level as a tile map of ``cell``-unit squares (:func:`navmesh.level_grid.grid_from_level`).
-
-    Terrain missing from ``multipliers`` or with multiplier ``inf`` is forbidden (a wall); other
-    terrain costs its multiplier, plain ground 1. A cell whose centre lies within ``0.35 * cell`` of
-    an obstacle is a wall.
-    """
-    costs = {tag: m for tag, m in multipliers.items() if np.isfinite(m)}
-    profile = navmesh.CostProfile("grid", costs, forbidden=level.tags - costs.keys())
-    return grid_from_level(level, cell, profile=profile, agent_radius=GRID_MARGIN * cell)
 
 
 class FpsMeter:

@@ -8,6 +8,7 @@ from arcade.types import LBWH, LRBT
 
 import navmesh
 import navmesh.arcade_draw as nd
+from navmesh.level_grid import grid_from_level
 from navmesh.polymesh import with_obstacle, without_obstacle
 
 from ..levels.generate import BRIDGE_GATE
@@ -29,8 +30,8 @@ from .base import (
     DIM_TEXT,
     FONT,
     TEXT,
+    GRID_MARGIN,
     DemoView,
-    level_grid,
     load_valley,
     panel,
 )
@@ -189,7 +190,7 @@ class RtsView(DemoView):
     @staticmethod
     def _terrain_label(tag: str) -> str:
         """``"swamp: inf x2.5, tan x6, sco x1"``: what the tag costs each unit type."""
-        parts = [f"{t.name[:3]} {'no' if tag in t.profile.forbidden else f'x{t.profile.multiplier(tag):g}'}"
+        parts = [f"{t.name[:3]} {'no' if not t.profile.allows(tag) else f'x{t.profile.multiplier(tag):g}'}"
                  for t in UNIT_TYPES]
         return f"{tag}: " + ", ".join(parts)
 
@@ -460,11 +461,11 @@ class RtsView(DemoView):
             return
         if self.flow_field is None:
             if self.flow_grid is None or self.bridge_raised != self._flow_bridge:
-                mult = dict(INFANTRY.profile.multipliers)
-                mult.update({"road": 1.0, "bridge": 1.0})
+                costs = {**INFANTRY.profile.multipliers, "road": 1.0, "bridge": 1.0}
                 if self.bridge_raised:
-                    mult["bridge"] = np.inf
-                self.flow_grid = level_grid(self.level, FLOW_CELL, mult)
+                    del costs["bridge"]
+                profile = navmesh.CostProfile("flow", costs, forbidden=self.level.tags - costs.keys())
+                self.flow_grid = grid_from_level(self.level, FLOW_CELL, profile=profile, agent_radius=GRID_MARGIN * FLOW_CELL)
                 self._flow_bridge = self.bridge_raised
             cell = int(self.flow_grid.cell_at(self.last_goal))
             if self.flow_grid.is_passable(cell):

@@ -1,69 +1,28 @@
-"""The editor's first view: a progress bar while navmesh prepares its kernels, then the editor.
+"""The editor's first view: :class:`navmesh.arcade_loading.LoadingView` in the editor's colours.
 
-``navmesh.warm_up_steps`` does one short step per frame (a helper process compiles on a fresh
-installation), so the window draws from the start instead of showing a frozen frame.
+The colours are those of :mod:`.panel` and :mod:`.editor_view` (a test checks that they agree),
+written out here so that the bar is drawn before the editor's own modules are imported.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import arcade
 
-import navmesh
-
-from .editor_view import BACKGROUND
-from .panel import ACTIVE, BUTTON, DIM, HEAD, TEXT
-from .text import Texts
+from navmesh.arcade_loading import LoadingView
 
 PARTS = ("waypoints",)  # graphs, test paths and traces: all the editor searches with
-BAR_HEIGHT = 20
+BACKGROUND = (24, 26, 32)
+TEXT = (225, 228, 235)
+DIM = (150, 156, 170)
+BUTTON = (58, 63, 80)
+ACTIVE = (70, 120, 200)
 
 
-class LoadingView(arcade.View):
-    """Drives ``navmesh.warm_up_steps(PARTS)`` one step per update; calls ``on_done()`` at the end."""
-
-    def __init__(self, window: arcade.Window | None = None, *, on_done: Callable[[], None]) -> None:
-        super().__init__(window)
-        self.steps = navmesh.warm_up_steps(PARTS)
-        self.on_done = on_done
-        self.done, self.total, self.step_name = 0, 1, "starting"
-        self.finished = False
-        self.texts = Texts()
-
-    @property
-    def fraction(self) -> float:
-        """How much of the work is done, 0 to 1."""
-        return self.done / self.total if self.total else 1.0
-
-    def advance(self) -> None:
-        """Do one step (one short piece of work, or one look at the helper process)."""
-        if self.finished:
-            return
-        try:
-            self.done, self.total, self.step_name = next(self.steps)
-        except StopIteration:
-            self.finished = True
-            self.on_done()
-
-    def on_update(self, delta_time: float) -> None:
-        self.advance()
-
-    def on_draw(self) -> None:
-        self.clear(color=BACKGROUND)
-        w, h = self.window.width, self.window.height
-        bar_w = 0.5 * w
-        left, bottom = (w - bar_w) / 2, h / 2 - BAR_HEIGHT / 2
-        arcade.draw_lrbt_rectangle_filled(left, left + bar_w, bottom, bottom + BAR_HEIGHT, BUTTON)
-        if self.fraction > 0:
-            arcade.draw_lrbt_rectangle_filled(left, left + bar_w * self.fraction, bottom, bottom + BAR_HEIGHT, ACTIVE)
-        arcade.draw_lrbt_rectangle_outline(left, left + bar_w, bottom, bottom + BAR_HEIGHT, TEXT, 1)
-        self.texts.put("title", "navmesh editor", left, bottom + BAR_HEIGHT + 44, color=HEAD, size=20, bold=True)
-        self.texts.put("step", f"{self.step_name or 'done'}  ({self.done} of {self.total})", left, bottom - 12,
-                       color=TEXT, size=12)
-        self.texts.put("note", "preparing the path-finding kernels (compiled once per installation)", left,
-                       bottom - 36, color=DIM, size=10)
-        self.texts.draw()
-
-    def on_hide_view(self) -> None:
-        self.steps.close()  # stops a helper process still compiling (the window closed early)
+def loading_view(window: arcade.Window | None = None, *, steps: Sequence[tuple[str, Callable[[], Any]]] = (),
+                 on_done: Callable[[], arcade.View | None]) -> LoadingView:
+    """A loading view for the editor's kernels and its own ``steps`` (see ``LoadingView``)."""
+    return LoadingView(window, parts=PARTS, steps=steps, on_done=on_done, title="navmesh editor",
+                       background=BACKGROUND, bar=ACTIVE, bar_empty=BUTTON, text=TEXT, dim_text=DIM)

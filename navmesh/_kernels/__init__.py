@@ -4,3 +4,5 @@ Kernels trust their inputs (the public functions validate them), keep all search
 owned by one call, and also run as plain Python with ``NUMBA_DISABLE_JIT=1``. Shared pieces: one
 binary heap and trace-back (:mod:`.heap`), one set of status codes (:mod:`.status`).
 """
+
+from navmesh import warmup as _warmup  # noqa: F401  (registers the one-time "compiling" notice)

@@ -342,13 +342,15 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
         if hi > cap:
             cap = 2 * hi
             grown = np.empty(cap, np.int64)
-            grown[:lo] = orders[:lo]
-            orders = grown
             grown_c = np.empty(cap)
-            grown_c[:lo] = cums[:lo]
+            for j in range(lo):  # element by element: see join_positions
+                grown[j] = orders[j]
+                grown_c[j] = cums[j]
+            orders = grown
             cums = grown_c
-        orders[lo:hi] = order
-        cums[lo:hi] = cum
+        for j in range(hi - lo):
+            orders[lo + j] = order[j]
+            cums[lo + j] = cum[j]
         offsets[i + 1] = hi
     return orders[: offsets[m]], cums[: offsets[m]], offsets, status, partial, expansions
 
@@ -568,11 +570,14 @@ def join_positions(q, p, blocked, dirs, has, k, near, max_candidates, max_distan
     n_out = 0
     for i in range(r):
         if cap - n_out < m:  # "search on" may find up to every point (then the output grows)
+            # element by element: a slice assignment pulls in numba's shape-mismatch error
+            # formatting (string kernels, about 2 s of every cold compile)
             grown = np.empty(n_out + m + cap, np.int64)
-            grown[:n_out] = out[:n_out]
-            out = grown
             grown_d = np.empty(n_out + m + cap)
-            grown_d[:n_out] = out_d[:n_out]
+            for j in range(n_out):
+                grown[j] = out[j]
+                grown_d[j] = out_d[j]
+            out = grown
             out_d = grown_d
             cap = n_out + m + cap
         was = n_out

@@ -1,11 +1,15 @@
-"""One compiled specialisation per argument type, not one more per constant value.
+"""One compiled specialisation per argument type, not one more per constant value or int width.
 
 When a kernel calls another with a constant (``heap_push(keys, vals, 0, ...)``, ``False``, ``-1``),
 numba types that argument as a literal (``Literal[int](0)``) and compiles the callee once more for
 it, although the code is the same; type inference can also pass a literal first and the plain
 type later, compiling twice at one call site. Those copies were about a tenth of navmesh's cold
-compile time. :func:`plain_arguments` makes the dispatchers of a kernel module compile for the
-plain type of every argument instead; a call with a constant then uses that one specialisation.
+compile time. Likewise a node id read from an int32 array (``indices[e]``) and one counted by a
+loop (int64) made two copies of every callee that takes a node id (``heap_push``, ``metric``,
+Polyanya's ``_push``). :func:`plain_arguments` makes the dispatchers of a kernel module compile
+for the plain type of every argument, with every integer scalar narrower than 64 bits widened to
+int64; a call with a constant or a narrower integer then uses that one specialisation (numba
+widens the argument at the call).
 """
 
 from __future__ import annotations
@@ -15,11 +19,18 @@ from typing import Any
 from numba.core import types
 
 
+def _plain_type(t: Any) -> Any:
+    t = types.unliteral(t)
+    if isinstance(t, types.Integer) and t.bitwidth < 64:
+        return types.int64
+    return t
+
+
 def _plain(dispatcher: Any) -> None:
     literal_aware = dispatcher.get_call_template
 
     def get_call_template(args: tuple[Any, ...], kws: dict[str, Any]) -> Any:
-        return literal_aware(tuple(types.unliteral(a) for a in args), {k: types.unliteral(v) for k, v in kws.items()})
+        return literal_aware(tuple(_plain_type(a) for a in args), {k: _plain_type(v) for k, v in kws.items()})
 
     dispatcher.get_call_template = get_call_template
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from navmesh._kernels.grid import _bfs_first, _neighbor, _offsets
+from navmesh._kernels.grid import neighbor as _neighbor, offsets as _offsets
+from navmesh._kernels.grid_maze import bfs_first as _bfs_first
 from navmesh._kernels.signatures import plain_arguments
 
 

@@ -196,7 +196,7 @@ def draw_trace(
     Parameters
     ----------
     trace : SearchTrace
-        A trace from :func:`navmesh.search.search_trace`.
+        A trace from :func:`navmesh.tracing.search_trace`.
     graph : NavGraph
         The graph the trace was recorded on (gives the node positions; z ignored).
     step : int, optional

@@ -2,8 +2,9 @@
 JPS+ preprocessing and the per-target first-step cache."""
 
 from navmesh.grid.flowfield import FlowField
-from navmesh.grid.map import DIRECTION_NAMES, GridMap
+from navmesh.grid.map import GridMap
 from navmesh.grid.preprocess import JumpTable
+from navmesh.grid.rules import DIRECTION_NAMES
 from navmesh.grid.search import (
     find_path,
     first_step,

@@ -27,7 +27,7 @@ into the grid (``strict=True`` raises); one farther still raises either way.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -35,7 +35,9 @@ from numpy.typing import ArrayLike, NDArray
 from navmesh._checks import as_array
 from navmesh.errors import NodeNotFoundError, describe
 from navmesh.endpoints import BOUNDS_MARGIN, ENDPOINT_TOLERANCE, level_size
-from navmesh.grid.map import GridMap
+
+if TYPE_CHECKING:  # the map imports the searches, which import this module
+    from navmesh.grid.map import GridMap
 
 __all__ = ["cell_of", "cell_pair", "cells_of", "resolve"]
 

@@ -19,6 +19,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from navmesh._checks import as_array, check_nonneg_float
 from navmesh._kernels import grid as K
+from navmesh._kernels import grid_flow as K_F
 from navmesh.errors import InvalidOptionError, NodeNotFoundError, NoPathError, describe
 from navmesh.grid.map import GridMap
 from navmesh.path import Path
@@ -110,12 +111,12 @@ class FlowField:
             raise NodeNotFoundError(f"goals holds {int(targets[walls][0])}, a blocked cell")
         limit = check_nonneg_float("max_cost", max_cost)
         targets = targets.astype(np.int32)
-        cost, origin, rank, expansions = K.flow_dijkstra(
+        cost, origin, rank, expansions = K_F.flow_dijkstra(
             a.moves, a.half_cost, a.height, a.width, a.wrap_r, a.wrap_c, targets, np.inf if limit is None else limit,
         )
         is_goal = np.zeros(a.n_cells, dtype=np.bool_)
         is_goal[targets] = True
-        codes = K.flow_directions(
+        codes = K_F.flow_directions(
             a.moves, a.half_cost, a.height, a.width, a.wrap_r, a.wrap_c, cost, origin, rank, is_goal, targets,
             _REL_TOL,
         )
@@ -224,5 +225,5 @@ class FlowField:
                 f"cell {u} (col {u % g.width}, row {u // g.width}) has no path to a goal "
                 "(blocked, cut off, or beyond max_cost)"
             )
-        nodes = K.follow_directions(self._codes, self.grid.height, self.grid.width, u)
+        nodes = K_F.follow_directions(self._codes, self.grid.height, self.grid.width, u)
         return Path(nodes, self.grid.cell_center(nodes), float(self._cost[u]), self.expansions)

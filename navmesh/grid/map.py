@@ -3,8 +3,9 @@
 A grid is a rectangle of ``height`` rows by ``width`` columns of square cells. Each cell is
 passable with a cost multiplier, or blocked. Which steps are allowed (4 or 8 neighbours, the
 diagonal rule, wrap-around borders, regions such as water that connect only to themselves) is
-decided once, when the map is made; the searches in :mod:`navmesh.grid.search` and
-:mod:`navmesh.grid.flowfield` then just read the result.
+decided once, when the map is made (:mod:`navmesh.grid.rules`, cell values read by
+:mod:`navmesh.grid.cells`, kernel arrays in :mod:`navmesh.grid.arrays`); the searches in
+:mod:`navmesh.grid.search` and :mod:`navmesh.grid.flowfield` then just read the result.
 
 Coordinates
 -----------
@@ -29,285 +30,34 @@ step costs the same both ways and a grid of multipliers 1 gives plain octile dis
 from __future__ import annotations
 
 import os
-import pathlib
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from navmesh._checks import as_array, check_option
-from navmesh._kernels.grid import DCOL, DROW, STEP_LEN
+from navmesh._kernels.grid import DCOL, DROW
 from navmesh.errors import (
     InvalidCostError,
     InvalidGeometryError,
     InvalidOptionError,
-    LevelFormatError,
     NodeNotFoundError,
     describe,
 )
+from navmesh.grid.arrays import GridArrays
+from navmesh.grid.cells import (
+    MAX_COST_SCALE, check_cost_scale, read_chars, read_multipliers, read_placement, read_regions,
+)
+from navmesh.grid.graph import grid_graph
 from navmesh.grid.preprocess import JumpTable
+from navmesh.grid.rules import Diagonal, Wrap, check_rules, move_bits
+from navmesh.grid.search import find_path as _find_path
 from navmesh.grid.targets import TargetFieldCache
 
 if TYPE_CHECKING:
     from navmesh.graph import NavGraph
     from navmesh.path import Path
 
-__all__ = ["DIAGONAL_RULES", "DIRECTION_NAMES", "MAX_COST_SCALE", "WRAP_MODES", "Diagonal", "GridArrays", "GridMap", "Workspace", "Wrap"]
-
-Diagonal = Literal["never", "no_corner_cutting", "one_blocked", "always"]
-Wrap = Literal["none", "x", "y", "both"]
-DIAGONAL_RULES: tuple[str, ...] = ("never", "no_corner_cutting", "one_blocked", "always")
-WRAP_MODES: tuple[str, ...] = ("none", "x", "y", "both")
-#: Direction codes used by the move bits and by flow fields (row - 1 is "up" on screen).
-DIRECTION_NAMES: tuple[str, ...] = (
-    "up", "right", "down", "left", "up_right", "down_right", "down_left", "up_left",
-)
-
-_MAX_CELLS = 2**31 - 1
-#: Bound on multiplier x cell_size x number of cells, so that any path cost stays finite
-#: (a path crosses each cell at most once, a step costs at most sqrt 2 times its multipliers).
-MAX_COST_SCALE = 1e300
-
-
-def _shifted(arr: NDArray, dr: int, dc: int, fill: Any, wrap_r: bool, wrap_c: bool) -> NDArray:
-    """``out[r, c] = arr[r + dr, c + dc]``; outside the grid ``fill`` unless that axis wraps."""
-    out = arr
-    for axis, delta, wrap in ((0, dr, wrap_r), (1, dc, wrap_c)):
-        if delta == 0:
-            continue
-        if wrap:
-            out = np.roll(out, -delta, axis=axis)
-            continue
-        tmp = np.full_like(out, fill)
-        size = out.shape[axis]
-        if abs(delta) < size:
-            src = [slice(None), slice(None)]
-            dst = [slice(None), slice(None)]
-            if delta > 0:
-                src[axis], dst[axis] = slice(delta, None), slice(None, size - delta)
-            else:
-                src[axis], dst[axis] = slice(None, size + delta), slice(-delta, None)
-            tmp[tuple(dst)] = out[tuple(src)]
-        out = tmp
-    return out
-
-
-def _move_bits(
-    passable: NDArray[np.bool_],
-    regions: NDArray[np.int32],
-    connectivity: int,
-    diagonal: str,
-    wrap_r: bool,
-    wrap_c: bool,
-) -> NDArray[np.uint8]:
-    """Bit d of each cell: the step in direction d is allowed (see navmesh._kernels.grid)."""
-    bits = np.zeros(passable.shape, dtype=np.uint8)
-
-    def joins(dr: int, dc: int) -> NDArray[np.bool_]:
-        other_ok = _shifted(passable, dr, dc, False, wrap_r, wrap_c)
-        same = _shifted(regions, dr, dc, -1, wrap_r, wrap_c) == regions
-        return passable & other_ok & same
-
-    for d in range(4):
-        bits |= joins(int(DROW[d]), int(DCOL[d])).astype(np.uint8) << d
-    if connectivity == 8 and diagonal != "never":
-        for d in range(4, 8):
-            dr, dc = int(DROW[d]), int(DCOL[d])
-            ok = joins(dr, dc)
-            if diagonal != "always":
-                side_a, side_b = joins(dr, 0), joins(0, dc)
-                ok &= (side_a & side_b) if diagonal == "no_corner_cutting" else (side_a | side_b)
-            bits |= ok.astype(np.uint8) << d
-    return bits
-
-
-class Workspace:
-    """Per-cell search buffers lent to one search at a time (never to two at once).
-
-    A cell's entries are valid only where ``stamp`` holds the current generation's marks
-    (``2 * gen`` reached, ``2 * gen + 1`` expanded), so the buffers need no clearing between
-    searches. The heap has one slot per cell plus the kernels' small reserve.
-    """
-
-    __slots__ = ("g", "gen", "heap_keys", "heap_nodes", "parent", "stamp")
-
-    def __init__(self, n: int) -> None:
-        self.stamp = np.zeros(n, dtype=np.int32)
-        self.g = np.empty(n, dtype=np.float64)
-        self.parent = np.empty(n, dtype=np.int32)
-        self.heap_keys = np.empty(n + 64, dtype=np.float64)
-        self.heap_nodes = np.empty(n + 64, dtype=np.int32)
-        self.gen = 1
-
-    def advance(self) -> None:
-        """Move to the next generation (clearing the stamps once every 2**30 searches)."""
-        self.gen += 1
-        if self.gen >= 2**30 - 1:
-            self.stamp[:] = 0
-            self.gen = 1
-
-
-class GridArrays:
-    """The flat arrays and flags the grid kernels read, made once per :class:`GridMap`.
-
-    This is the one bundle the search, flow-field and preprocessing modules take from a map
-    (``grid.arrays``); they never read the map's other internals. Arrays are read-only.
-
-    Attributes
-    ----------
-    height, width, n_cells : int
-        Grid size.
-    moves : uint8 array of shape (n_cells,)
-        Allowed-step bits per cell (see :attr:`GridMap.moves`).
-    half_cost : float64 array of shape (n_cells,)
-        Half the multiplier times the cell size (0 on blocked cells): a step in direction ``d``
-        from ``u`` to ``v`` costs ``STEP_LEN[d] * (half_cost[u] + half_cost[v])``.
-    blocked : bool array of shape (n_cells,)
-        Blocked cells.
-    blocked_bytes : bytes
-        ``blocked`` as bytes (indexing a ``bytes`` is the fastest per-call lookup in Python).
-    wrap_r, wrap_c : bool
-        Whether rows (top/bottom) or columns (left/right) wrap around.
-    uniform : bool
-        Every passable cell has the same multiplier.
-    unit_steps : bool
-        ``uniform`` and no diagonal steps: every step costs the same (maze first-step search).
-    hscale : float
-        Admissible scale of the octile heuristic: cell size times the smallest multiplier.
-    geo : float64 array (origin_x, origin_y, cell_size)
-        For turning cell ids into world centres inside the kernels.
-    jps_problem : str
-        Why Jump Point Search cannot run on the map ("" when it can).
-    jump_table : JumpTable or None
-        The JPS+ preprocessing once built (:meth:`GridMap.preprocess`).
-    target_fields : TargetFieldCache
-        The map's cache of first-step fields (:mod:`navmesh.grid.targets`).
-    """
-
-    def __init__(
-        self, grid: GridMap, mult: NDArray[np.float64], blocked: NDArray[np.bool_], bits: NDArray[np.uint8]
-    ) -> None:
-        self.height = grid.height
-        self.width = grid.width
-        self.n_cells = grid.n_cells
-        self.moves = bits.reshape(-1)
-        self.blocked = blocked.reshape(-1)
-        self.blocked_bytes = bytes(self.blocked.view(np.uint8))
-        half = np.where(blocked, 0.0, 0.5 * grid.cell_size * mult).reshape(-1)
-        half.flags.writeable = False
-        self.half_cost = half
-        self.wrap_r = grid.wrap in ("y", "both")
-        self.wrap_c = grid.wrap in ("x", "both")
-        passable_mult = mult[~blocked]
-        self.min_multiplier = float(passable_mult.min()) if passable_mult.size else 1.0
-        self.uniform = bool(passable_mult.size == 0 or passable_mult.max() == passable_mult.min())
-        self.unit_steps = self.uniform and not bool((bits & 0xF0).any())
-        self.hscale = grid.cell_size * self.min_multiplier
-        self.geo = np.array([grid.origin[0], grid.origin[1], grid.cell_size])
-        self.geo.flags.writeable = False
-        self.jps_problem = _jps_problem(grid, self.uniform)
-        self.jump_table: JumpTable | None = None
-        self.target_fields = TargetFieldCache(self.moves, self.height, self.width, self.wrap_r or self.wrap_c)
-        self._pools: dict[int, list[Workspace]] = {}
-        self._padded: NDArray[np.uint8] | None = None
-        self._lattice: NDArray[np.uint8] | None | bool = False
-        self._grid_moves = bits
-        self._grid_free = ~blocked
-        self._nearest: NDArray[np.int64] | None = None
-
-    @property
-    def nearest_passable(self) -> NDArray[np.int64]:
-        """For every cell, the passable cell whose centre is nearest to its centre (itself when
-        passable; -1 everywhere on an all-wall map). Built on first use: the endpoint rule of
-        :mod:`navmesh.grid.endpoints` moves a start or goal in a wall there."""
-        if self._nearest is None:
-            blocked = ~self._grid_free
-            if blocked.all():
-                near = np.full(self.n_cells, -1, dtype=np.int64)
-            else:
-                from scipy import ndimage
-
-                rows, cols = ndimage.distance_transform_edt(blocked, return_distances=False, return_indices=True)
-                near = (rows.astype(np.int64) * self.width + cols).reshape(-1)
-            near.flags.writeable = False
-            self._nearest = near
-        return self._nearest
-
-    def borrow(self, n: int) -> Workspace:
-        """A workspace of ``n`` cells for one search; hand it back with :meth:`give_back`."""
-        try:
-            return self._pools.setdefault(n, []).pop()
-        except IndexError:
-            return Workspace(n)
-
-    def give_back(self, ws: Workspace) -> None:
-        """Return a borrowed workspace (its generation advanced) to the pool."""
-        ws.advance()
-        self._pools.setdefault(len(ws.stamp), []).append(ws)
-
-    @property
-    def padded_free(self) -> NDArray[np.uint8]:
-        """Passable flags padded with a blocked border, flattened ((height + 2) * (width + 2))."""
-        if self._padded is None:
-            free = np.zeros((self.height + 2, self.width + 2), dtype=np.uint8)
-            free[1:-1, 1:-1] = self._grid_free
-            free = free.reshape(-1)
-            free.flags.writeable = False
-            self._padded = free
-        return self._padded
-
-    @property
-    def lattice(self) -> NDArray[np.uint8] | None:
-        """Junction flags (odd row and odd column) when the map is a lattice maze, else None.
-
-        A lattice maze has walls on every cell with even row and even column and on the whole
-        border, free cells on every odd/odd cell, steps of cost 1 along rows and columns only,
-        no wrap-around, and every open corridor cell joined to the junctions at both its ends.
-        """
-        if self._lattice is False:
-            self._lattice = _find_lattice(self._grid_free, self._grid_moves, self)
-        return self._lattice  # type: ignore[return-value]
-
-
-def _find_lattice(free: NDArray[np.bool_], m: NDArray[np.uint8], arrays: GridArrays) -> NDArray[np.uint8] | None:
-    h, w = free.shape
-    if h % 2 == 0 or w % 2 == 0 or h < 3 or w < 3 or arrays.wrap_r or arrays.wrap_c:
-        return None
-    if not arrays.unit_steps:
-        return None
-    if free[0::2, 0::2].any() or not free[1::2, 1::2].all():
-        return None
-    if free[0].any() or free[-1].any() or free[:, 0].any() or free[:, -1].any():
-        return None
-    horiz = free[1::2, 2:-1:2]
-    hbits = m[1::2, 2:-1:2]
-    if np.any(horiz & ((hbits & 0b1010) != 0b1010)):
-        return None
-    vert = free[2:-1:2, 1::2]
-    vbits = m[2:-1:2, 1::2]
-    if np.any(vert & ((vbits & 0b0101) != 0b0101)):
-        return None
-    junction = np.zeros((h, w), dtype=np.uint8)
-    junction[1::2, 1::2] = 1
-    return junction.reshape(-1)
-
-
-def _jps_problem(grid: GridMap, uniform: bool) -> str:
-    """Why Jump Point Search cannot run on ``grid`` ("" when it can)."""
-    if grid.connectivity != 8 or grid.diagonal != "no_corner_cutting":
-        return (
-            f"connectivity=8 and diagonal='no_corner_cutting' (the map has connectivity={grid.connectivity}, "
-            f"diagonal={grid.diagonal!r})"
-        )
-    if grid.wrap != "none":
-        return f"wrap='none' (the map has wrap={grid.wrap!r})"
-    if not uniform:
-        return "one cost multiplier for every passable cell (the map has several)"
-    regions = grid.regions[~grid.blocked]
-    if regions.size and regions.min() != regions.max():
-        return "a single region (the map has several, e.g. water)"
-    return ""
-
+__all__ = ["MAX_COST_SCALE", "GridMap"]
 
 class GridMap:
     """A tile map: passable cells with cost multipliers, blocked cells, and the allowed steps.
@@ -409,75 +159,23 @@ class GridMap:
         wrap: Wrap = "none",
         regions: ArrayLike | None = None,
     ) -> None:
-        arr = as_array("cells", cells, InvalidGeometryError)
-        if arr.ndim != 2 or arr.shape[0] == 0 or arr.shape[1] == 0:
-            raise InvalidGeometryError(
-                f"cells has shape {arr.shape}; expected a non-empty 2-D array (height, width)"
-            )
-        if arr.shape[0] * arr.shape[1] > _MAX_CELLS:
-            raise InvalidGeometryError(f"cells has shape {arr.shape}; at most {_MAX_CELLS} cells are supported")
-        if arr.dtype == np.bool_:
-            mult = np.where(arr, np.inf, 1.0)
-        elif np.issubdtype(arr.dtype, np.number) and not np.issubdtype(arr.dtype, np.complexfloating):
-            mult = arr.astype(np.float64)
-            bad = ~(mult >= 0)
-            if bad.any():
-                r, c = (int(i) for i in np.argwhere(bad)[0])
-                raise InvalidCostError(
-                    f"cells[{r}, {c}]={mult[r, c]} is not allowed; multipliers must be >= 0 "
-                    "(0 or inf = blocked)"
-                )
-            mult[mult == 0] = np.inf
-        else:
-            raise InvalidCostError(f"cells has dtype {arr.dtype}; expected booleans (walls) or numbers (multipliers)")
-        try:
-            size = float(cell_size)
-        except (TypeError, ValueError):
-            size = float("nan")
-        if not (size > 0 and np.isfinite(size)):
-            raise InvalidOptionError(f"cell_size={describe(cell_size)} is not valid; expected a finite number > 0")
-        try:
-            org = np.array(origin, dtype=np.float64)
-        except (TypeError, ValueError):
-            org = np.zeros(0)
-        if org.shape != (2,) or not np.isfinite(org).all():
-            raise InvalidGeometryError(f"origin={describe(origin)} is not valid; expected two finite numbers (x, y)")
-        finite = np.isfinite(mult)
-        if finite.any():
-            limit = MAX_COST_SCALE / (size * arr.shape[0] * arr.shape[1])
-            too_big = finite & (mult > limit)
-            if too_big.any():
-                r, c = (int(i) for i in np.argwhere(too_big)[0])
-                raise InvalidCostError(
-                    f"cells[{r}, {c}]={mult[r, c]:g} is too large: multiplier x cell_size x number of cells "
-                    f"must stay below {MAX_COST_SCALE:g} so path costs stay finite (here multipliers up to "
-                    f"{limit:g})"
-                )
-        if isinstance(connectivity, (bool, np.bool_)) or connectivity not in (4, 8):
-            raise InvalidOptionError(f"connectivity={describe(connectivity)} is not valid; expected 4 or 8")
-        check_option("diagonal", diagonal, DIAGONAL_RULES)
-        check_option("wrap", wrap, WRAP_MODES)
-        if regions is None:
-            reg = np.zeros(arr.shape, dtype=np.int32)
-        else:
-            reg = np.asarray(regions)
-            if reg.shape != arr.shape or not np.issubdtype(reg.dtype, np.integer):
-                raise InvalidOptionError(
-                    f"regions has shape {reg.shape} and dtype {reg.dtype}; expected integers of shape {arr.shape}"
-                )
-            reg = reg.astype(np.int32)
+        mult = read_multipliers(cells)
+        size, org = read_placement(cell_size, origin)
+        check_cost_scale(mult, size)
+        check_rules(connectivity, diagonal, wrap)
+        reg = read_regions(regions, mult.shape)
 
         blocked = ~np.isfinite(mult)
         wrap_r, wrap_c = wrap in ("y", "both"), wrap in ("x", "both")
-        bits = _move_bits(~blocked, reg, int(connectivity), diagonal, wrap_r, wrap_c)
+        bits = move_bits(~blocked, reg, int(connectivity), diagonal, wrap_r, wrap_c)
         for a in (mult, blocked, reg, bits):
             a.flags.writeable = False
 
-        self.height: int = int(arr.shape[0])
-        self.width: int = int(arr.shape[1])
+        self.height: int = int(mult.shape[0])
+        self.width: int = int(mult.shape[1])
         self.n_cells: int = self.height * self.width
         self.cell_size: float = size
-        self.origin: tuple[float, float] = (float(org[0]), float(org[1]))
+        self.origin: tuple[float, float] = org
         self.connectivity: int = int(connectivity)
         self.diagonal: str = diagonal
         self.wrap: str = wrap
@@ -486,7 +184,10 @@ class GridMap:
         self.regions: NDArray[np.int32] = reg
         self.moves: NDArray[np.uint8] = bits
 
-        self.arrays: GridArrays = GridArrays(self, mult, blocked, bits)
+        self.arrays: GridArrays = GridArrays(
+            mult, blocked, bits, reg, cell_size=size, origin=self.origin, connectivity=self.connectivity,
+            diagonal=diagonal, wrap=wrap,
+        )
     # -- constructors -------------------------------------------------------------------------
     @classmethod
     def from_strings(
@@ -588,14 +289,7 @@ class GridMap:
 
     @classmethod
     def _from_chars(cls, chars: NDArray[np.str_], *, water: str, **options: Any) -> GridMap:
-        check_option("water", water, ("separate", "blocked", "passable"))
-        is_water = chars == "W"
-        blocked = np.isin(chars, ["@", "O", "T", "#"])
-        regions = None
-        if water == "blocked":
-            blocked |= is_water
-        elif water == "separate" and is_water.any():
-            regions = is_water.astype(np.int32)
+        blocked, regions = read_chars(chars, water=water)
         return cls(blocked, regions=regions, **options)
 
     @classmethod
@@ -642,7 +336,9 @@ class GridMap:
             The map cannot be parsed, is not orthogonal, is infinite, has non-square tiles, has
             no tile layer named ``walls_layer``, or a cost property is not a number > 0.
         """
-        multipliers, tile = _read_tiled(source, walls_layer, cost_property)
+        from navmesh.io.tiled import read_tiled_grid
+
+        multipliers, tile = read_tiled_grid(source, walls_layer=walls_layer, cost_property=cost_property)
         try:
             scale = float(scaling)
         except (TypeError, ValueError):
@@ -700,9 +396,7 @@ class GridMap:
         >>> round(grid.find_path((0, 2), (3, 0)).cost, 4)
         4.4142
         """
-        from navmesh.grid.search import find_path
-
-        return find_path(self, start, goal, max_expansions=max_expansions, allow_partial=allow_partial, strict=strict)
+        return _find_path(self, start, goal, max_expansions=max_expansions, allow_partial=allow_partial, strict=strict)
 
     def preprocess(self) -> JumpTable:
         """Build (once) and return the map's JPS+ jump table; later calls return the cached one.
@@ -902,123 +596,4 @@ class GridMap:
         >>> g.n_nodes, g.n_edges
         (6, 8)
         """
-        from navmesh.graph import NavGraph
-
-        h, w = self.height, self.width
-        rows, cols = np.divmod(np.arange(self.n_cells, dtype=np.int64), w)
-        src_parts, dst_parts, len_parts, tag_parts = [], [], [], []
-        for d in range(8):
-            src = np.flatnonzero(self.arrays.moves & (1 << d))
-            if src.size == 0:
-                continue
-            r2 = rows[src] + int(DROW[d])
-            c2 = cols[src] + int(DCOL[d])
-            crossed = (r2 < 0) | (r2 >= h) | (c2 < 0) | (c2 >= w)
-            dst = (r2 % h) * w + (c2 % w)
-            src_parts.append(src)
-            dst_parts.append(dst)
-            len_parts.append(STEP_LEN[d] * (self.arrays.half_cost[src] + self.arrays.half_cost[dst]))
-            tag_parts.append(crossed.astype(np.int32))
-        if src_parts:
-            src = np.concatenate(src_parts)
-            dst = np.concatenate(dst_parts)
-            lens = np.concatenate(len_parts)
-            tags = np.concatenate(tag_parts)
-        else:
-            src = dst = np.zeros(0, dtype=np.int64)
-            lens = np.zeros(0)
-            tags = np.zeros(0, dtype=np.int32)
-        order = np.argsort(src, kind="stable")
-        indptr = np.zeros(self.n_cells + 1, dtype=np.int64)
-        np.cumsum(np.bincount(src, minlength=self.n_cells), out=indptr[1:])
-        points = self._centers(np.arange(self.n_cells, dtype=np.int64))
-        return NavGraph(points, indptr, dst[order], lens[order], tags[order], ("", "wrap"))
-
-
-def _read_tiled(source: Any, walls_layer: str, cost_property: str) -> tuple[NDArray[np.float64], float]:
-    """Multipliers (inf = wall) and tile size from a Tiled map; see :meth:`GridMap.from_tiled`."""
-    import pytiled_parser
-
-    if isinstance(source, (str, os.PathLike)):
-        name = os.fspath(source)
-        if not os.path.isfile(name):
-            raise FileNotFoundError(f"{name}: no such Tiled map file")
-        try:
-            tmap = pytiled_parser.parse_map(pathlib.Path(name))
-        except Exception as exc:  # the parser raises many kinds of errors on bad input
-            raise LevelFormatError(f"{name}: cannot read the Tiled map: {type(exc).__name__}: {exc}") from None
-    else:
-        tmap = getattr(source, "tiled_map", source)
-        name = str(getattr(tmap, "map_file", "tiled map"))
-    if not hasattr(tmap, "layers") or not hasattr(tmap, "map_size"):
-        raise InvalidOptionError(
-            f"source={describe(source)} is not a Tiled map; pass a file path, a pytiled_parser.TiledMap "
-            "or an arcade.TileMap"
-        )
-    if tmap.orientation != "orthogonal":
-        raise LevelFormatError(f"{name}: orientation {tmap.orientation!r} is not supported; expected 'orthogonal'")
-    if tmap.infinite:
-        raise LevelFormatError(f"{name}: infinite maps are not supported; give the map a fixed size")
-    tw, th = tmap.tile_size.width, tmap.tile_size.height
-    if tw != th or tw <= 0:
-        raise LevelFormatError(f"{name}: tiles are {tw}x{th}; grid maps need square tiles")
-    h, w = int(tmap.map_size.height), int(tmap.map_size.width)
-
-    gid_cost: dict[int, float] = {}
-    for firstgid, tileset in tmap.tilesets.items():
-        for local_id, tile in (tileset.tiles or {}).items():
-            props = tile.properties or {}
-            if cost_property not in props:
-                continue
-            value = props[cost_property]
-            try:
-                cost = float(value) if not isinstance(value, bool) else float("nan")
-            except (TypeError, ValueError):
-                cost = float("nan")
-            if not cost > 0:
-                raise LevelFormatError(
-                    f"{name}: tile {local_id} of tileset {tileset.name!r} has {cost_property}={value!r}; "
-                    "expected a number > 0 (inf = blocked)"
-                )
-            gid_cost[int(firstgid) + int(local_id)] = cost
-
-    def tile_layers(layers: list) -> list:
-        out = []
-        for layer in layers:
-            if isinstance(layer, pytiled_parser.LayerGroup):
-                out.extend(tile_layers(layer.layers or []))
-            elif isinstance(layer, pytiled_parser.TileLayer):
-                out.append(layer)
-        return out
-
-    layers = tile_layers(tmap.layers)
-    multipliers = np.ones((h, w), dtype=np.float64)
-    has_cost = np.zeros((h, w), dtype=bool)
-    walls = None
-    lookup_ids = np.array(sorted(gid_cost), dtype=np.int64)
-    lookup_vals = np.array([gid_cost[k] for k in lookup_ids], dtype=np.float64)
-    for layer in layers:
-        rows = layer.data or []  # pytiled_parser gives one list of tile ids per row
-        if len(rows) != h or any(len(row) != w for row in rows):
-            raise LevelFormatError(
-                f"{name}: tile layer {layer.name!r} holds {sum(map(len, rows))} tiles in {len(rows)} rows; "
-                f"expected {h} rows of {w} tiles"
-            )
-        try:
-            data = np.array(rows, dtype=np.int64)
-        except (TypeError, ValueError, OverflowError):
-            raise LevelFormatError(f"{name}: tile layer {layer.name!r} holds a value that is not a tile id") from None
-        gids = (data & 0x0FFFFFFF).reshape(h, w)
-        if layer.name == walls_layer and walls is None:
-            walls = gids != 0
-        if lookup_ids.size:
-            pos = np.clip(np.searchsorted(lookup_ids, gids), 0, lookup_ids.size - 1)
-            hit = lookup_ids[pos] == gids
-            vals = np.where(hit, lookup_vals[pos], 0.0)
-            multipliers = np.where(hit & has_cost, np.maximum(multipliers, vals), np.where(hit, vals, multipliers))
-            has_cost |= hit
-    if walls is None:
-        names = ", ".join(repr(layer.name) for layer in layers) or "none"
-        raise LevelFormatError(f"{name}: no tile layer named {walls_layer!r} (tile layers: {names})")
-    multipliers[walls] = np.inf
-    return multipliers, float(tw)
+        return grid_graph(self)

@@ -19,14 +19,17 @@ call, so one grid serves many searches and threads at once (the kernels release 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from navmesh._checks import check_positive_int
 from navmesh._kernels import grid as K
+from navmesh._kernels import grid_jps as K_J
+from navmesh._kernels import grid_maze as K_M
 from navmesh._kernels import targets as K_T
+from navmesh._kernels.status import BUDGET, FOUND
 from navmesh.errors import (
     InvalidOptionError,
     NodeNotFoundError,
@@ -34,8 +37,10 @@ from navmesh.errors import (
     SearchBudgetError,
 )
 from navmesh.grid.endpoints import cell_pair, cells_of, resolve
-from navmesh.grid.map import GridMap
 from navmesh.path import Path
+
+if TYPE_CHECKING:  # the map imports this module for GridMap.find_path
+    from navmesh.grid.map import GridMap
 
 __all__ = ["find_path", "first_step", "first_steps", "grid_astar", "grid_dijkstra", "jps_plus", "jump_point_search"]
 
@@ -56,11 +61,11 @@ def _finish(
     expansions: int,
     allow_partial: bool,
 ) -> Path:
-    if status == K.FOUND:
+    if status == FOUND:
         return Path(nodes, points, cost, expansions, False)
     if allow_partial:
         return Path(nodes, points, cost, expansions, True)
-    if status == K.BUDGET:
+    if status == BUDGET:
         raise SearchBudgetError(
             f"{kind}: spent max_expansions={expansions} before reaching {_where(grid, goal)} from "
             f"{_where(grid, start)}; raise max_expansions or pass allow_partial=True"
@@ -73,16 +78,16 @@ def _best_first(
     cells: tuple[int, int] | None = None,
 ) -> Path:
     s, t = cells if cells is not None else cell_pair(grid, start, goal)
-    budget = -1 if max_expansions is None else check_positive_int("max_expansions", max_expansions)
+    budget = 0 if max_expansions is None else check_positive_int("max_expansions", max_expansions)
     a = grid.arrays
-    ws = a.borrow(a.n_cells)
+    ws = a.workspaces.borrow(a.n_cells)
     try:
         status, nodes, points, cost, expansions = K.astar_path(
-            a.moves, a.half_cost, a.height, a.width, a.wrap_r, a.wrap_c, a.uniform, s, t, hscale, budget,
-            ws.stamp, ws.gen, ws.g, ws.parent, ws.heap_keys, ws.heap_nodes, a.geo,
+            a.moves, a.half_cost, a.height, a.width, a.wrap, a.uniform, s, t, hscale, budget,
+            ws.state, ws.gen, ws.parent, ws.heap, a.geo,
         )
     finally:
-        a.give_back(ws)
+        a.workspaces.give_back(ws)
     return _finish(grid, kind, s, t, status, nodes, points, cost, expansions, allow_partial)
 
 
@@ -255,21 +260,20 @@ def _jump_search(
     if a.jps_problem:
         raise InvalidOptionError(f"{kind} needs {a.jps_problem}; use grid_astar on this map")
     s, t = cells if cells is not None else cell_pair(grid, start, goal)
-    budget = -1 if max_expansions is None else check_positive_int("max_expansions", max_expansions)
+    budget = 0 if max_expansions is None else check_positive_int("max_expansions", max_expansions)
     jumps = grid.preprocess().table if table else _NO_TABLE
     free = a.padded_free
     w = a.width
     pw = w + 2
     ps = (s // w + 1) * pw + s % w + 1
     pt = (t // w + 1) * pw + t % w + 1
-    ws = a.borrow(len(free))
+    ws = a.workspaces.borrow(len(free))
     try:
-        status, nodes, points, cost, expansions = K.jps_path(
-            free, jumps, a.height + 2, pw, w, ps, pt, a.hscale, budget,
-            ws.stamp, ws.gen, ws.g, ws.parent, ws.heap_keys, ws.heap_nodes, a.geo,
+        status, nodes, points, cost, expansions = K_J.jps_path(
+            free, jumps, a.height + 2, pw, w, ps, pt, a.hscale, budget, ws.state, ws.gen, ws.parent, ws.heap, a.geo,
         )
     finally:
-        a.give_back(ws)
+        a.workspaces.give_back(ws)
     return _finish(grid, kind, s, t, status, nodes, points, cost, expansions, allow_partial)
 
 
@@ -411,10 +415,10 @@ def first_step(grid: GridMap, start: Any, goal: Any, *, two_step: bool = False) 
 def _first_step_forward(a: Any, s: int, t: int, two_step: bool) -> int:
     """The forward breadth-first search of :func:`first_step` on a unit-step map."""
     if two_step and a.lattice[s]:
-        return int(K.first_step_hop(a.moves, a.width, s, t))
+        return int(K_M.first_step_hop(a.moves, a.width, s, t))
     if a.wrap_r or a.wrap_c:
-        return int(K.first_step_bfs_wrap(a.moves, a.height, a.width, s, t))
-    return int(K.first_step_bfs(a.moves, a.width, s, t))
+        return int(K_M.first_step_bfs_wrap(a.moves, a.height, a.width, s, t))
+    return int(K_M.first_step_bfs(a.moves, a.width, s, t))
 
 
 def first_steps(grid: GridMap, starts: ArrayLike, goals: ArrayLike, *, two_step: bool = False) -> NDArray[np.int32]:
@@ -466,7 +470,7 @@ def first_steps(grid: GridMap, starts: ArrayLike, goals: ArrayLike, *, two_step:
     a = grid.arrays
     if not a.unit_steps:
         return K.first_steps_astar(
-            a.moves, a.half_cost, a.height, a.width, a.wrap_r, a.wrap_c, a.uniform, s, t, a.hscale
+            a.moves, a.half_cost, a.height, a.width, a.wrap, a.uniform, s, t, a.hscale
         )
     out = np.empty(len(s), dtype=np.int32)
     order, bounds, group_goals = K_T.group_by_goal(t, a.n_cells)

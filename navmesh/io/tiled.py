@@ -1,4 +1,5 @@
-"""Import a Tiled map (``.tmj`` / ``.json`` / ``.tmx``) into a :class:`~navmesh.level.Level`.
+"""Import a Tiled map (``.tmj`` / ``.json`` / ``.tmx``) into a :class:`~navmesh.level.Level`, or
+read it as a grid of cell costs (:func:`read_tiled_grid`, behind ``GridMap.from_tiled``).
 
 The map is read with ``pytiled_parser`` (the reader arcade's ``load_tilemap`` uses). It may be given
 as a file path, an arcade resource path (``":resources:tiled_maps/level_1.json"``), a
@@ -61,7 +62,7 @@ from navmesh.geometry import as_polygon, as_polygons, cell_rectangles
 from navmesh.level import BadWaypointPolicy, Level
 from navmesh.terrain import TerrainRegion
 
-__all__ = ["load_tiled_level"]
+__all__ = ["load_tiled_level", "read_tiled_grid"]
 
 _ELLIPSE_SIDES = 16
 _GID_MASK = 0x0FFFFFFF  # Tiled keeps flip flags in the top bits of a tile id
@@ -246,7 +247,7 @@ def load_tiled_level(
         World position of the map's bottom-left corner, as arcade's ``load_tilemap(offset=)``.
         Default: the arcade map's offset, else (0, 0).
     obstacle_layer, terrain_layer, bounds_layer : str
-        Names of the object layers holding obstacles, terrain regions and the walkable area.
+        Names of the object layers holding obstacles, terrain regions and the level bounds (the outline units stay inside).
     on_bad_waypoint, known_tags, repair
         As for :class:`Level`.
 
@@ -335,7 +336,7 @@ def load_tiled_level(
         (read if after != before else skipped).append(f"{layer.name!r} ({kind})")
 
     if bounds is None and tmap.infinite:
-        raise LevelFormatError(f"{name}: infinite maps need a {bounds_layer!r} layer with the walkable area")
+        raise LevelFormatError(f"{name}: infinite maps need a {bounds_layer!r} layer with the level bounds")
     if not obstacles and not regions and not points:
         warnings.warn(
             f"{name}: nothing navigable found (no obstacle, waypoint or terrain); layers read: "
@@ -457,3 +458,122 @@ def _level(
         if found and int(found.group(1)) < len(point_names):
             msg += f" (waypoints[{found.group(1)}] is {point_names[int(found.group(1))]})"
         raise LevelFormatError(f"{name}: {msg}") from None
+
+
+def read_tiled_grid(source: Any, *, walls_layer: str = "walls", cost_property: str = "cost") -> tuple[np.ndarray, float]:
+    """Cell multipliers and tile size of a Tiled map read as a grid (the reader behind
+    :meth:`navmesh.grid.GridMap.from_tiled`, which documents the rules).
+
+    Every cell holding a tile in the tile layer ``walls_layer`` (searched inside layer groups
+    too) is blocked (``inf``); a tile whose tileset gives it a numeric property
+    ``cost_property`` (> 0, in any tile layer) sets its cell's multiplier, the largest where
+    several layers give one; other cells cost 1.
+
+    Parameters
+    ----------
+    source : path-like, ``pytiled_parser.TiledMap`` or ``arcade.TileMap``
+        A ``.tmj``/``.json``/``.tmx`` file, or a map already loaded.
+    walls_layer : str
+        Name of the tile layer whose tiles are walls.
+    cost_property : str
+        Tile property holding a cost multiplier.
+
+    Returns
+    -------
+    (multipliers, tile_size) : (float64 array of shape (rows, columns), float)
+        Row 0 is the map's top row; ``tile_size`` is the tile side in pixels.
+
+    Raises
+    ------
+    FileNotFoundError
+        No such file.
+    InvalidOptionError
+        ``source`` is not a Tiled map.
+    LevelFormatError
+        The map cannot be parsed, is not orthogonal, is infinite, has non-square tiles, has no
+        tile layer named ``walls_layer``, or a cost property is not a number > 0.
+    """
+
+    if isinstance(source, (str, os.PathLike)):
+        name = os.fspath(source)
+        if not os.path.isfile(name):
+            raise FileNotFoundError(f"{name}: no such Tiled map file")
+        try:
+            tmap = pytiled_parser.parse_map(Path(name))
+        except Exception as exc:  # the parser raises many kinds of errors on bad input
+            raise LevelFormatError(f"{name}: cannot read the Tiled map: {type(exc).__name__}: {exc}") from None
+    else:
+        tmap = getattr(source, "tiled_map", source)
+        name = str(getattr(tmap, "map_file", "tiled map"))
+    if not hasattr(tmap, "layers") or not hasattr(tmap, "map_size"):
+        raise InvalidOptionError(
+            f"source={describe(source)} is not a Tiled map; pass a file path, a pytiled_parser.TiledMap "
+            "or an arcade.TileMap"
+        )
+    if tmap.orientation != "orthogonal":
+        raise LevelFormatError(f"{name}: orientation {tmap.orientation!r} is not supported; expected 'orthogonal'")
+    if tmap.infinite:
+        raise LevelFormatError(f"{name}: infinite maps are not supported; give the map a fixed size")
+    tw, th = tmap.tile_size.width, tmap.tile_size.height
+    if tw != th or tw <= 0:
+        raise LevelFormatError(f"{name}: tiles are {tw}x{th}; grid maps need square tiles")
+    h, w = int(tmap.map_size.height), int(tmap.map_size.width)
+
+    gid_cost: dict[int, float] = {}
+    for firstgid, tileset in tmap.tilesets.items():
+        for local_id, tile in (tileset.tiles or {}).items():
+            props = tile.properties or {}
+            if cost_property not in props:
+                continue
+            value = props[cost_property]
+            try:
+                cost = float(value) if not isinstance(value, bool) else float("nan")
+            except (TypeError, ValueError):
+                cost = float("nan")
+            if not cost > 0:
+                raise LevelFormatError(
+                    f"{name}: tile {local_id} of tileset {tileset.name!r} has {cost_property}={value!r}; "
+                    "expected a number > 0 (inf = blocked)"
+                )
+            gid_cost[int(firstgid) + int(local_id)] = cost
+
+    def tile_layers(layers: list) -> list:
+        out = []
+        for layer in layers:
+            if isinstance(layer, LayerGroup):
+                out.extend(tile_layers(layer.layers or []))
+            elif isinstance(layer, TileLayer):
+                out.append(layer)
+        return out
+
+    layers = tile_layers(tmap.layers)
+    multipliers = np.ones((h, w), dtype=np.float64)
+    has_cost = np.zeros((h, w), dtype=bool)
+    walls = None
+    lookup_ids = np.array(sorted(gid_cost), dtype=np.int64)
+    lookup_vals = np.array([gid_cost[k] for k in lookup_ids], dtype=np.float64)
+    for layer in layers:
+        rows = layer.data or []  # pytiled_parser gives one list of tile ids per row
+        if len(rows) != h or any(len(row) != w for row in rows):
+            raise LevelFormatError(
+                f"{name}: tile layer {layer.name!r} holds {sum(map(len, rows))} tiles in {len(rows)} rows; "
+                f"expected {h} rows of {w} tiles"
+            )
+        try:
+            data = np.array(rows, dtype=np.int64)
+        except (TypeError, ValueError, OverflowError):
+            raise LevelFormatError(f"{name}: tile layer {layer.name!r} holds a value that is not a tile id") from None
+        gids = (data & _GID_MASK).reshape(h, w)
+        if layer.name == walls_layer and walls is None:
+            walls = gids != 0
+        if lookup_ids.size:
+            pos = np.clip(np.searchsorted(lookup_ids, gids), 0, lookup_ids.size - 1)
+            hit = lookup_ids[pos] == gids
+            vals = np.where(hit, lookup_vals[pos], 0.0)
+            multipliers = np.where(hit & has_cost, np.maximum(multipliers, vals), np.where(hit, vals, multipliers))
+            has_cost |= hit
+    if walls is None:
+        names = ", ".join(repr(layer.name) for layer in layers) or "none"
+        raise LevelFormatError(f"{name}: no tile layer named {walls_layer!r} (tile layers: {names})")
+    multipliers[walls] = np.inf
+    return multipliers, float(tw)

@@ -33,6 +33,7 @@ from navmesh._kernels import crowd as CK
 from navmesh.errors import InvalidGeometryError, InvalidOptionError, NodeNotFoundError, describe
 from navmesh.grid import GridMap
 from navmesh.path import Path
+from navmesh.polymesh.mesh import PolyMesh
 from navmesh.steering.formation import formation_slots
 from navmesh.steering.orders import Orders
 from navmesh.steering.planner import RoutePlanner
@@ -45,15 +46,20 @@ __all__ = ["Crowd", "formation_slots"]
 
 
 class Crowd:
-    """Units moving together on a NavMap or a GridMap.
+    """Units moving together on a NavMap, a GridMap or a PolyMesh.
 
     The state arrays are indexed by unit id (removed units keep their row, with ``alive``
     False); each is a view of the crowd's storage, so read it again after :meth:`add`.
 
     Parameters
     ----------
-    navmap_or_grid : NavMap or GridMap
-        The map. On a NavMap, routes follow its waypoint graph under each unit's
+    navmap_or_grid : NavMap, GridMap or PolyMesh
+        The map. On a PolyMesh (from :func:`~navmesh.build_navmesh`, which keeps its level)
+        every ordered unit plans its own exact path to its slot with the mesh's
+        :class:`~navmesh.polymesh.query.MeshQuery` (sliced, within ``expansions_per_update``;
+        planned again when the unit is pushed off it or stuck); costs are uniform, so units
+        take no ``profile``, and no unit may be wider than the mesh's ``agent_radius``
+        (InvalidOptionError). On a NavMap, routes follow its waypoint graph under each unit's
         :class:`~navmesh.terrain.CostProfile`; on a GridMap they follow a
         :class:`~navmesh.grid.FlowField` (blocked cells are walls; profiles do not apply,
         the grid's own cell costs do). Walls for the motion are the level's obstacles (or
@@ -153,6 +159,7 @@ class Crowd:
         level_geometry(navmap_or_grid)  # validates the map type
         self.map = navmap_or_grid
         self._grid = isinstance(navmap_or_grid, GridMap)
+        self._mesh = isinstance(navmap_or_grid, PolyMesh)
         self.searches_per_update = check_positive_int("searches_per_update", searches_per_update, allow_none=False)
         self.expansions_per_update = check_positive_int("expansions_per_update", expansions_per_update, allow_none=False)
         self.joins_per_update = check_positive_int("joins_per_update", joins_per_update, allow_none=False)
@@ -216,7 +223,7 @@ class Crowd:
         return self._units.n
 
     def __repr__(self) -> str:
-        kind = "GridMap" if self._grid else "NavMap"
+        kind = "GridMap" if self._grid else "PolyMesh" if self._mesh else "NavMap"
         return f"Crowd({int(self.alive.sum())} units on a {kind}, {len(self._orders.orders)} orders)"
 
     # -- units ------------------------------------------------------------------------------
@@ -254,7 +261,8 @@ class Crowd:
         InvalidGeometryError
             ``positions`` is not finite (m, 2) numbers.
         InvalidOptionError
-            ``radius``, ``speed`` or ``profile`` is invalid.
+            ``radius``, ``speed`` or ``profile`` is invalid; on a PolyMesh also a ``profile``
+            or a ``radius`` above the mesh's ``agent_radius``.
         """
         p = as_float_array("positions", positions, InvalidGeometryError)
         if p.ndim == 1:
@@ -265,6 +273,8 @@ class Crowd:
         v = check_float("speed", speed, 0.0, strict=True)
         if profile is not None and not isinstance(profile, CostProfile):
             raise InvalidOptionError(f"profile={describe(profile)} is not a CostProfile")
+        if self._mesh:
+            self._check_mesh_unit(r, profile)
         key = (r, self._wall_key(profile))
         if key not in self._classes:
             self._classes.append(key)
@@ -273,7 +283,7 @@ class Crowd:
         cls = self._classes.index(key)
         if profile not in self._profiles:
             self._profiles.append(profile)
-        if not self._grid and (profile, cls) not in self._prepared:
+        if not self._grid and not self._mesh and (profile, cls) not in self._prepared:
             self._planner.prepare(profile, cls)  # once per unit type, so that orders cost one search
             self._prepared.add((profile, cls))
         m = len(p)
@@ -300,6 +310,22 @@ class Crowd:
         a["min_mult"][ids] = 1.0 if profile is None else profile.min_multiplier()
         units.n += m
         return ids
+
+    def _check_mesh_unit(self, radius: float, profile: CostProfile | None) -> None:
+        """On a PolyMesh: no terrain profile (routes are the mesh query's uniform-cost exact
+        paths) and no unit wider than the mesh's ``agent_radius`` (its paths may squeeze
+        through gaps too narrow for it)."""
+        if profile is not None:
+            raise InvalidOptionError(
+                f"profile={describe(profile)} is not supported on a PolyMesh crowd; "
+                "a PolyMesh crowd routes by uniform costs, so profile must be None"
+            )
+        limit = float(self.map.agent_radius)
+        if radius > limit * (1 + 1e-9) + 1e-12:
+            raise InvalidOptionError(
+                f"radius={radius} exceeds the PolyMesh's agent_radius={limit}; "
+                "build the mesh with agent_radius >= the largest unit radius"
+            )
 
     def _wall_key(self, profile: CostProfile | None) -> Any:
         """What of a unit type shapes its walls: the terrain it may not enter and the
@@ -402,18 +428,25 @@ class Crowd:
         Raises
         ------
         InvalidOptionError
-            The new map is neither a NavMap nor a GridMap, or of the other kind than before.
+            The new map is not a NavMap, GridMap or PolyMesh, is of another kind than before, or
+            (a PolyMesh) was built for a smaller ``agent_radius`` than a unit's radius.
         """
         level_geometry(navmap_or_grid)
-        if isinstance(navmap_or_grid, GridMap) != self._grid:
-            raise InvalidOptionError("set_map: the new map must be of the same kind (NavMap or GridMap) as the old one")
+        if isinstance(navmap_or_grid, GridMap) != self._grid or isinstance(navmap_or_grid, PolyMesh) != self._mesh:
+            raise InvalidOptionError(
+                f"set_map: the new map is a {type(navmap_or_grid).__name__}; "
+                "it must be of the same kind (NavMap, GridMap or PolyMesh) as the old one"
+            )
+        if self._mesh:
+            for r, _ in self._classes:
+                self._check_mesh_unit(r, None)
         self.map = navmap_or_grid
         self._planner = RoutePlanner(navmap_or_grid)
         self._orders.planner = self._planner
         if not self._classes:
             return
         self._walls = self._make_walls()
-        if not self._grid:
+        if not self._grid and not self._mesh:
             for profile, cls in self._prepared:
                 self._planner.prepare(profile, cls)
         a = self._units.arrays

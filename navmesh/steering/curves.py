@@ -187,7 +187,7 @@ def hermite_curve(
     points: ArrayLike,
     *,
     tangents: Tangents = "catmull_rom",
-    walkable: Any = None,
+    line_of_sight: Any = None,
     samples_per_piece: int = 16,
     start_tangent: ArrayLike | None = None,
 ) -> Curve:
@@ -198,7 +198,7 @@ def hermite_curve(
     points : float array of shape (n, 2)
         Waypoints in world units (consecutive duplicates are dropped).
     tangents : {"catmull_rom", "centripetal"}
-    walkable : LineOfSight, optional
+    line_of_sight : LineOfSight, optional
         Anything with ``blocked(a, b) -> bool array`` for segments (m, 2) -> (m, 2), e.g.
         ``navmap.line_of_sight`` or ``level.line_of_sight(agent_radius=r)``: obstacles inflated by
         the unit radius. Each piece's sampled polyline must be unblocked; otherwise its tangents
@@ -241,7 +241,7 @@ def hermite_curve(
         if norm > 0:
             m0[0] = d / norm * float(np.hypot(*(p[1] - p[0])))
     flat = np.ones(len(p) - 1)
-    if walkable is not None:
+    if line_of_sight is not None:
         todo = np.arange(len(p) - 1)
         u = np.arange(s + 1) / s
         for f in _FLATTEN:
@@ -251,7 +251,7 @@ def hermite_curve(
             c = Curve(p, m0 * flat[:, None], m1 * flat[:, None], flat, s)
             pts = c.evaluate(todo[:, None], u[None, :])  # (k, s + 1, 2)
             a, b = pts[:, :-1].reshape(-1, 2), pts[:, 1:].reshape(-1, 2)
-            bad = np.asarray(walkable.blocked(a, b)).reshape(len(todo), s).any(axis=1)
+            bad = np.asarray(line_of_sight.blocked(a, b)).reshape(len(todo), s).any(axis=1)
             todo = todo[bad]
     return Curve(p, m0 * flat[:, None], m1 * flat[:, None], flat, s)
 

@@ -211,7 +211,7 @@ class PathFollower:
             return navmap.mesh
         return navmap
 
-    def _walkable(self) -> Any:
+    def _sight(self) -> Any:
         if self.navmap is None:
             return None
         if self._los is None and isinstance(self.navmap, PolyMesh):
@@ -230,7 +230,7 @@ class PathFollower:
         # a two-point route curves too when it must leave in the current heading (a re-plan)
         if self.mode == "hermite" and (len(waypoints) > 2 or (len(waypoints) == 2 and start_tangent is not None)):
             curve = hermite_curve(
-                waypoints, tangents=self.tangents, walkable=self._walkable(),
+                waypoints, tangents=self.tangents, line_of_sight=self._sight(),
                 samples_per_piece=self.samples_per_piece, start_tangent=start_tangent,
             )
             self.route, rows = curve.sample()
@@ -346,7 +346,7 @@ class PathFollower:
             return False
         _, k = point_at(self.route, self._cum, self._s)
         ahead = np.concatenate([self.position[None], self.route[k + 1 :]])
-        blocked = bool(np.asarray(self._walkable().blocked(ahead[:-1], ahead[1:])).any()) if len(ahead) > 1 else False
+        blocked = bool(np.asarray(self._sight().blocked(ahead[:-1], ahead[1:])).any()) if len(ahead) > 1 else False
         if blocked:
             self._replan_now = True
             self._blocked = True

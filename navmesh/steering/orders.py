@@ -151,6 +151,9 @@ class Orders:
         if self.planner.grid:
             a["slot_mult"][u] = 0.0
             return
+        if self.planner.mesh:  # uniform costs
+            a["slot_mult"][u] = 1.0
+            return
         for prof_i in np.unique(a["prof"][u]).tolist():
             sel = u[a["prof"][u] == prof_i]
             a["slot_mult"][sel] = self.planner.map.point_multipliers(a["slot"][sel], self.profiles[prof_i])
@@ -167,7 +170,7 @@ class Orders:
         a = self.units.arrays
         prof_i, cls = key
         pos = a["positions"][members]
-        if not self.planner.grid and (len(members) < self._shared_min or self.planner.map.graph.n_nodes > self._expansions):
+        if not self.planner.grid and (self.planner.mesh or len(members) < self._shared_min or self.planner.map.graph.n_nodes > self._expansions):
             for u in reversed(members.tolist()):
                 self._queue_plan(oid, key, u, front=True)
             return 0

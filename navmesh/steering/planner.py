@@ -23,6 +23,7 @@ from navmesh._kernels import walls as WK
 from navmesh.errors import NodeNotFoundError
 from navmesh.grid import FlowField, GridMap
 from navmesh.path import Path
+from navmesh.polymesh.mesh import PolyMesh
 from navmesh.steering.routes import RouteBlock
 from navmesh.steering.walls import Walls
 from navmesh.terrain import CostProfile
@@ -46,6 +47,8 @@ class RoutePlanner:
     map : NavMap or GridMap
     grid : bool
         Whether the map is a GridMap.
+    mesh : bool
+        Whether the map is a PolyMesh (every unit then plans its own exact path: no route trees).
     walls : Walls or None
         The crowd's walls (set by the crowd whenever it rebuilds them).
     """
@@ -53,6 +56,7 @@ class RoutePlanner:
     def __init__(self, navmap_or_grid: Any) -> None:
         self.map = navmap_or_grid
         self.grid = isinstance(navmap_or_grid, GridMap)
+        self.mesh = isinstance(navmap_or_grid, PolyMesh)
         self.walls: Walls | None = None
         self._cache: dict[Any, Any] = {}
         self._queries: dict[CostProfile | None, NavQuery] = {}
@@ -61,7 +65,7 @@ class RoutePlanner:
         """Compute once what a tree for this unit type reads (NavMap only): the reversed graph
         under ``profile``, the terrain multiplier at every node, the nodes moved out of the walls
         of class ``cls``, the nodes' KD-tree."""
-        if self.grid or self.map.graph.n_nodes == 0:
+        if self.grid or self.mesh or self.map.graph.n_nodes == 0:
             return
         self._reversed(profile)
         self._node_mults(profile)
@@ -78,6 +82,8 @@ class RoutePlanner:
         """The unit type's terrain multiplier at ``slots`` (m, 2); 0 on grids (no cost test)."""
         if self.grid:
             return np.zeros(len(slots))
+        if self.mesh:
+            return np.ones(len(slots))
         return np.asarray(self.map.point_multipliers(slots, profile), np.float64)
 
     def own_route(
@@ -91,9 +97,13 @@ class RoutePlanner:
         pts = self.standable(np.ascontiguousarray(pts), cls)
         pts = self.detour(start, pts, cls)
         nxt = np.append(np.arange(1, len(pts)), -1).astype(np.int64)
-        legs = self.map.straight_costs(pts[:-1], pts[1:], profile)
+        if self.mesh:  # uniform costs: a leg costs its length
+            legs = np.hypot(*(pts[1:] - pts[:-1]).T)
+            mult = np.ones(len(pts))
+        else:
+            legs = self.map.straight_costs(pts[:-1], pts[1:], profile)
+            mult = self.map.point_multipliers(pts, profile)
         rest = np.append(np.cumsum(legs[::-1])[::-1], 0.0)
-        mult = self.map.point_multipliers(pts, profile)
         return RouteBlock(pts, nxt, rest, slot, mult, path)
 
     def _reversed(self, profile: CostProfile | None) -> tuple[NDArray[np.int64], NDArray[np.int32], NDArray[np.float64]]:

@@ -72,7 +72,10 @@ def level_geometry(source: Any) -> tuple[list[shapely.Geometry], shapely.Geometr
         return boxes, bounds
     level = getattr(source, "level", None)
     if level is None or not hasattr(level, "obstacles"):
-        raise InvalidOptionError(f"expected a NavMap or a GridMap, got {type(source).__name__}")
+        raise InvalidOptionError(
+            f"expected a NavMap, a GridMap or a PolyMesh built from a level, got {type(source).__name__}"
+            + (" without a level (a mesh read from a file has none; build it with build_navmesh(level))" if level is None and hasattr(source, "agent_radius") else "")
+        )
     return list(level.obstacles), level.bounds
 
 

@@ -225,7 +225,7 @@ def assemble(level: Level, opts: BuildOptions, cache: BuildCache | None) -> NavM
                            links=(ps.level.links, ps.level.offmesh_links), trees=ps.trees, unique=ps.unique)
     return NavMap(
         level=ps.level, options=opts, graph=graph, n_generated=ps.n_generated, line_of_sight=los,
-        walkable=free_space(los) if opts.fill_spacing is not None else None,
+        walkable_region=free_space(los) if opts.fill_spacing is not None else None,
         terrain=TerrainLengths(ter_names, arc_rows), arc_kinds=arcs.kind.astype(np.int8),
         blocked_waypoints=np.flatnonzero(ps.blocked).astype(np.int32), floors=ps.floors, trees=ps.trees,
         cache=new_cache, corner_edges=linking.corner_edges, rebuild=update,

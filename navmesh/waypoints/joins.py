@@ -210,7 +210,7 @@ class Endpoints:
         nav = self.navmap
         if len(pts) == 0 or nav.line_of_sight.walkable(pts).all():
             return pts, np.zeros(len(pts))
-        region = nav.walkable  # built on first use: only when a point needs moving
+        region = nav.walkable_region  # built on first use: only when a point needs moving
         if region.is_empty:
             raise NodeNotFoundError(
                 f"no walkable point exists for agent_radius={nav.options.agent_radius}: the obstacles cover the level"

@@ -59,7 +59,7 @@ class NavMap:
         Node positions (``graph.points``).
     line_of_sight : LineOfSight
         For the agent radius (obstacles inflated, bounds eroded).
-    walkable : shapely geometry
+    walkable_region : shapely geometry
         The walkable region W for the agent radius (eroded bounds minus inflated obstacles).
     terrain : TerrainLengths
         Length of each arc inside each terrain tag, csr of shape (n_edges, T); zero rows for
@@ -76,7 +76,7 @@ class NavMap:
     """
 
     def __init__(self, *, level: Level, options: BuildOptions, graph: NavGraph, n_generated: int,
-                 line_of_sight: LineOfSight, walkable: shapely.Geometry | None, terrain: TerrainLengths,
+                 line_of_sight: LineOfSight, walkable_region: shapely.Geometry | None, terrain: TerrainLengths,
                  arc_kinds: NDArray[np.int8], blocked_waypoints: NDArray[np.int32], floors: NDArray[np.int64],
                  trees: dict[float, tuple[cKDTree, NDArray[np.int64]]], cache: BuildCache,
                  corner_edges: tuple[NDArray[np.float64], NDArray[np.bool_]] | None = None,
@@ -86,7 +86,7 @@ class NavMap:
         self.graph = graph
         self.n_generated = n_generated
         self.line_of_sight = line_of_sight
-        self._walkable = walkable
+        self._walkable_region = walkable_region
         self.terrain = terrain
         arc_kinds.flags.writeable = False
         self.arc_kinds = arc_kinds
@@ -105,11 +105,11 @@ class NavMap:
 
     # -- shape ----------------------------------------------------------------------------------
     @property
-    def walkable(self) -> shapely.Geometry:
+    def walkable_region(self) -> shapely.Geometry:
         """The walkable region W for the agent radius (computed on first use)."""
-        if self._walkable is None:
-            self._walkable = free_space(self.line_of_sight)
-        return self._walkable
+        if self._walkable_region is None:
+            self._walkable_region = free_space(self.line_of_sight)
+        return self._walkable_region
 
     @property
     def points(self) -> NDArray[np.float64]:

@@ -76,13 +76,13 @@ def test_nearest_walkable_never_fails_inside_or_near_the_bounds(radius):
     q = NavQuery(nav)
     rng = np.random.default_rng(0)
     pts = rng.uniform(-1e-7, SIZE + 1e-7, size=(2000, 2))
-    corners = nav.walkable.exterior.coords[:-1] if nav.walkable.geom_type == "Polygon" else []
+    corners = nav.walkable_region.exterior.coords[:-1] if nav.walkable_region.geom_type == "Polygon" else []
     pts = np.concatenate([pts, np.asarray(corners).reshape(-1, 2), np.array([[120, 200], [0, 0], [SIZE, SIZE]])])
     moved = q.nearest_walkable(pts)
     assert nav.line_of_sight.walkable(moved).all()
     # nothing walkable lies nearer than the moved point (up to the push inside)
     gap = np.hypot(*(moved - pts).T)
-    exact = shapely.distance(nav.walkable, shapely.points(pts))
+    exact = shapely.distance(nav.walkable_region, shapely.points(pts))
     assert (gap <= exact + 1e-6 * SIZE).all()
 
 

@@ -74,7 +74,7 @@ def test_flattening_keeps_a_curve_off_a_wall_corner():
     raw = hermite_curve(pts)
     s_raw, _ = raw.sample()
     assert los.inside_obstacle(s_raw).any()  # the problem exists
-    flat = hermite_curve(pts, walkable=los)
+    flat = hermite_curve(pts, line_of_sight=los)
     assert flat.flatness[1] < 1  # the piece along the wall was flattened
     samples, rows = flat.sample()
     assert not los.inside_obstacle(samples).any()
@@ -106,7 +106,7 @@ def test_no_sampled_curve_point_in_an_inflated_obstacle_on_random_levels(kind, s
             path = query.find_path(a, b)
         except navmesh.NavmeshError:
             continue
-        curve = hermite_curve(path.points, tangents=kind, walkable=nav.line_of_sight)
+        curve = hermite_curve(path.points, tangents=kind, line_of_sight=nav.line_of_sight)
         samples, rows = curve.sample()
         # Each piece is checked where the path's own straight leg is walkable by shapely: a leg
         # that runs exactly along a mitre bevel can come out of find_path "blocked" by rounding

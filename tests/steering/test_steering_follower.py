@@ -215,7 +215,7 @@ def test_a_follower_walks_a_mesh_path_and_replans_on_the_mesh_when_the_goal_move
     free = shapely.buffer(shapely.union_all(mesh.to_shapely()), 1e-6)
     query = navmesh.MeshQuery(mesh)
     f = PathFollower(query.find_path([2, 2], [38, 28]), 4.0, navmap=mesh, radius=0.5, mode=mode)
-    assert f._walkable().blocked([[2, 15]], [[20, 15]]).tolist() == [True]  # through the first wall
+    assert f._sight().blocked([[2, 15]], [[20, 15]]).tolist() == [True]  # through the first wall
     dt, moved_at, last_replan = 1 / 60, None, None
     for frame in range(60 * 60):
         if frame == 120:  # the goal moves: re-plan from where the unit stands, on the mesh

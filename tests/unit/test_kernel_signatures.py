@@ -49,3 +49,20 @@ def test_only_the_modules_own_dispatchers_change():
     before = foreign.get_call_template
     plain_arguments({"__name__": "somewhere.else.entirely", "foreign": foreign, "number": 3})
     assert foreign.get_call_template == before
+
+
+def test_narrow_integers_share_the_int64_specialisation():
+    @njit
+    def twice(values, i):
+        return values[i] * 2
+
+    @njit
+    def caller(values, ids):
+        return twice(values, ids[0]) + twice(values, np.int16(1)) + twice(values, 2)
+
+    namespace = {"__name__": __name__, "twice": twice, "caller": caller}
+    plain_arguments(namespace)
+    ids = np.array([0], np.int32)  # an int32 node id, as read from CSR ``indices``
+    assert caller(np.array([1.0, 2.0, 3.0]), ids) == 12.0  # same answer: 2 + 4 + 6
+    assert [str(t) for t in twice.signatures[0]] == ["array(float64, 1d, C)", "int64"]
+    assert len(twice.signatures) == 1

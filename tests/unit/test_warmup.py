@@ -223,3 +223,57 @@ def test_after_the_first_real_compile_a_helper_process_compiles_the_rest(tmp_pat
     warm_log = json.loads(warm.stdout.strip().splitlines()[-1])
     assert warm_log[-1][3] == 0  # everything came from the cache the helper filled
     assert len(warm_log) == total + 1  # no waiting: one value per step, and the last
+
+
+MORE_CALLS = """
+import json
+import sys
+import numpy as np
+import navmesh
+from navmesh.search import astar_multi, dijkstra_tree
+from numba.core.registry import CPUDispatcher
+navmesh.warm_up()
+level = navmesh.Level.rectangle(300, 200, obstacles=[[(100, 40), (140, 40), (140, 160), (100, 160)]])
+nav = navmesh.build_waypoint_graph(level, corners=True, agent_radius=5.0)
+graph = nav.graph
+last = graph.n_nodes - 1
+# the calls that once made second specialisations: costs given by the caller (writeable),
+# read-only trees, search traces, sliced searches and meshes
+astar_multi(graph, [0, 1], [last], start_costs=[0.0, 2.0], goal_costs=[1.0])
+tree = dijkstra_tree(graph, [0])
+tree.path_to(last)
+dijkstra_tree(graph, [0], limit=50.0).reached(last)
+for algorithm in ("astar", "dijkstra", "bfs", "dfs", "bellman_ford"):
+    navmesh.search_trace(graph, 0, last, algorithm=algorithm)
+query = navmesh.NavQuery(nav)
+search = query.start_search((10, 10), (290, 190))
+while not search.advance(3):
+    pass
+search.result()
+query.find_paths(np.array([[10.0, 10.0], [20.0, 180.0]]), np.array([[290.0, 190.0], [290.0, 10.0]]))
+mesh = navmesh.MeshQuery(navmesh.build_navmesh(level, agent_radius=5.0))
+mesh.find_path((10, 10), (290, 190))
+watched = sys.argv[1].split(",")
+several = sorted(
+    f"{name}.{attr}" for name, module in list(sys.modules.items()) if name.startswith("navmesh")
+    for attr, value in vars(module).items()
+    if isinstance(value, CPUDispatcher) and value.py_func.__module__ == name and len(value.signatures) > 1
+)
+print(json.dumps(several))
+"""
+
+# Seen with a second specialisation in a full test session before: int64 heap values (meshes),
+# read-only arrays into search_run and trace_back, writeable costs into best_first.
+WATCHED = ("heap_push", "heap_pop", "heap_sift_down", "trace_back", "search_run", "best_first", "best_first_path")
+
+
+def test_one_signature_also_for_the_calls_that_once_made_more():
+    """Calls beyond warm_up's own (user-given costs, read-only trees, traces, sliced and mesh
+    searches) reuse warm_up's specialisation of the shared kernels instead of compiling another."""
+    if os.environ.get("NUMBA_DISABLE_JIT") == "1":
+        pytest.skip("nothing compiles with NUMBA_DISABLE_JIT=1")
+    run = subprocess.run([sys.executable, "-c", MORE_CALLS, ",".join(WATCHED)], capture_output=True, text=True,
+                         timeout=1800, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert run.returncode == 0, run.stderr
+    several = json.loads(run.stdout.strip().splitlines()[-1])
+    assert [name for name in several if name.rsplit(".", 1)[1] in WATCHED] == []

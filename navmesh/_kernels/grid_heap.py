@@ -1,0 +1,80 @@
+"""The open list of the grid searches: a 4-ary min-heap with each key stored beside its cell.
+
+The grid searches (A*, Jump Point Search, flow fields) pop far more often per expansion than the
+graph searches, and their pops dominate their time. Measured on the 40 longest queries of a
+512x512 map with 10% random walls (issue 21), this layout made octile A* about 25% faster than
+the shared binary heap of :mod:`navmesh._kernels.heap` (same expansions, same answers): four
+children per node halve the depth of a pop, and keeping a key and its cell side by side in one
+float64 array (``heap[2 * i]`` the key, ``heap[2 * i + 1]`` the cell id, exact below 2**53) lets
+a pop read each level from one place instead of two arrays.
+
+The array needs ``2 * capacity`` slots. Equal keys come out in an unspecified but deterministic
+order. All functions also run as plain Python with ``NUMBA_DISABLE_JIT=1``.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from navmesh._kernels.signatures import plain_arguments
+
+
+@njit(cache=True)
+def push(heap, size, key, cell):
+    """Push (key, cell); return the new size. ``heap`` must have room for ``size + 1`` entries."""
+    i = size
+    while i > 0:
+        p = (i - 1) >> 2
+        kp = heap[2 * p]
+        if kp <= key:
+            break
+        heap[2 * i] = kp
+        heap[2 * i + 1] = heap[2 * p + 1]
+        i = p
+    heap[2 * i] = key
+    heap[2 * i + 1] = cell
+    return size + 1
+
+
+@njit(cache=True)
+def sift_down(heap, size, i, key, cell):
+    """Place (key, cell) at slot ``i`` or below, moving smaller children up (heap of ``size``)."""
+    while True:
+        c = 4 * i + 1
+        if c >= size:
+            break
+        best = c
+        bk = heap[2 * c]
+        end = min(c + 4, size)
+        for j in range(c + 1, end):
+            kj = heap[2 * j]
+            if kj < bk:
+                bk = kj
+                best = j
+        if bk >= key:
+            break
+        heap[2 * i] = bk
+        heap[2 * i + 1] = heap[2 * best + 1]
+        i = best
+    heap[2 * i] = key
+    heap[2 * i + 1] = cell
+
+
+@njit(cache=True)
+def pop(heap, size):
+    """Remove the smallest entry; return (key, cell, new size). ``size`` must be > 0."""
+    top_key = heap[0]
+    top_cell = int(heap[1])
+    size -= 1
+    sift_down(heap, size, 0, heap[2 * size], heap[2 * size + 1])
+    return top_key, top_cell, size
+
+
+@njit(cache=True)
+def heapify(heap, size):
+    """Restore the heap order of the first ``size`` entries (after entries were dropped in place)."""
+    for i in range((size - 2) // 4, -1, -1):
+        sift_down(heap, size, i, heap[2 * i], heap[2 * i + 1])
+
+
+plain_arguments(globals())

@@ -1,0 +1,198 @@
+"""A loading view for arcade games: navmesh's kernels load (or compile) between frames.
+
+:class:`LoadingView` is the first view a game shows. It draws a progress bar at once, then on
+each frame does one short step of :func:`navmesh.warm_up_steps` (importing navmesh's kernels,
+loading them from numba's cache, or, on a fresh installation, waiting for the helper processes
+that compile them), then the game's own loading steps (building a level, say), one per frame,
+and finally calls ``on_done`` to show the game. The window never shows a frozen frame while the
+kernels compile.
+
+This module imports arcade (like :mod:`navmesh.arcade_draw`) and nothing heavy from navmesh
+until its first step, so the first frame comes quickly.
+
+Examples
+--------
+A game's ``main``::
+
+    window = arcade.Window(1280, 720, "my game")
+    level = {}
+    window.show_view(LoadingView(
+        parts=["waypoints", "steering"],
+        steps=[("level", lambda: level.update(nav=build_my_level()))],
+        on_done=lambda: GameView(level["nav"]),
+    ))
+    arcade.run()
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
+
+import arcade
+
+from navmesh._checks import describe
+from navmesh.errors import InvalidOptionError
+
+__all__ = ["LoadingView"]
+
+Colour = tuple[int, int, int] | tuple[int, int, int, int]
+
+BAR_WIDTH = 0.6  # of the window width
+BAR_HEIGHT = 22  # pixels
+NOTE = "preparing the path-finding kernels (compiled once per installation, then loaded from the cache)"
+
+
+class LoadingView(arcade.View):
+    """Loads navmesh's kernels and the game's own data one step per frame, drawing a progress bar.
+
+    Parameters
+    ----------
+    window : arcade.Window, optional
+        The window (default: the current one).
+    parts : iterable of str
+        The :func:`navmesh.warm_up` parts the game uses (default: all of them).
+    steps : sequence of (str, callable), optional
+        The game's own loading work after the kernels: (label, function of no arguments), each
+        run in a frame of its own and counted in the bar.
+    on_done : callable
+        Called once, with no arguments, after the last step. When it returns an
+        ``arcade.View``, that view is shown.
+    title : str
+        The heading above the bar.
+    note : str
+        The small line under the bar.
+    background, bar, bar_empty, text, dim_text : colour tuples
+        RGB(A) colours of the background, the filled and the empty part of the bar, the title
+        and step line, and the note.
+    font_name : str or tuple of str
+        Font(s) for the texts.
+
+    Raises
+    ------
+    InvalidOptionError
+        ``on_done`` or a step's function is not callable, or a step is not a (label, callable)
+        pair. An unknown part is reported by :func:`navmesh.warm_up_steps` at the first step.
+
+    Notes
+    -----
+    ``frames``, ``first_drawn`` (Unix time of the first frame), ``first_drawn_cpu`` (the
+    process's CPU seconds then) and ``frame_gaps`` (seconds between frames) record how soon and
+    how smoothly the loading view was drawn, for start-up reports.
+    """
+
+    def __init__(
+        self,
+        window: arcade.Window | None = None,
+        *,
+        parts: Iterable[str] | None = None,
+        steps: Sequence[tuple[str, Callable[[], Any]]] = (),
+        on_done: Callable[[], arcade.View | None],
+        title: str = "loading",
+        note: str = NOTE,
+        background: Colour = (24, 26, 32),
+        bar: Colour = (70, 120, 200),
+        bar_empty: Colour = (58, 63, 80),
+        text: Colour = (225, 228, 235),
+        dim_text: Colour = (150, 156, 170),
+        font_name: str | tuple[str, ...] = ("DejaVu Sans", "Arial", "calibri"),
+    ) -> None:
+        super().__init__(window)
+        if not callable(on_done):
+            raise InvalidOptionError(f"on_done={describe(on_done)} is not valid; expected a callable")
+        own = list(steps)
+        for step in own:
+            if not (isinstance(step, tuple) and len(step) == 2 and isinstance(step[0], str) and callable(step[1])):
+                raise InvalidOptionError(
+                    f"steps entry {describe(step)} is not valid; expected a (label, callable) pair"
+                )
+        self.parts = None if parts is None else list(parts)
+        self.own_steps = own
+        self.on_done = on_done
+        self.colours = {"background": background, "bar": bar, "bar_empty": bar_empty}
+        self.done, self.total, self.step_name = 0, 1 + len(own), "starting navmesh"
+        self.finished = False
+        self.started = time.perf_counter()
+        self.frames = 0
+        self.first_drawn = 0.0
+        self.first_drawn_cpu = 0.0
+        self.frame_gaps: list[float] = []
+        self._last_frame: float | None = None
+        self._work_steps: Iterator[tuple[int, int, str]] | None = None
+        self.title_text = arcade.Text(title, 0, 0, text, 26, bold=True, anchor_x="center", font_name=font_name)
+        self.step_text = arcade.Text("", 0, 0, text, 14, anchor_x="center", font_name=font_name)
+        self.note_text = arcade.Text(note, 0, 0, dim_text, 11, anchor_x="center", font_name=font_name)
+
+    @property
+    def fraction(self) -> float:
+        """How much of the work is done, 0 to 1."""
+        return self.done / self.total if self.total else 1.0
+
+    def _work(self) -> Iterator[tuple[int, int, str]]:
+        from navmesh.warmup import PARTS, warm_up_steps  # numba's import is the first step's work
+
+        kernels = warm_up_steps(PARTS if self.parts is None else self.parts)
+        n_own = len(self.own_steps)
+        try:
+            for done, total, name in kernels:
+                if not name:
+                    break
+                yield done, total + n_own, name
+        finally:
+            kernels.close()  # stops helper processes still compiling (the window closed early)
+        for i, (label, work) in enumerate(self.own_steps):
+            yield total + i, total + n_own, label
+            work()
+
+    def advance(self) -> None:
+        """Do one step: a piece of the kernels' warm-up (or one look at the helper processes
+        compiling them), or one of the game's own steps; after the last, call ``on_done``."""
+        if self.finished:
+            return
+        if self._work_steps is None:
+            self._work_steps = self._work()
+        try:
+            self.done, self.total, self.step_name = next(self._work_steps)
+        except StopIteration:
+            self.done, self.step_name = self.total, ""
+            self.finished = True
+            following = self.on_done()
+            if isinstance(following, arcade.View):
+                self.window.show_view(following)
+
+    def on_update(self, delta_time: float) -> None:
+        if self.frames > 0:  # the first frame is drawn before any work
+            self.advance()
+
+    def on_draw(self) -> None:
+        self.clear(color=self.colours["background"])
+        now = time.perf_counter()
+        if self.frames == 0:
+            self.first_drawn = time.time()
+            self.first_drawn_cpu = time.process_time()
+        else:
+            self.frame_gaps.append(now - self._last_frame)  # type: ignore[operator]
+        self._last_frame = now
+        self.frames += 1
+        w, h = self.window.width, self.window.height
+        bar_w = BAR_WIDTH * w
+        left, bottom = (w - bar_w) / 2, h / 2 - BAR_HEIGHT / 2
+        arcade.draw_lrbt_rectangle_filled(left, left + bar_w, bottom, bottom + BAR_HEIGHT, self.colours["bar_empty"])
+        if self.fraction > 0:
+            arcade.draw_lrbt_rectangle_filled(left, left + bar_w * self.fraction, bottom, bottom + BAR_HEIGHT,
+                                              self.colours["bar"])
+        self.title_text.position = (w / 2, bottom + BAR_HEIGHT + 44)
+        self.title_text.draw()
+        seconds = time.perf_counter() - self.started
+        line = f"{self.step_name or 'done'}   ({self.done} of {self.total}, {seconds:.0f} s)"
+        if self.step_text.text != line:  # a new layout only when the line changes
+            self.step_text.text = line
+        self.step_text.position = (w / 2, bottom - 32)
+        self.step_text.draw()
+        self.note_text.position = (w / 2, bottom - 58)
+        self.note_text.draw()
+
+    def on_hide_view(self) -> None:
+        if self._work_steps is not None:
+            self._work_steps.close()
