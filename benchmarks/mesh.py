@@ -16,6 +16,11 @@ the mean, median and p95 over queries, the build time, and how the lengths compa
 build grows quadratically), the ``k=8`` cone graph with ``refine="any_angle"``, and
 extremitypathfinder when it is installed (skipped cleanly otherwise; only on maps with at most
 ``--epf-limit`` corners, as its build and queries are slow: 1.5 s and 19 ms per query on arena).
+
+Last, the build of the jagged map of :mod:`benchmarks.query` (random 256 x 256 cells, 8% blocked,
+about 17,000 corners): ``build_navmesh`` with the level's line of sight made beforehand (best of
+``--runs``), and the line of sight itself (which a fresh level builds first; the waypoint graph
+shares it).
 """
 
 from __future__ import annotations
@@ -95,6 +100,16 @@ def row(name: str, build: float, times: np.ndarray, costs: np.ndarray, ref: np.n
             f"x{times.mean() / base_mean:7.1f} of mesh  {'exact' if exact else 'NOT exact'}  ratio {ratio:.5f}")
 
 
+def jagged_build(runs: int) -> None:
+    """Build time of the jagged 256 x 256 map (module notes)."""
+    blocked = np.random.default_rng(1).random((256, 256)) < 0.08
+    level = grid_level(blocked)
+    _, t_los = timed(level.line_of_sight, 1)
+    mesh, t_mesh = timed(lambda: build_navmesh(level), runs)
+    print(f"jagged 256 x 256 map, 8% blocked: {int(np.count_nonzero(mesh.is_corner))} corners -> {mesh.n_polygons} "
+          f"polygons; build_navmesh {t_mesh:.3f} s (median of {runs}), the level's line of sight before it {t_los:.3f} s")
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=3)
@@ -102,6 +117,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--maps", nargs="+", default=["arena", "lak303d", "Berlin_0_256", "maze512-1-0"])
     ap.add_argument("--exact-limit", type=int, default=6000)
     ap.add_argument("--epf-limit", type=int, default=500, help="largest corner count given to extremitypathfinder")
+    ap.add_argument("--no-jagged", action="store_true", help="skip the jagged-map build")
     args = ap.parse_args(argv)
     try:
         import extremitypathfinder  # noqa: F401
@@ -153,6 +169,8 @@ def main(argv: list[str] | None = None) -> None:
             print(row("extremitypathfinder", t_epf, t, np.array(res, dtype=float), costs, times.mean()))
         elif have_epf:
             print(f"  extremitypathfinder: skipped ({corners} corners > --epf-limit {args.epf_limit})")
+    if not args.no_jagged:
+        jagged_build(args.runs)
 
 
 if __name__ == "__main__":

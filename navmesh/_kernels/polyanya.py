@@ -39,7 +39,6 @@ from navmesh._kernels.signatures import plain_arguments
 from navmesh._kernels.status import BUDGET, EXHAUSTED, FOUND
 
 NEED_SPACE = 3  # the node pool is full: grow the workspace and run again
-RUNNING = 4  # search_begin: the search goes on in search_run
 
 
 @njit(cache=True)
@@ -53,16 +52,23 @@ def _next_slot(indptr, p, e):
 
 
 @njit(cache=True)
+def _dist(dx, dy):
+    # coordinates are at most MAX_COORDINATE (1e15), so the squares cannot overflow; libm's
+    # hypot guards against that at several times the cost
+    return math.sqrt(dx * dx + dy * dy)
+
+
+@njit(cache=True)
 def h_value(rx, ry, lx, ly, qx, qy, gx, gy):
     """Length of the shortest way from root r through the segment [L, Q] to the goal g."""
     if (rx == lx and ry == ly) or (rx == qx and ry == qy):
-        return math.hypot(gx - rx, gy - ry)
+        return _dist(gx - rx, gy - ry)
     sr = _orient(lx, ly, qx, qy, rx, ry)
     sg = _orient(lx, ly, qx, qy, gx, gy)
-    via_l = math.hypot(lx - rx, ly - ry)
-    via_q = math.hypot(qx - rx, qy - ry)
+    via_l = _dist(lx - rx, ly - ry)
+    via_q = _dist(qx - rx, qy - ry)
     if sr == 0.0 and sg == 0.0:  # everything on one line
-        return min(via_l + math.hypot(gx - lx, gy - ly), via_q + math.hypot(gx - qx, gy - qy))
+        return min(via_l + _dist(gx - lx, gy - ly), via_q + _dist(gx - qx, gy - qy))
     if sr * sg > 0.0:  # same side: mirror the goal through the line
         dx = qx - lx
         dy = qy - ly
@@ -73,15 +79,72 @@ def h_value(rx, ry, lx, ly, qx, qy, gx, gy):
     o2 = _orient(rx, ry, gx, gy, qx, qy)
     if (o1 <= 0.0 <= o2) or (o2 <= 0.0 <= o1):
         if sr != 0.0 or (o1 == 0.0 and o2 == 0.0):
-            return math.hypot(gx - rx, gy - ry)
+            return _dist(gx - rx, gy - ry)
         # root on the interval's line: straight only when it lies on the interval
         if (lx - rx) * (qx - rx) + (ly - ry) * (qy - ry) <= 0.0:
-            return math.hypot(gx - rx, gy - ry)
-    return min(via_l + math.hypot(gx - lx, gy - ly), via_q + math.hypot(gx - qx, gy - qy))
+            return _dist(gx - rx, gy - ry)
+    return min(via_l + _dist(gx - lx, gy - ly), via_q + _dist(gx - qx, gy - qy))
+
+
+# -- packed arrays ----------------------------------------------------------------------------
+# One call per query: numba unboxes every array argument on each call (about a microsecond
+# each), so the mesh travels as one int64 array and the workspace as one int64 and one float64
+# array, each with its section offsets in a header (``mi[k]:mi[k + 1]`` is section k).
+(M_INDPTR, M_INDICES, M_NBR, M_TWINS, M_OWNER, M_CORNER, M_OPEN, M_DEAD, M_UP, M_CELL_PTR, M_CELL_POLYS,
+ M_COMPONENT, M_SECTIONS) = range(13)
+# workspace sections: ints in wi (after the stamp wi[0] and the offsets), floats in wf
+(W_ROOT, W_SLOT, W_PARENT, W_HEAP, W_ROOT_STAMP, W_MARK, W_START_POLYS, W_GOAL_POLYS, W_OUT_POLYS) = range(9)
+(F_INTERVAL, F_G, F_KEYS, F_ROOT_G, F_OUT_POINTS) = range(5)
+_W_HEAD = 1 + 10 + 6  # stamp, offsets of the 9 int sections in wi, of the 5 float sections in wf
+MAX_HITS = 64  # polygons one point may touch (a vertex shared by many polygons)
+OFF_MESH = 4  # status: an endpoint lies in no open polygon (the caller applies its endpoint policy)
+RUNNING = 5  # begin: the search goes on in run
+
+
+def pack(sections):
+    """One int64 array: a header of ``len(sections) + 1`` offsets, then the sections."""
+    sizes = [len(s) for s in sections]
+    head = len(sections) + 1
+    out = np.empty(head + sum(sizes), np.int64)
+    out[0] = head
+    np.cumsum(sizes, out=out[1:head])
+    out[1:head] += head
+    for k, s in enumerate(sections):
+        out[out[k]:out[k + 1]] = s
+    return out
+
+
+def workspace(n_vertices, n_polygons, capacity):
+    """Reusable search arrays for ``capacity`` search nodes: (wi, wf). ``wi[0]`` is the search
+    stamp (per-vertex and per-polygon marks are valid only when they equal it, so nothing is
+    cleared between searches), then the section offsets."""
+    c = int(capacity)
+    ints = [c, c, c, c, n_vertices, n_polygons, MAX_HITS, MAX_HITS, c + 2]
+    floats = [4 * c, c, c, n_vertices, 2 * (c + 3)]
+    wi = np.zeros(_W_HEAD + sum(ints), np.int64)
+    wi[1] = _W_HEAD
+    wi[2:11] = _W_HEAD + np.cumsum(ints)
+    wi[12:17] = np.cumsum(floats)
+    return wi, np.zeros(sum(floats), np.float64)
 
 
 @njit(cache=True)
-def locate(px, py, xy, indptr, indices, cell_ptr, cell_polys, grid, open_poly, out):
+def _sec(a, offsets, k):
+    return a[offsets[k]:offsets[k + 1]]
+
+
+@njit(cache=True)
+def _wint(wi, k):
+    return wi[wi[1 + k]:wi[2 + k]]
+
+
+@njit(cache=True)
+def _wfloat(wi, wf, k):
+    return wf[wi[11 + k]:wi[12 + k]]
+
+
+@njit(cache=True)
+def _locate(px, py, xy, indptr, indices, cell_ptr, cell_polys, grid, open_poly, out):
     """Open polygons whose closed area contains (px, py), written to ``out``; returns their count.
 
     ``grid`` = (x0, y0, inverse cell size, nx, ny); ``cell_ptr``/``cell_polys`` list, per cell
@@ -117,49 +180,10 @@ def locate(px, py, xy, indptr, indices, cell_ptr, cell_polys, grid, open_poly, o
 
 
 @njit(cache=True)
-def workspace(n_vertices, capacity):
-    """Reusable search arrays: node pool, heap, per-vertex best g and its stamp."""
-    return (
-        np.empty(capacity, np.int64),  # root vertex (-1 = start)
-        np.empty(capacity, np.int64),  # slot of the interval's edge in the polygon it leads into
-        np.empty((capacity, 4), np.float64),  # lx, ly, rx, ry
-        np.empty(capacity, np.float64),  # g
-        np.empty(capacity, np.int64),  # parent node
-        np.empty(capacity, np.float64),  # heap keys (f)
-        np.empty(capacity, np.int32),  # heap values (node ids; int32 like every other search: one heap kernel)
-        np.zeros(n_vertices, np.float64),  # best g per root vertex
-        np.zeros(n_vertices, np.int64),  # search stamp of that g
-    )
-
-
-@njit(cache=True)
-def _push(ws, n_nodes, size, slot, lx, ly, rx, ry, root, g, parent, rootx, rooty, gx, gy, stamp, eps):
-    """Add a node unless its root vertex is known with a smaller g; returns (n_nodes, size),
-    n_nodes = -1 when the pool is full."""
-    nroot, nslot, nint, ng, npar, keys, vals, root_g, root_stamp = ws
-    if root >= 0:
-        if root_stamp[root] == stamp:
-            if root_g[root] + eps < g:
-                return n_nodes, size
-            if g < root_g[root]:
-                root_g[root] = g
-        else:
-            root_stamp[root] = stamp
-            root_g[root] = g
-    if n_nodes >= len(nroot):
-        return -1, size
-    i = n_nodes
-    nroot[i] = root
-    nslot[i] = slot
-    nint[i, 0] = lx
-    nint[i, 1] = ly
-    nint[i, 2] = rx
-    nint[i, 3] = ry
-    ng[i] = g
-    npar[i] = parent
-    f = g + h_value(rootx, rooty, lx, ly, rx, ry, gx, gy)
-    size = heap_push(keys, vals, size, f, i)
-    return n_nodes + 1, size
+def locate(xy, mi, grid, px, py, out):
+    """Open polygons containing (px, py) on the packed mesh ``mi``, written to ``out``; their count."""
+    return _locate(px, py, xy, _sec(mi, mi, M_INDPTR), _sec(mi, mi, M_INDICES), _sec(mi, mi, M_CELL_PTR),
+                   _sec(mi, mi, M_CELL_POLYS), grid, _sec(mi, mi, M_OPEN), out)
 
 
 @njit(cache=True)
@@ -167,16 +191,6 @@ def _on_segment(ax, ay, bx, by, px, py):
     if _orient(ax, ay, bx, by, px, py) != 0.0:
         return False
     return min(ax, bx) <= px <= max(ax, bx) and min(ay, by) <= py <= max(ay, by)
-
-
-@njit(cache=True)
-def _may_enter(p, q, dead, up, mark, stamp):
-    """Whether a search in polygon p may step into its neighbour q: always into the live core,
-    into a dead-end branch only towards the goal (q is the goal's polygon or an ancestor of it)
-    or out of it (q is p's parent)."""
-    if not dead[q] or mark[q] == stamp:
-        return True
-    return dead[p] and up[p] == q
 
 
 @njit(cache=True)
@@ -188,7 +202,7 @@ def dead_ends(indptr, nbr, open_poly):
     """
     n = len(indptr) - 1
     deg = np.zeros(n, np.int64)
-    dead = np.zeros(n, np.bool_)
+    dead = np.zeros(n, np.int64)
     up = np.full(n, -1, np.int64)
     queue = np.empty(n, np.int64)
     queued = np.zeros(n, np.bool_)
@@ -208,7 +222,7 @@ def dead_ends(indptr, nbr, open_poly):
     while head < tail:
         p = queue[head]
         head += 1
-        dead[p] = True
+        dead[p] = 1
         for e in range(indptr[p], indptr[p + 1]):
             q = nbr[e]
             if q >= 0 and open_poly[q] and not dead[q]:
@@ -222,217 +236,373 @@ def dead_ends(indptr, nbr, open_poly):
 
 
 @njit(cache=True)
-def search(xy, indptr, indices, nbr, twins, owner, corner, open_poly, dead, up, mark, sx, sy, gx, gy,
-           start_polys, goal_polys, ws, stamp, eps, budget):
-    """Polyanya from (sx, sy) to (gx, gy): :func:`search_begin` then :func:`search_run`.
+def find(xy, mi, grid, wi, wf, sx, sy, gx, gy, n_start, n_goal, eps, budget):
+    """Polyanya from (sx, sy) to (gx, gy) on the packed mesh ``mi`` with the workspace (wi, wf).
 
-    ``start_polys`` / ``goal_polys``: the open polygons containing the start / goal. ``dead``,
-    ``up``: the dead-end forest (see :func:`dead_ends`); ``mark`` (per polygon) is stamped here
-    on the goal polygons and their ancestors in it. Returns (status, final node, expansions,
-    n_nodes); final node -1 with FOUND means start and goal share a polygon (the straight
-    segment).
+    ``n_start`` / ``n_goal``: how many start / goal polygons the caller wrote to the workspace's
+    sections, or -1 to locate the point here. Returns (status, points, polygons, expansions,
+    length): with FOUND the path's turning points (start ... goal) are the first ``points`` rows
+    of the workspace's point section and the polygons crossed the first ``polygons`` entries of
+    its polygon section; OFF_MESH when an endpoint lies in no open polygon; NEED_SPACE when the
+    node pool is full (grow the workspace and call again).
     """
-    status, n_nodes, size = search_begin(xy, indptr, indices, nbr, twins, open_poly, dead, up, mark, sx, sy, gx, gy,
-                                         start_polys, goal_polys, ws, stamp, eps)
-    if status != RUNNING:
-        return status, -1, 0, n_nodes
-    status, final, expansions, n_nodes, size = search_run(xy, indptr, indices, nbr, twins, owner, corner, open_poly,
-                                                          dead, up, mark, sx, sy, gx, gy, goal_polys, ws, stamp, eps,
-                                                          n_nodes, size, 0, budget)
-    return status, final, expansions, n_nodes
+    start_polys = _wint(wi, W_START_POLYS)
+    goal_polys = _wint(wi, W_GOAL_POLYS)
+    indptr = _sec(mi, mi, M_INDPTR)
+    indices = _sec(mi, mi, M_INDICES)
+    open_poly = _sec(mi, mi, M_OPEN)
+    if n_start < 0:
+        n_start = _locate(sx, sy, xy, indptr, indices, _sec(mi, mi, M_CELL_PTR), _sec(mi, mi, M_CELL_POLYS), grid,
+                          open_poly, start_polys)
+    if n_goal < 0:
+        n_goal = _locate(gx, gy, xy, indptr, indices, _sec(mi, mi, M_CELL_PTR), _sec(mi, mi, M_CELL_POLYS), grid,
+                         open_poly, goal_polys)
+    if n_start == 0 or n_goal == 0:
+        return OFF_MESH, 0, 0, 0, 0.0
+    comp = _sec(mi, mi, M_COMPONENT)
+    apart = True
+    for i in range(n_start):
+        for j in range(n_goal):
+            if comp[start_polys[i]] == comp[goal_polys[j]]:
+                apart = False
+    if apart:
+        return EXHAUSTED, 0, 0, 0, 0.0
+    status, n_nodes, size = begin(xy, mi, wi, wf, sx, sy, gx, gy, n_start, n_goal, eps)
+    final = -1
+    expansions = 0
+    if status == RUNNING:
+        status, final, expansions, n_nodes, size = run(xy, mi, wi, wf, sx, sy, gx, gy, n_goal, eps, n_nodes, size,
+                                                       0, budget, -1)
+    if status != FOUND:
+        return status, 0, 0, expansions, 0.0
+    n_pts, n_polys, length = trace(xy, mi, wi, wf, final, sx, sy, gx, gy)
+    return FOUND, n_pts, n_polys, expansions, length
 
 
 @njit(cache=True)
-def search_begin(xy, indptr, indices, nbr, twins, open_poly, dead, up, mark, sx, sy, gx, gy,
-                 start_polys, goal_polys, ws, stamp, eps):
-    """Stamp the goal's branch and push the start's nodes. Returns (status, n_nodes, heap size):
-    FOUND when start and goal share a polygon, NEED_SPACE, or RUNNING (go on with
-    :func:`search_run`)."""
-    nroot, nslot, nint, ng, npar, keys, vals, root_g, root_stamp = ws
+def _f(xy, nroot, nint, ng, i, sx, sy, gx, gy):
+    """f = g + h of node ``i`` (computed when it goes on the heap: nodes expanded at once by
+    intermediate pruning never need it)."""
+    root = nroot[i]
+    rx = xy[root, 0] if root >= 0 else sx
+    ry = xy[root, 1] if root >= 0 else sy
+    return ng[i] + h_value(rx, ry, nint[4 * i], nint[4 * i + 1], nint[4 * i + 2], nint[4 * i + 3], gx, gy)
+
+
+@njit(cache=True)
+def _add(nroot, nslot, nint, ng, npar, root_g, root_stamp, n_nodes, slot, lx, ly, rx, ry, root, g, parent, stamp,
+         eps):
+    """Store a node unless its root vertex is known with a smaller g (root-level pruning);
+    returns the new node count, -1 when the pool is full."""
+    if root >= 0:
+        if root_stamp[root] == stamp:
+            if root_g[root] + eps < g:
+                return n_nodes
+            if g < root_g[root]:
+                root_g[root] = g
+        else:
+            root_stamp[root] = stamp
+            root_g[root] = g
+    if n_nodes >= len(nroot):
+        return -1
+    i = n_nodes
+    nroot[i] = root
+    nslot[i] = slot
+    nint[4 * i] = lx
+    nint[4 * i + 1] = ly
+    nint[4 * i + 2] = rx
+    nint[4 * i + 3] = ry
+    ng[i] = g
+    npar[i] = parent
+    return n_nodes + 1
+
+
+@njit(cache=True)
+def begin(xy, mi, wi, wf, sx, sy, gx, gy, n_start, n_goal, eps):
+    """Start a search with a new stamp: mark the goal's branch of the dead-end forest and store
+    the start's nodes. The start and goal polygons are the first ``n_start`` / ``n_goal``
+    entries of the workspace's sections. Returns (status, n_nodes, heap size): FOUND (a
+    start polygon is a goal polygon: :func:`trace` with final node -1), NEED_SPACE, or RUNNING
+    (go on with :func:`run`)."""
+    indptr = _sec(mi, mi, M_INDPTR)
+    indices = _sec(mi, mi, M_INDICES)
+    nbr = _sec(mi, mi, M_NBR)
+    twins = _sec(mi, mi, M_TWINS)
+    open_poly = _sec(mi, mi, M_OPEN)
+    dead = _sec(mi, mi, M_DEAD)
+    up = _sec(mi, mi, M_UP)
+    wi[0] += 1
+    stamp = wi[0]
+    start_polys = _wint(wi, W_START_POLYS)[:n_start]
+    goal_polys = _wint(wi, W_GOAL_POLYS)[:n_goal]
+    for i in range(n_start):
+        for j in range(n_goal):
+            if start_polys[i] == goal_polys[j]:
+                _wint(wi, W_OUT_POLYS)[0] = start_polys[i]  # for trace
+                return FOUND, 0, 0
+    nroot = _wint(wi, W_ROOT)
+    nslot = _wint(wi, W_SLOT)
+    npar = _wint(wi, W_PARENT)
+    vals = _wint(wi, W_HEAP)
+    root_stamp = _wint(wi, W_ROOT_STAMP)
+    mark = _wint(wi, W_MARK)
+    nint = _wfloat(wi, wf, F_INTERVAL)
+    ng = _wfloat(wi, wf, F_G)
+    keys = _wfloat(wi, wf, F_KEYS)
+    root_g = _wfloat(wi, wf, F_ROOT_G)
+    # the goal polygons and their ancestors in the dead-end forest may be entered
     for j in range(len(goal_polys)):
         v = goal_polys[j]
         while v >= 0 and mark[v] != stamp:
             mark[v] = stamp
             v = up[v] if dead[v] else -1
-    for i in range(len(start_polys)):
-        for j in range(len(goal_polys)):
-            if start_polys[i] == goal_polys[j]:
-                return FOUND, 0, 0
     n_nodes = 0
     size = 0
-    for i in range(len(start_polys)):
-        p = start_polys[i]
+    for k in range(len(start_polys)):
+        p = start_polys[k]
         lo = indptr[p]
         hi = indptr[p + 1]
         for e in range(lo, hi):
             q = nbr[e]
-            if q < 0 or not open_poly[q] or not _may_enter(p, q, dead, up, mark, stamp):
+            # step into q: always into the live core, into a dead-end branch only towards the
+            # goal (q marked) or out of it (q is p's way up)
+            if q < 0 or not open_poly[q] or (dead[q] and mark[q] != stamp and not (dead[p] and up[p] == q)):
                 continue
             a = indices[e]
             b = indices[e + 1] if e + 1 < hi else indices[lo]
             if _on_segment(xy[a, 0], xy[a, 1], xy[b, 0], xy[b, 1], sx, sy):
                 continue
-            n_nodes, size = _push(ws, n_nodes, size, twins[e], xy[b, 0], xy[b, 1], xy[a, 0], xy[a, 1], -1, 0.0, -1,
-                                  sx, sy, gx, gy, stamp, eps)
-            if n_nodes < 0:
+            n = _add(nroot, nslot, nint, ng, npar, root_g, root_stamp, n_nodes, twins[e],
+                     xy[b, 0], xy[b, 1], xy[a, 0], xy[a, 1], -1, 0.0, -1, stamp, eps)
+            if n < 0:
                 return NEED_SPACE, 0, 0
+            if n > n_nodes:
+                size = heap_push(keys, vals, size, _f(xy, nroot, nint, ng, n_nodes, sx, sy, gx, gy), n_nodes)
+            n_nodes = n
     return RUNNING, n_nodes, size
 
 
 @njit(cache=True)
-def search_run(xy, indptr, indices, nbr, twins, owner, corner, open_poly, dead, up, mark, sx, sy, gx, gy,
-               goal_polys, ws, stamp, eps, n_nodes, size, expansions, budget):
-    """Expand nodes until the goal, an empty heap, or ``expansions`` reaching ``budget`` (a
-    total, not a count for this call). Returns (status, final node, expansions, n_nodes, heap
-    size); after BUDGET the heap is intact (the next node is looked at, not taken), so a call
-    with a larger budget and the returned counters goes on exactly where this one stopped
-    (sliced searches). NEED_SPACE leaves a half-expanded node: start again, with more room.
+def run(xy, mi, wi, wf, sx, sy, gx, gy, n_goal, eps, n_nodes, size, expansions, budget, hand):
+    """Expand nodes until a goal polygon, an empty heap, or ``expansions`` reaching ``budget`` (a
+    total, not a count for this call). ``hand``: the node to expand first (checked already), or
+    -1 to take the best open node. Returns (status, final node, expansions, n_nodes, heap size).
+    After BUDGET the final node is the node in hand (off the heap): a call with a larger budget,
+    the returned counters and ``hand`` = that node goes on exactly where this one stopped, in the
+    same order as one call (sliced searches); NEED_SPACE leaves a half-expanded node: begin
+    again with more room.
     """
-    nroot, nslot, nint, ng, npar, keys, vals, root_g, root_stamp = ws
-    while size > 0:
-        i = vals[0]
-        root = nroot[i]
-        g = ng[i]
-        if root >= 0 and root_stamp[root] == stamp and root_g[root] + eps < g:
-            _, i, size = heap_pop(keys, vals, size)
-            continue
-        e0 = nslot[i]
-        p = owner[e0]
-        for j in range(len(goal_polys)):
-            if goal_polys[j] == p:
-                return FOUND, i, expansions, n_nodes, size
+    stamp = wi[0]
+    goal_polys = _wint(wi, W_GOAL_POLYS)[:n_goal]
+    indptr = _sec(mi, mi, M_INDPTR)
+    indices = _sec(mi, mi, M_INDICES)
+    nbr = _sec(mi, mi, M_NBR)
+    twins = _sec(mi, mi, M_TWINS)
+    owner = _sec(mi, mi, M_OWNER)
+    corner = _sec(mi, mi, M_CORNER)
+    open_poly = _sec(mi, mi, M_OPEN)
+    dead = _sec(mi, mi, M_DEAD)
+    up = _sec(mi, mi, M_UP)
+    nroot = _wint(wi, W_ROOT)
+    nslot = _wint(wi, W_SLOT)
+    npar = _wint(wi, W_PARENT)
+    vals = _wint(wi, W_HEAP)
+    root_stamp = _wint(wi, W_ROOT_STAMP)
+    mark = _wint(wi, W_MARK)
+    nint = _wfloat(wi, wf, F_INTERVAL)
+    ng = _wfloat(wi, wf, F_G)
+    keys = _wfloat(wi, wf, F_KEYS)
+    root_g = _wfloat(wi, wf, F_ROOT_G)
+    i = hand
+    while True:
+        if i < 0:  # take the best open node
+            if size == 0:
+                return EXHAUSTED, -1, expansions, n_nodes, size
+            f, i, size = heap_pop(keys, vals, size)
+            root = nroot[i]
+            if root >= 0 and root_stamp[root] == stamp and root_g[root] + eps < ng[i]:
+                i = -1
+                continue
+            p = owner[nslot[i]]
+            for j in range(len(goal_polys)):
+                if goal_polys[j] == p:
+                    return FOUND, i, expansions, n_nodes, size
         if expansions >= budget:
             return BUDGET, i, expansions, n_nodes, size
-        _, i, size = heap_pop(keys, vals, size)
         expansions += 1
-        if root >= 0:
-            rx = xy[root, 0]
-            ry = xy[root, 1]
-        else:
-            rx = sx
-            ry = sy
-        lx = nint[i, 0]
-        ly = nint[i, 1]
-        qx = nint[i, 2]
-        qy = nint[i, 3]
-        va = indices[e0]  # left vertex
-        vb = indices[_next_slot(indptr, p, e0)]  # right vertex
-        lo = indptr[p]
-        hi = indptr[p + 1]
-        if _orient(rx, ry, qx, qy, lx, ly) <= 0.0:
-            # collinear: turn at the nearer end (if possible) and see the whole polygon
-            dl = math.hypot(lx - rx, ly - ry)
-            dq = math.hypot(qx - rx, qy - ry)
-            if dl <= dq:
-                d, ex, ey, v = dl, lx, ly, va
-            else:
-                d, ex, ey, v = dq, qx, qy, vb
-            new_root = root
-            new_g = g
-            nrx, nry = rx, ry
-            if d > 0.0:
-                if not (ex == xy[v, 0] and ey == xy[v, 1] and corner[v]):
-                    continue
-                new_root = v
-                new_g = g + d
-                nrx, nry = ex, ey
-            e = _next_slot(indptr, p, e0)
-            while e != e0:
-                q = nbr[e]
-                if q >= 0 and open_poly[q] and _may_enter(p, q, dead, up, mark, stamp):
-                    a = indices[e]
-                    b = indices[_next_slot(indptr, p, e)]
-                    n_nodes, size = _push(ws, n_nodes, size, twins[e], xy[b, 0], xy[b, 1], xy[a, 0], xy[a, 1], new_root,
-                                          new_g, i, nrx, nry, gx, gy, stamp, eps)
-                    if n_nodes < 0:
-                        return NEED_SPACE, -1, expansions, 0, size
-                e = _next_slot(indptr, p, e)
+        first = n_nodes
+        n_nodes = _expand(xy, indptr, indices, nbr, twins, owner, corner, open_poly, dead, up, mark, nroot, nslot,
+                          nint, ng, npar, root_g, root_stamp, n_nodes, i, sx, sy, stamp, eps)
+        if n_nodes < 0:
+            return NEED_SPACE, -1, expansions, 0, size
+        # intermediate pruning: a lone successor with the same root, outside the goal polygons,
+        # is expanded at once instead of going through the heap (its f is no smaller)
+        i_next = -1
+        if n_nodes == first + 1 and nroot[first] == nroot[i]:
+            i_next = first
+            p = owner[nslot[first]]
+            for j in range(len(goal_polys)):
+                if goal_polys[j] == p:
+                    i_next = -1
+        if i_next >= 0:
+            i = i_next
             continue
-        can_right = qx == xy[vb, 0] and qy == xy[vb, 1] and corner[vb]
-        can_left = lx == xy[va, 0] and ly == xy[va, 1] and corner[va]
-        g_right = g + math.hypot(qx - rx, qy - ry)
-        g_left = g + math.hypot(lx - rx, ly - ry)
-        e = _next_slot(indptr, p, e0)
-        # orientations of each chain vertex against both rays, carried from edge to edge
-        srb = _orient(rx, ry, qx, qy, xy[vb, 0], xy[vb, 1])
-        slb = _orient(rx, ry, lx, ly, xy[vb, 0], xy[vb, 1])
-        while e != e0:
-            en = _next_slot(indptr, p, e)
-            sra = srb
-            sla = slb
-            b = indices[en]
-            bx = xy[b, 0]
-            by = xy[b, 1]
-            srb = _orient(rx, ry, qx, qy, bx, by)
-            slb = _orient(rx, ry, lx, ly, bx, by)
-            q = nbr[e]
-            if q >= 0 and open_poly[q] and _may_enter(p, q, dead, up, mark, stamp):
-                a = indices[e]
-                ax = xy[a, 0]
-                ay = xy[a, 1]
-                # [0, tr): right of the ray root->R; (tl, 1]: left of root->L
-                if sra >= 0.0:
-                    tr = 0.0
-                elif srb <= 0.0:
-                    tr = 1.0
-                else:
-                    tr = sra / (sra - srb)
-                if sla >= 0.0 and slb >= 0.0:
-                    tl = 0.0
-                elif slb <= 0.0:
-                    tl = 1.0
-                else:
-                    tl = sla / (sla - slb)
-                if tl < tr:
-                    tl = tr
-                dx = bx - ax
-                dy = by - ay
-                if tr > 0.0:
-                    px_r = ax + tr * dx if tr < 1.0 else bx
-                    py_r = ay + tr * dy if tr < 1.0 else by
-                else:
-                    px_r = ax
-                    py_r = ay
-                if tl < 1.0:
-                    px_l = ax + tl * dx if tl > 0.0 else ax
-                    py_l = ay + tl * dy if tl > 0.0 else ay
-                else:
-                    px_l = bx
-                    py_l = by
-                slot = twins[e]
-                if tl > tr:
-                    n_nodes, size = _push(ws, n_nodes, size, slot, px_l, py_l, px_r, py_r, root, g, i,
-                                          rx, ry, gx, gy, stamp, eps)
-                    if n_nodes < 0:
-                        return NEED_SPACE, -1, expansions, 0, size
-                if can_right and tr > 0.0:
-                    n_nodes, size = _push(ws, n_nodes, size, slot, px_r, py_r, ax, ay, vb, g_right, i,
-                                          qx, qy, gx, gy, stamp, eps)
-                    if n_nodes < 0:
-                        return NEED_SPACE, -1, expansions, 0, size
-                if can_left and tl < 1.0:
-                    n_nodes, size = _push(ws, n_nodes, size, slot, bx, by, px_l, py_l, va, g_left, i,
-                                          lx, ly, gx, gy, stamp, eps)
-                    if n_nodes < 0:
-                        return NEED_SPACE, -1, expansions, 0, size
-            e = en
-    return EXHAUSTED, -1, expansions, n_nodes, size
+        for k in range(first, n_nodes):
+            size = heap_push(keys, vals, size, _f(xy, nroot, nint, ng, k, sx, sy, gx, gy), k)
+        i = -1
 
 
 @njit(cache=True)
-def trace_path(xy, indptr, indices, nbr, twins, owner, ws, final, sx, sy, gx, gy):
-    """Turning points (start ... goal) and the polygons crossed, from the final node."""
-    nroot, nslot, nint, ng, npar, keys, vals, root_g, root_stamp = ws
+def _expand(xy, indptr, indices, nbr, twins, owner, corner, open_poly, dead, up, mark, nroot, nslot, nint, ng,
+            npar, root_g, root_stamp, n_nodes, i, sx, sy, stamp, eps):
+    """Store the successors of node ``i``; returns the new node count (-1: the pool is full)."""
+    root = nroot[i]
+    g = ng[i]
+    e0 = nslot[i]
+    p = owner[e0]
+    if root >= 0:
+        rx = xy[root, 0]
+        ry = xy[root, 1]
+    else:
+        rx = sx
+        ry = sy
+    lx = nint[4 * i]
+    ly = nint[4 * i + 1]
+    qx = nint[4 * i + 2]
+    qy = nint[4 * i + 3]
+    va = indices[e0]  # left vertex
+    vb = indices[_next_slot(indptr, p, e0)]  # right vertex
+    up_p = up[p] if dead[p] else -2
+    if _orient(rx, ry, qx, qy, lx, ly) <= 0.0:
+        # collinear: turn at the nearer end (if possible) and see the whole polygon
+        dl = _dist(lx - rx, ly - ry)
+        dq = _dist(qx - rx, qy - ry)
+        if dl <= dq:
+            d, ex, ey, v = dl, lx, ly, va
+        else:
+            d, ex, ey, v = dq, qx, qy, vb
+        new_root = root
+        new_g = g
+        if d > 0.0:
+            if not (ex == xy[v, 0] and ey == xy[v, 1] and corner[v]):
+                return n_nodes
+            new_root = v
+            new_g = g + d
+        e = _next_slot(indptr, p, e0)
+        while e != e0:
+            en = _next_slot(indptr, p, e)
+            q = nbr[e]
+            if q >= 0 and open_poly[q] and (not dead[q] or mark[q] == stamp or up_p == q):
+                a = indices[e]
+                b = indices[en]
+                n_nodes = _add(nroot, nslot, nint, ng, npar, root_g, root_stamp, n_nodes, twins[e],
+                               xy[b, 0], xy[b, 1], xy[a, 0], xy[a, 1], new_root, new_g, i, stamp, eps)
+                if n_nodes < 0:
+                    return -1
+            e = en
+        return n_nodes
+    can_right = qx == xy[vb, 0] and qy == xy[vb, 1] and corner[vb]
+    can_left = lx == xy[va, 0] and ly == xy[va, 1] and corner[va]
+    g_right = g + _dist(qx - rx, qy - ry)
+    g_left = g + _dist(lx - rx, ly - ry)
+    e = _next_slot(indptr, p, e0)
+    # orientations of each chain vertex against both rays, carried from edge to edge
+    srb = _orient(rx, ry, qx, qy, xy[vb, 0], xy[vb, 1])
+    slb = _orient(rx, ry, lx, ly, xy[vb, 0], xy[vb, 1])
+    while e != e0:
+        en = _next_slot(indptr, p, e)
+        sra = srb
+        sla = slb
+        b = indices[en]
+        bx = xy[b, 0]
+        by = xy[b, 1]
+        srb = _orient(rx, ry, qx, qy, bx, by)
+        slb = _orient(rx, ry, lx, ly, bx, by)
+        q = nbr[e]
+        if q >= 0 and open_poly[q] and (not dead[q] or mark[q] == stamp or up_p == q):
+            a = indices[e]
+            ax = xy[a, 0]
+            ay = xy[a, 1]
+            # [0, tr): right of the ray root->R; (tl, 1]: left of root->L. Going round a convex
+            # polygon the chain crosses each ray at most once, right to left; an edge lying on a
+            # ray is observable.
+            if sra >= 0.0 and srb >= 0.0:
+                tr = 0.0
+            elif sra <= 0.0 and srb <= 0.0:
+                tr = 1.0
+            else:
+                tr = sra / (sra - srb) if sra < 0.0 else 0.0
+            if sla <= 0.0 and slb <= 0.0:
+                tl = 1.0
+            elif sla >= 0.0 and slb >= 0.0:
+                tl = 0.0
+            else:
+                tl = sla / (sla - slb) if sla < 0.0 else 1.0
+            if tl < tr:
+                tl = tr
+            dx = bx - ax
+            dy = by - ay
+            if tr > 0.0:
+                px_r = ax + tr * dx if tr < 1.0 else bx
+                py_r = ay + tr * dy if tr < 1.0 else by
+            else:
+                px_r = ax
+                py_r = ay
+            if tl < 1.0:
+                px_l = ax + tl * dx if tl > 0.0 else ax
+                py_l = ay + tl * dy if tl > 0.0 else ay
+            else:
+                px_l = bx
+                py_l = by
+            slot = twins[e]
+            if tl > tr:
+                n_nodes = _add(nroot, nslot, nint, ng, npar, root_g, root_stamp, n_nodes, slot,
+                               px_l, py_l, px_r, py_r, root, g, i, stamp, eps)
+                if n_nodes < 0:
+                    return -1
+            if can_right and tr > 0.0:
+                n_nodes = _add(nroot, nslot, nint, ng, npar, root_g, root_stamp, n_nodes, slot,
+                               px_r, py_r, ax, ay, vb, g_right, i, stamp, eps)
+                if n_nodes < 0:
+                    return -1
+            if can_left and tl < 1.0:
+                n_nodes = _add(nroot, nslot, nint, ng, npar, root_g, root_stamp, n_nodes, slot,
+                               bx, by, px_l, py_l, va, g_left, i, stamp, eps)
+                if n_nodes < 0:
+                    return -1
+        e = en
+    return n_nodes
+
+
+@njit(cache=True)
+def trace(xy, mi, wi, wf, final, sx, sy, gx, gy):
+    """Write the turning points (start ... goal) and the polygons crossed, from the final node
+    (-1: start and goal share a polygon), to the workspace's output sections; returns (points,
+    polygons, length)."""
+    nbr = _sec(mi, mi, M_NBR)
+    owner = _sec(mi, mi, M_OWNER)
+    nroot = _wint(wi, W_ROOT)
+    nslot = _wint(wi, W_SLOT)
+    npar = _wint(wi, W_PARENT)
+    polys = _wint(wi, W_OUT_POLYS)
+    nint = _wfloat(wi, wf, F_INTERVAL)
+    pts = _wfloat(wi, wf, F_OUT_POINTS)
+    if final < 0:  # the shared polygon is in polys[0] already (begin)
+        pts[0] = sx
+        pts[1] = sy
+        pts[2] = gx
+        pts[3] = gy
+        return 2, 1, _dist(gx - sx, gy - sy)
     # the turn before the goal: straight from the root, or around an end of the interval
     root = nroot[final]
     rx = xy[root, 0] if root >= 0 else sx
     ry = xy[root, 1] if root >= 0 else sy
-    lx, ly, qx, qy = nint[final, 0], nint[final, 1], nint[final, 2], nint[final, 3]
+    lx, ly, qx, qy = nint[4 * final], nint[4 * final + 1], nint[4 * final + 2], nint[4 * final + 3]
     turn = 0  # 0 straight, 1 via L, 2 via R
     if _orient(rx, ry, qx, qy, lx, ly) <= 0.0:
         if not ((rx == lx and ry == ly) or (rx == qx and ry == qy) or _on_segment(lx, ly, qx, qy, rx, ry)):
-            via_l = math.hypot(lx - rx, ly - ry) + math.hypot(gx - lx, gy - ly)
-            via_q = math.hypot(qx - rx, qy - ry) + math.hypot(gx - qx, gy - qy)
+            via_l = _dist(lx - rx, ly - ry) + _dist(gx - lx, gy - ly)
+            via_q = _dist(qx - rx, qy - ry) + _dist(gx - qx, gy - qy)
             turn = 1 if via_l <= via_q else 2
     elif _orient(rx, ry, qx, qy, gx, gy) < 0.0:
         turn = 2
@@ -449,19 +619,14 @@ def trace_path(xy, indptr, indices, nbr, twins, owner, ws, final, sx, sy, gx, gy
             if last >= 0:
                 n_roots += 1
         i = npar[i]
-    pts = np.empty((n_roots + 2 + (1 if turn else 0), 2))
-    polys = np.empty(n_chain + 1, np.int64)
-    k = len(pts) - 1
-    pts[k, 0] = gx
-    pts[k, 1] = gy
+    n_pts = n_roots + 2 + (1 if turn else 0)
+    k = n_pts - 1
+    pts[2 * k] = gx
+    pts[2 * k + 1] = gy
     k -= 1
-    if turn == 1:
-        pts[k, 0] = lx
-        pts[k, 1] = ly
-        k -= 1
-    elif turn == 2:
-        pts[k, 0] = qx
-        pts[k, 1] = qy
+    if turn:
+        pts[2 * k] = lx if turn == 1 else qx
+        pts[2 * k + 1] = ly if turn == 1 else qy
         k -= 1
     last = -2
     i = final
@@ -473,49 +638,43 @@ def trace_path(xy, indptr, indices, nbr, twins, owner, ws, final, sx, sy, gx, gy
         if nroot[i] != last:
             last = nroot[i]
             if last >= 0:
-                pts[k, 0] = xy[last, 0]
-                pts[k, 1] = xy[last, 1]
+                pts[2 * k] = xy[last, 0]
+                pts[2 * k + 1] = xy[last, 1]
                 k -= 1
         first = i
         i = npar[i]
     polys[0] = nbr[nslot[first]]
-    pts[0, 0] = sx
-    pts[0, 1] = sy
-    return _dedupe(pts), polys
-
-
-@njit(cache=True)
-def _dedupe(pts):
-    """Drop points equal to the one before (a root on the start, a turn on a root)."""
+    pts[0] = sx
+    pts[1] = sy
+    # drop points equal to the one before (a root on the start, a turn on a root)
     keep = 1
-    for i in range(1, len(pts)):
-        if pts[i, 0] != pts[keep - 1, 0] or pts[i, 1] != pts[keep - 1, 1]:
-            pts[keep, 0] = pts[i, 0]
-            pts[keep, 1] = pts[i, 1]
+    for j in range(1, n_pts):
+        if pts[2 * j] != pts[2 * keep - 2] or pts[2 * j + 1] != pts[2 * keep - 1]:
+            pts[2 * keep] = pts[2 * j]
+            pts[2 * keep + 1] = pts[2 * j + 1]
             keep += 1
     if keep == 1:  # start == goal: a path of two equal points
-        pts[1, 0] = pts[0, 0]
-        pts[1, 1] = pts[0, 1]
+        pts[2] = pts[0]
+        pts[3] = pts[1]
         keep = 2
-    return pts[:keep].copy()
-
-
-@njit(cache=True)
-def polyline_length(pts):
-    """Length of the polyline through ``pts``."""
     total = 0.0
-    for i in range(1, len(pts)):
-        total += math.hypot(pts[i, 0] - pts[i - 1, 0], pts[i, 1] - pts[i - 1, 1])
-    return total
+    for k in range(1, keep):
+        total += _dist(pts[2 * k] - pts[2 * k - 2], pts[2 * k + 1] - pts[2 * k - 1])
+    return keep, n_chain + 1, total
 
 
 @njit(cache=True)
-def raycast(xy, indptr, indices, nbr, twins, open_poly, sx, sy, ex, ey, start_poly):
-    """Walk the segment s->e through the mesh from ``start_poly`` (which contains s).
+def raycast(xy, mi, sx, sy, ex, ey, start_poly):
+    """Walk the segment s->e through the packed mesh ``mi`` from ``start_poly`` (which contains s).
 
     Returns (hit, t, slot, visited polygons, count): ``hit`` when a wall (an edge to nothing or
     to a closed polygon) stops the walk at fraction ``t`` on edge ``slot``; otherwise t = 1.
     """
+    indptr = _sec(mi, mi, M_INDPTR)
+    indices = _sec(mi, mi, M_INDICES)
+    nbr = _sec(mi, mi, M_NBR)
+    twins = _sec(mi, mi, M_TWINS)
+    open_poly = _sec(mi, mi, M_OPEN)
     n_poly = len(indptr) - 1
     visited = np.empty(n_poly + 1, np.int64)
     count = 0

@@ -113,4 +113,146 @@ def merge_convex(xy, indptr, indices, twins, tags):
     return out_ptr[: count + 1].copy(), out_idx[:pos].copy(), out_tag[:count].copy()
 
 
+
+@njit(cache=True)
+def edge_points(xy, a, b, verts, tol):
+    """Pairs (vertex, edge) where vertex ``verts[i]`` lies within ``tol`` of the segment
+    ``xy[a[j]] -> xy[b[j]]`` strictly between its ends, with the position ``t`` in (0, 1) along
+    it. Segments are bucketed in a uniform grid of about one cell per segment, so the cost is
+    linear for evenly sized segments. Returns (vertex, edge, t) arrays.
+    """
+    m = len(a)
+    if m == 0 or len(verts) == 0:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.float64)
+    x0 = np.inf
+    y0 = np.inf
+    x1 = -np.inf
+    y1 = -np.inf
+    for j in range(m):
+        for v in (a[j], b[j]):
+            x0 = min(x0, xy[v, 0])
+            y0 = min(y0, xy[v, 1])
+            x1 = max(x1, xy[v, 0])
+            y1 = max(y1, xy[v, 1])
+    x0 -= tol
+    y0 -= tol
+    size = max(x1 - x0 + tol, y1 - y0 + tol) / max(np.sqrt(m), 1.0)
+    if not size > 0.0:
+        size = 1.0
+    nx = int((x1 + tol - x0) / size) + 1
+    ny = int((y1 + tol - y0) / size) + 1
+    # counting pass, then the fill pass of a CSR bucket list
+    count = np.zeros(nx * ny + 1, np.int64)
+    for sweep in range(2):
+        if sweep == 1:
+            for c in range(nx * ny):
+                count[c + 1] += count[c]
+            items = np.empty(count[nx * ny], np.int64)
+            fill = count[:nx * ny].copy()
+        for j in range(m):
+            ax = xy[a[j], 0]
+            ay = xy[a[j], 1]
+            bx = xy[b[j], 0]
+            by = xy[b[j], 1]
+            cx0 = int((min(ax, bx) - tol - x0) / size)
+            cx1 = int((max(ax, bx) + tol - x0) / size)
+            cy0 = int((min(ay, by) - tol - y0) / size)
+            cy1 = int((max(ay, by) + tol - y0) / size)
+            for cy in range(max(cy0, 0), min(cy1, ny - 1) + 1):
+                for cx in range(max(cx0, 0), min(cx1, nx - 1) + 1):
+                    if sweep == 0:
+                        count[cy * nx + cx + 1] += 1
+                    else:
+                        items[fill[cy * nx + cx]] = j
+                        fill[cy * nx + cx] += 1
+    cap = 16 + len(verts)
+    out_v = np.empty(cap, np.int64)
+    out_e = np.empty(cap, np.int64)
+    out_t = np.empty(cap, np.float64)
+    k = 0
+    for i in range(len(verts)):
+        v = verts[i]
+        px = xy[v, 0]
+        py = xy[v, 1]
+        cx = int((px - x0) / size)
+        cy = int((py - y0) / size)
+        if cx < 0 or cy < 0 or cx >= nx or cy >= ny:
+            continue
+        c = cy * nx + cx
+        for q in range(count[c], count[c + 1]):
+            j = items[q]
+            if a[j] == v or b[j] == v:
+                continue
+            ax = xy[a[j], 0]
+            ay = xy[a[j], 1]
+            dx = xy[b[j], 0] - ax
+            dy = xy[b[j], 1] - ay
+            dd = dx * dx + dy * dy
+            if dd == 0.0:
+                continue
+            t = ((px - ax) * dx + (py - ay) * dy) / dd
+            if not (0.0 < t < 1.0):
+                continue
+            ex = ax + t * dx - px
+            ey = ay + t * dy - py
+            if ex * ex + ey * ey > tol * tol:
+                continue
+            if k == cap:
+                cap *= 2
+                out_v = _grown(out_v, cap)
+                out_e = _grown(out_e, cap)
+                out_t = _grown(out_t, cap)
+            out_v[k] = v
+            out_e[k] = j
+            out_t[k] = t
+            k += 1
+    return out_v[:k].copy(), out_e[:k].copy(), out_t[:k].copy()
+
+
+@njit(cache=True)
+def _grown(arr, cap):
+    out = np.empty(cap, arr.dtype)
+    out[:len(arr)] = arr
+    return out
+
+
+
+@njit(cache=True)
+def match_slots(indptr, indices, n_vertices):
+    """For each slot (the edge from its vertex to the next of its polygon), the first slot running
+    the other way along the same edge, and that slot's polygon; -1 for none. Returns (twins,
+    neighbours)."""
+    n = len(indices)
+    n_poly = len(indptr) - 1
+    nxt = np.empty(n, np.int64)
+    owner = np.empty(n, np.int64)
+    for p in range(n_poly):
+        for e in range(indptr[p], indptr[p + 1]):
+            nxt[e] = e + 1 if e + 1 < indptr[p + 1] else indptr[p]
+            owner[e] = p
+    # slots grouped by their first vertex (a counting sort keeps slot order inside a group)
+    start = np.zeros(n_vertices + 1, np.int64)
+    for e in range(n):
+        start[indices[e] + 1] += 1
+    for v in range(n_vertices):
+        start[v + 1] += start[v]
+    fill = start[:n_vertices].copy()
+    by_vertex = np.empty(n, np.int64)
+    for e in range(n):
+        by_vertex[fill[indices[e]]] = e
+        fill[indices[e]] += 1
+    twins = np.full(n, -1, np.int64)
+    nbr = np.full(n, -1, np.int64)
+    for e in range(n):
+        a = indices[e]
+        b = indices[nxt[e]]
+        for k in range(start[b], start[b + 1]):
+            f = by_vertex[k]
+            if indices[nxt[f]] == a:
+                twins[e] = f
+                nbr[e] = owner[f]
+                break
+    return twins, nbr
+
+
 plain_arguments(globals())

@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 import os
 import tempfile
+from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
@@ -77,49 +78,51 @@ class _Tokens:
         return value
 
 
-def _read_v2(tok: _Tokens):
-    n_v = tok.integer("vertex count", 0, 2**31 - 1)
-    n_p = tok.integer("polygon count", 0, 2**31 - 1)
+@dataclass(frozen=True)
+class _Format:
+    """What sets one version of the format apart from the other."""
+
+    base: int  # id of the first vertex and polygon in the file
+    polygon: str  # what the file calls a polygon (used in error messages)
+    vertex_rings: bool  # vertex records list the polygons around the vertex (v2)
+    traversable_flag: bool  # polygon records start with a 0/1 traversable flag (v3)
+    negative_ids: bool  # a negative neighbour id names a polygon that cannot be crossed (v3)
+
+
+_FORMATS = {2: _Format(0, "polygon", True, False, False), 3: _Format(1, "face", False, True, True)}
+_MAX_COUNT = 2**31 - 1
+
+
+def _read(tok: _Tokens, fmt: _Format):
+    """(vertices, indptr, indices, neighbours) of the traversable polygons, neighbours renumbered
+    and moved to this package's convention (slot i: the edge v[i] -> v[i+1])."""
+    b = fmt.base
+    n_v = tok.integer("vertex count", 0, _MAX_COUNT)
+    n_p = tok.integer(f"{fmt.polygon} count", 0, _MAX_COUNT)
     xy = np.empty((n_v, 2))
     for i in range(n_v):
-        xy[i, 0] = tok.number(f"vertex {i} x")
-        xy[i, 1] = tok.number(f"vertex {i} y")
-        k = tok.integer(f"vertex {i} neighbour count", 0, 2**31 - 1)
-        for j in range(k):
-            tok.integer(f"vertex {i} polygon {j}", -1, n_p - 1)
-    ptr, idx, nbr = [0], [], []
+        xy[i, 0] = tok.number(f"vertex {i + b} x")
+        xy[i, 1] = tok.number(f"vertex {i + b} y")
+        if fmt.vertex_rings:  # checked, not needed: adjacency comes from the polygon records
+            for j in range(tok.integer(f"vertex {i + b} neighbour count", 0, _MAX_COUNT)):
+                tok.integer(f"vertex {i + b} polygon {j}", b - 1, n_p - 1 + b)
+    lowest = -n_p if fmt.negative_ids else b - 1
+    records = []
     for p in range(n_p):
-        n = tok.integer(f"polygon {p} vertex count", 3, n_v)
-        vs = [tok.integer(f"polygon {p} vertex {j}", 0, n_v - 1) for j in range(n)]
-        ps = [tok.integer(f"polygon {p} neighbour {j}", -1, n_p - 1) for j in range(n)]
+        name = f"{fmt.polygon} {p + b}"
+        walkable = tok.integer(f"{name} traversable flag", 0, 1) if fmt.traversable_flag else 1
+        n = tok.integer(f"{name} vertex count", 3, max(n_v, 3))
+        vs = [tok.integer(f"{name} vertex {j + b}", b, n_v - 1 + b) - b for j in range(n)]
+        ks = [tok.integer(f"{name} neighbour {j + b}", lowest, n_p - 1 + b) - b for j in range(n)]
+        records.append((walkable, vs, ks))
+    new_id = np.cumsum([w for w, _, _ in records]) - 1  # ids after dropping untraversable ones
+    ptr, idx, nbr = [0], [], []
+    for walkable, vs, ks in records:
+        if not walkable:
+            continue
+        ps = [int(new_id[k]) if k >= 0 and records[k][0] else -1 for k in ks]
         idx.extend(vs)
         nbr.extend(ps[1:] + ps[:1])  # file: p[i] across v[i-1]-v[i]; here: slot i across v[i]-v[i+1]
-        ptr.append(len(idx))
-    return xy, ptr, idx, nbr
-
-
-def _read_v3(tok: _Tokens):
-    n_v = tok.integer("vertex count", 0, 2**31 - 1)
-    n_f = tok.integer("face count", 0, 2**31 - 1)
-    xy = np.empty((n_v, 2))
-    for i in range(n_v):
-        xy[i, 0] = tok.number(f"vertex {i + 1} x")
-        xy[i, 1] = tok.number(f"vertex {i + 1} y")
-    faces = []
-    for f in range(n_f):
-        trav = tok.integer(f"face {f + 1} traversable flag", 0, 1)
-        n = tok.integer(f"face {f + 1} edge count", 3, max(n_v, 3))
-        vs = [tok.integer(f"face {f + 1} vertex {j + 1}", 1, n_v) - 1 for j in range(n)]
-        ks = [tok.integer(f"face {f + 1} neighbour {j + 1}", -n_f, n_f) for j in range(n)]
-        faces.append((trav, vs, ks))
-    new_id = np.cumsum([t for t, _, _ in faces]) - 1
-    ptr, idx, nbr = [0], [], []
-    for trav, vs, ks in faces:
-        if not trav:
-            continue
-        ps = [int(new_id[k - 1]) if k > 0 and faces[k - 1][0] else -1 for k in ks]
-        idx.extend(vs)
-        nbr.extend(ps[1:] + ps[:1])
         ptr.append(len(idx))
     return xy, ptr, idx, nbr
 
@@ -180,7 +183,7 @@ def load_mesh(path: str | os.PathLike[str]) -> PolyMesh:
     if head != "mesh":
         raise tok.fail("header", f"{describe(head)} is not 'mesh'", line)
     version = tok.integer("version", 2, 3)
-    xy, ptr, idx, nbr = _read_v2(tok) if version == 2 else _read_v3(tok)
+    xy, ptr, idx, nbr = _read(tok, _FORMATS[version])
     if tok.pos != len(tok.items):
         raise tok.fail("end of file", f"{len(tok.items) - tok.pos} unexpected extra values", tok.items[tok.pos][1])
     ptr, idx, nbr = _counter_clockwise(xy, ptr, idx, nbr)

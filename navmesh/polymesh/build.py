@@ -24,7 +24,6 @@ zero-area polygons, does not.
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
 import shapely
@@ -32,17 +31,19 @@ from numpy.typing import NDArray
 from scipy.spatial import cKDTree
 
 from navmesh._checks import check_nonneg_float, check_option
-from navmesh._kernels.polymerge import merge_convex
+from navmesh._kernels.polymerge import edge_points, merge_convex
 from navmesh.errors import InvalidOptionError, describe
 from navmesh.geometry import JOINS, Join
 from navmesh.level import Level
-from navmesh.polymesh.mesh import PolyMesh, match_edges, split_pinches
+from navmesh.polymesh.mesh import PolyMesh, match_edges, next_slots, split_pinches
 
 __all__ = ["build_navmesh", "convex_cover", "free_space", "snap_tolerance", "TILE_VERTICES"]
 
 #: Free-space pieces with more vertices than this are cut into tiles before triangulation
-#: (GEOS's triangulation slows down quadratically with many holes in one polygon).
-TILE_VERTICES = 3000
+#: (GEOS's triangulation slows down quadratically with many holes in one polygon, and its
+#: Delaunay flips with long thin corridors: a 512 x 512 maze triangulates twice as fast in
+#: tiles of 300 vertices as in tiles of 1,000).
+TILE_VERTICES = 300
 _SNAP = 1e-12  # relative to the level size: vertices closer than this are one vertex
 
 
@@ -64,20 +65,21 @@ def free_space(level: Level, *, agent_radius: float = 0.0, join: Join = "mitre")
         return area
     if los.agent_radius == 0:
         # the line-of-sight tester merged the obstacles already: its parts meet at points at most
-        return shapely.difference(area, shapely.MultiPolygon(_polygons(shapely.GeometryCollection(blocked))))
+        return shapely.difference(area, shapely.multipolygons(np.asarray(_polygons(np.asarray(blocked, dtype=object)))))
     return shapely.difference(area, shapely.union_all(blocked))
 
 
-def _polygons(geom: shapely.Geometry) -> list[shapely.Polygon]:
+def _polygons(geom: shapely.Geometry | NDArray[np.object_]) -> list[shapely.Polygon]:
+    """The polygons of positive area in ``geom`` (one geometry or an array), collections opened."""
     parts = shapely.get_parts(geom)
-    out: list[shapely.Polygon] = []
-    for g in parts:
-        if g.geom_type == "Polygon":
-            if not g.is_empty and g.area > 0:
-                out.append(g)
-        elif g.geom_type in ("MultiPolygon", "GeometryCollection"):
-            out.extend(_polygons(g))
-    return out
+    while True:
+        kind = shapely.get_type_id(parts)
+        nested = (kind == 6) | (kind == 7)  # MultiPolygon, GeometryCollection
+        if not nested.any():
+            break
+        parts = np.concatenate([parts[~nested], shapely.get_parts(parts[nested])])
+    keep = (kind == 3) & (shapely.area(parts) > 0)
+    return list(parts[keep])
 
 
 def _pieces(free: shapely.Geometry, level: Level) -> list[tuple[shapely.Polygon, int]]:
@@ -99,49 +101,93 @@ def _pieces(free: shapely.Geometry, level: Level) -> list[tuple[shapely.Polygon,
 
 
 def _tiles(poly: shapely.Polygon) -> list[shapely.Polygon]:
-    """Cut a polygon with many vertices into rectangular tiles of about TILE_VERTICES each."""
-    n = shapely.get_num_coordinates(poly)
-    if n <= TILE_VERTICES:
-        return [poly]
-    k = int(math.ceil(math.sqrt(n / TILE_VERTICES)))
-    x0, y0, x1, y1 = poly.bounds
-    xs = np.linspace(x0, x1, k + 1)
-    ys = np.linspace(y0, y1, k + 1)
-    xs[-1], ys[-1] = x1, y1
+    """Cut a polygon with many vertices into pieces of at most about TILE_VERTICES each, by
+    halving its box in both directions until the pieces are small enough (each level clips
+    every vertex once, so cutting costs O(n log n), not one pass of the whole polygon per tile)."""
     out: list[shapely.Polygon] = []
-    for i in range(k):
-        for j in range(k):
-            out.extend(_polygons(shapely.clip_by_rect(poly, xs[i], ys[j], xs[i + 1], ys[j + 1])))
+    todo = [poly]
+    while todo:
+        big = []
+        for p in todo:
+            (out if shapely.get_num_coordinates(p) <= TILE_VERTICES else big).append(p)
+        todo = []
+        for p in big:
+            x0, y0, x1, y1 = p.bounds
+            xm, ym = (x0 + x1) / 2, (y0 + y1) / 2
+            for box in ((x0, y0, xm, ym), (xm, y0, x1, ym), (x0, ym, xm, y1), (xm, ym, x1, y1)):
+                todo.extend(_polygons(shapely.clip_by_rect(p, *box)))
     return out
 
 
-def _triangulate(polys: list[shapely.Polygon]) -> NDArray[np.float64]:
-    """Triangles of the polygons as an array of shape (t, 3, 2)."""
+def _triangulate(polys: list[shapely.Polygon]) -> tuple[NDArray[np.float64], bool]:
+    """Triangles of the polygons as an array of shape (t, 3, 2), and whether a polygon had to be
+    cut first (its pieces meet along the cuts: their vertices must be matched up)."""
     if not polys:
-        return np.zeros((0, 3, 2))
+        return np.zeros((0, 3, 2)), False
     arr = np.asarray(polys, dtype=object)
+    cut = False
     try:
         tris = shapely.constrained_delaunay_triangles(arr)
     except shapely.errors.GEOSException:
-        tris = np.asarray([_triangulate_one(p) for p in polys], dtype=object)
-    parts = shapely.get_parts(tris)
-    parts = parts[shapely.get_type_id(parts) == 3]
-    coords = shapely.get_coordinates(shapely.get_exterior_ring(parts))
-    return coords.reshape(-1, 4, 2)[:, :3]
+        done = [_triangulate_one(p) for p in polys]
+        tris = np.asarray([d[0] for d in done], dtype=object)
+        cut = any(d[1] for d in done)
+    # GEOS returns collections of triangles (Polygons of 4 ring points, the last repeating the
+    # first): reading all coordinates at once avoids one Python object per triangle
+    kind = shapely.get_type_id(tris)
+    bad = (kind != 7) & (kind != 3)
+    if bad.any():  # an empty or unexpected result: take its polygon parts one by one
+        tris = np.concatenate([tris[~bad], np.asarray(_polygons(tris[bad]), dtype=object)])
+    coords = shapely.get_coordinates(tris)
+    return coords.reshape(-1, 4, 2)[:, :3], cut
 
 
-def _triangulate_one(poly: shapely.Polygon) -> shapely.Geometry:
+def _triangulate_one(poly: shapely.Polygon) -> tuple[shapely.Geometry, bool]:
+    """The triangles of one polygon that failed in the batch, and whether it was cut."""
     try:
-        return shapely.constrained_delaunay_triangles(poly)
+        return shapely.constrained_delaunay_triangles(poly), False
     except shapely.errors.GEOSException:
-        fixed = shapely.make_valid(shapely.set_precision(poly, 0.0))
-        return shapely.constrained_delaunay_triangles(shapely.GeometryCollection(_polygons(fixed)))
+        fixed = _polygons(shapely.make_valid(shapely.set_precision(poly, 0.0)))
+        parts = [q for p in fixed for q in _split_touches(p)]
+        return shapely.constrained_delaunay_triangles(shapely.GeometryCollection(parts)), len(parts) > len(fixed)
+
+
+def _touch_point(poly: shapely.Polygon) -> NDArray[np.float64] | None:
+    """A point where the polygon's rings touch (a hole touching another hole or the outline at a
+    vertex, legal in a valid polygon), or None."""
+    rings = [poly.exterior, *poly.interiors]
+    pts = np.concatenate([np.asarray(r.coords)[:-1] for r in rings])
+    uniq, counts = np.unique(pts, axis=0, return_counts=True)
+    return uniq[np.argmax(counts)] if len(counts) and counts.max() > 1 else None
+
+
+def _split_touches(poly: shapely.Polygon, depth: int = 0) -> list[shapely.Polygon]:
+    """Cut ``poly`` through the points where its rings touch until no rings touch.
+
+    GEOS's polygon triangulator fails ("Unable to find a convex corner") on holes that touch
+    each other or the outline at a point, as terrain outlines crossing touching obstacles make
+    them. A vertical cut through the touch point, then a horizontal one if a piece still touches
+    there, separates the touching rings; the pieces cover the polygon exactly.
+    """
+    p = _touch_point(poly)
+    if p is None or depth > 16:
+        return [poly]
+    x0, y0, x1, y1 = poly.bounds
+    boxes = ((x0, y0, p[0], y1), (p[0], y0, x1, y1)) if depth % 2 == 0 else ((x0, y0, x1, p[1]), (x0, p[1], x1, y1))
+    return [q for box in boxes for piece in _polygons(shapely.clip_by_rect(poly, *box))
+            for q in _split_touches(piece, depth + 1)]
 
 
 def _snap(points: NDArray[np.float64], tol: float) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
     """Unique vertices (merging those closer than ``tol``) and the id of each input point."""
-    uniq, inverse = np.unique(points, axis=0, return_inverse=True)
-    inverse = inverse.reshape(-1)
+    # np.unique(axis=0) sorts rows as structured values, several times slower than a lexsort
+    order = np.lexsort((points[:, 1], points[:, 0]))
+    srt = points[order]
+    new = np.ones(len(srt), bool)
+    new[1:] = (srt[1:, 0] != srt[:-1, 0]) | (srt[1:, 1] != srt[:-1, 1])
+    uniq = srt[new]
+    inverse = np.empty(len(points), np.int64)
+    inverse[order] = np.cumsum(new) - 1
     pairs = cKDTree(uniq).query_pairs(tol, output_type="ndarray") if len(uniq) > 1 and tol > 0 else np.zeros((0, 2), int)
     if len(pairs):
         import scipy.sparse
@@ -163,21 +209,10 @@ def _insert_t_junctions(xy: NDArray[np.float64], indptr: NDArray[np.int64], indi
     open_slots = np.flatnonzero(nbr < 0)
     if not len(open_slots):
         return indptr, indices
-    nxt = np.arange(1, len(indices) + 1)
-    nxt[indptr[1:] - 1] = indptr[:-1]
+    nxt = next_slots(indptr)
     a, b = indices[open_slots], indices[nxt[open_slots]]
-    lines = shapely.linestrings(np.stack([xy[a], xy[b]], axis=1))
     verts = np.unique(np.concatenate([a, b]))
-    vi, li = shapely.STRtree(lines).query(shapely.points(xy[verts]), predicate="dwithin", distance=tol)
-    v = verts[vi]
-    ok = (v != a[li]) & (v != b[li])
-    v, li = v[ok], li[ok]
-    if not len(v):
-        return indptr, indices
-    d = xy[b[li]] - xy[a[li]]
-    t = ((xy[v] - xy[a[li]]) * d).sum(axis=1) / (d * d).sum(axis=1)
-    inside = (t > 0) & (t < 1)
-    v, li, t = v[inside], li[inside], t[inside]
+    v, li, t = edge_points(xy, a, b, verts, tol)
     if not len(v):
         return indptr, indices
     slot = open_slots[li]
@@ -219,8 +254,8 @@ def convex_cover(free: shapely.Geometry, level: Level, *, tol: float
     joins = len(pieces) > 1  # pieces meet along shared lines: their vertices must be matched up
     for poly, tag in pieces:
         tiles = _tiles(poly)
-        joins = joins or len(tiles) > 1
-        tris = _triangulate(tiles)
+        tris, cut = _triangulate(tiles)
+        joins = joins or len(tiles) > 1 or cut
         tris_list.append(tris)
         tag_list.append(np.full(len(tris), tag, np.int64))
     if not tris_list or sum(len(t) for t in tris_list) == 0:

@@ -24,9 +24,10 @@ import scipy.sparse
 import scipy.sparse.csgraph
 from numpy.typing import ArrayLike, NDArray
 
+from navmesh._kernels.polymerge import match_slots
 from navmesh.errors import InvalidGeometryError, describe
 
-__all__ = ["PolyMesh", "edge_twins", "match_edges", "split_pinches"]
+__all__ = ["PolyMesh", "edge_twins", "match_edges", "next_slots", "split_pinches"]
 
 _FLAT = 1e-9  # radians: a wall vertex whose walkable angle is within this of 180 degrees may bend a path
 
@@ -37,7 +38,7 @@ def _frozen(arr: Any, dtype: Any) -> NDArray[Any]:
     return out
 
 
-def _next_slots(indptr: NDArray[np.int64]) -> NDArray[np.int64]:
+def next_slots(indptr: NDArray[np.int64]) -> NDArray[np.int64]:
     """For each slot ``e``, the slot of the next vertex of its polygon (wrapping around)."""
     n_slots = int(indptr[-1])
     nxt = np.arange(1, n_slots + 1, dtype=np.int64)
@@ -152,7 +153,7 @@ class PolyMesh:
                 f"tags/tag_names are not valid; expected one tag index per polygon into tag_names, "
                 f"whose first name is '' (got tag_names={describe(names)})"
             )
-        nxt = _next_slots(indptr)
+        nxt = next_slots(indptr)
         owner = np.repeat(np.arange(n_poly, dtype=np.int64), np.diff(indptr))
         a, b = indices, indices[nxt]
         if n_poly:
@@ -215,7 +216,7 @@ class PolyMesh:
 
     def areas(self) -> NDArray[np.float64]:
         """Area of each polygon (world units squared)."""
-        nxt = _next_slots(self.indptr)
+        nxt = next_slots(self.indptr)
         xy, a, b = self.vertices, self.indices, self.indices[nxt]
         cross = xy[a, 0] * xy[b, 1] - xy[b, 0] * xy[a, 1]
         return np.add.reduceat(cross, self.indptr[:-1]) / 2 if self.n_polygons else np.zeros(0)
@@ -303,21 +304,8 @@ def edge_twins(a: NDArray[np.int64], b: NDArray[np.int64], nbr: NDArray[np.int64
 def match_edges(indptr: NDArray[np.int64], indices: NDArray[np.int64], n_vertices: int,
                 *, with_twins: bool = False) -> Any:
     """Neighbour polygon across each slot's edge, from edges shared in opposite directions (and,
-    ``with_twins``, the slot of each edge in its neighbour, from the same sort)."""
-    nxt = _next_slots(indptr)
-    owner = np.repeat(np.arange(len(indptr) - 1, dtype=np.int64), np.diff(indptr))
-    a, b = indices, indices[nxt]
-    key = a * n_vertices + b
-    order = np.argsort(key, kind="stable")
-    want = b * n_vertices + a
-    pos = np.minimum(np.searchsorted(key[order], want), max(len(order) - 1, 0))
-    nbr = np.full(len(a), -1, np.int64)
-    twins = np.full(len(a), -1, np.int64)
-    if len(order):
-        cand = order[pos]
-        hit = key[cand] == want
-        nbr[hit] = owner[cand[hit]]
-        twins[hit] = cand[hit]
+    ``with_twins``, the slot of each edge in its neighbour, from the same search)."""
+    twins, nbr = match_slots(np.asarray(indptr, np.int64), np.asarray(indices, np.int64), int(n_vertices))
     return (nbr, twins) if with_twins else nbr
 
 
@@ -333,7 +321,7 @@ def split_pinches(vertices: NDArray[np.float64], indptr: NDArray[np.int64], indi
     n = len(indices)
     if n == 0:
         return vertices, indices
-    nxt = _next_slots(indptr)
+    nxt = next_slots(indptr)
     if twins is None:
         twins = edge_twins(indices, indices[nxt], neighbours, np.repeat(np.arange(len(indptr) - 1), np.diff(indptr)),
                            len(vertices))

@@ -29,30 +29,34 @@ radius r covers the bounds eroded by r).
 
 from __future__ import annotations
 
-import heapq
 import math
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import scipy.sparse
+import scipy.sparse.csgraph
 import shapely
 from numpy.typing import ArrayLike, NDArray
 
 from navmesh._checks import MAX_COORDINATE, as_float_array, check_flag, check_positive_int
 from navmesh._kernels import polyanya as PK
-from navmesh._kernels.status import BUDGET, EXHAUSTED, FOUND
+from navmesh._kernels.status import BUDGET, FOUND
 from navmesh.errors import InvalidGeometryError, InvalidOptionError, NodeNotFoundError, NoPathError, SearchBudgetError, describe
 from navmesh.endpoints import BOUNDS_MARGIN, ENDPOINT_TOLERANCE, level_size
 from navmesh.path import Path
+from navmesh.polymesh.corridor import corridor_search, funnel
 from navmesh.polymesh.locate import bucket_grid
-from navmesh.polymesh.mesh import PolyMesh
+from navmesh.polymesh.mesh import PolyMesh, next_slots
 from navmesh.polymesh.sliced import MeshSlicedSearch, start_search
 from navmesh.terrain import CostProfile
 
 __all__ = ["MeshQuery", "MeshRaycast"]
 
 _EPS = 1e-10  # root pruning slack, relative to the mesh's size
-_MAX_HITS = 64  # polygons one point may touch (a vertex shared by many polygons)
+_POOL = 1024  # initial search node capacity (grows on demand)
+_PAIRS = (tuple, list, np.ndarray)
+_REALS = (float, int, np.float64)  # exactly these types (bool, a subclass of int, goes the long way)
 
 
 @dataclass(frozen=True, eq=False)
@@ -119,7 +123,7 @@ class MeshQuery:
         self.mesh = _check_mesh(mesh)
         self.profile = _check_profile(profile)
         m = self.mesh
-        self._grid = bucket_grid(m)
+        grid = bucket_grid(m)
         mult = np.array([self.profile.multiplier(t) for t in m.tag_names], dtype=np.float64)
         closed = np.array([t in self.profile.forbidden for t in m.tag_names], dtype=bool)
         self._poly_mult = mult[m.tags] if m.n_polygons else np.zeros(0)
@@ -128,36 +132,40 @@ class MeshQuery:
         self._uniform = len(used) == 0 or bool(np.all(used == used[0]))
         self._scale_cost = float(used[0]) if len(used) else 1.0
         x0, y0, x1, y1 = m.bounds
-        self._size = max(x1 - x0, y1 - y0, abs(x0), abs(y0), abs(x1), abs(y1), 1e-300)
-        self._eps = _EPS * self._size
+        self._eps = _EPS * max(x1 - x0, y1 - y0, abs(x0), abs(y0), abs(x1), abs(y1), 1e-300)
         r = self.mesh.agent_radius
         self._level_box = (x0 - r, y0 - r, x1 + r, y1 + r)  # the level's bounds, as far as the mesh knows
         self._tol = ENDPOINT_TOLERANCE * level_size(self._level_box)
-        self._arrays = (
-            m.vertices, m.indptr, m.indices.astype(np.int64), m.neighbours.astype(np.int64),
-            m.twins.astype(np.int64), m.polygon_of.astype(np.int64), m.is_corner,
-        )
-        self._ws = PK.workspace(m.n_vertices, 1024)
-        self._dead, self._up = PK.dead_ends(m.indptr, m.neighbours.astype(np.int64), self._open)
-        self._mark = np.zeros(m.n_polygons, np.int64)
-        self._stamp = 0
-        self._hits = np.empty(_MAX_HITS, np.int64)
-        self._component: NDArray[np.int64] | None = None
+        self._component = self._components()
+        open_ = self._open.astype(np.int64)
+        dead, up = PK.dead_ends(m.indptr, m.neighbours.astype(np.int64), open_)
+        # the mesh for the kernels in one array, in the order of PK's M_* sections
+        self._mi = PK.pack([m.indptr, m.indices, m.neighbours, m.twins, m.polygon_of, m.is_corner, open_, dead, up,
+                            grid.cell_ptr, grid.cell_polys, self._component])
+        self._grid = grid.grid
+        self._grow(_POOL)
+        self._hits = np.empty(PK.MAX_HITS, np.int64)
+        nxt = next_slots(m.indptr)
+        self._edges = np.stack([m.vertices[m.indices], m.vertices[m.indices[nxt]]], axis=1)  # (E, 2, 2)
 
     def __repr__(self) -> str:
         return f"MeshQuery({self.mesh!r}, profile={self.profile.name!r})"
 
     # -- endpoints ----------------------------------------------------------------------------
     def _point(self, name: str, point: ArrayLike) -> NDArray[np.float64]:
+        if type(point) in _PAIRS and len(point) == 2 and type(point[0]) in _REALS and type(point[1]) in _REALS:
+            # the common (x, y) of plain numbers, without numpy's conversion machinery; anything
+            # odd (too large, NaN) takes the long way and its error
+            x, y = point
+            if -MAX_COORDINATE <= x <= MAX_COORDINATE and -MAX_COORDINATE <= y <= MAX_COORDINATE:
+                return np.array((x, y), dtype=np.float64)
         p = as_float_array(name, point, InvalidGeometryError)
         if p.shape != (2,) or not (abs(p[0]) <= MAX_COORDINATE and abs(p[1]) <= MAX_COORDINATE):
             raise InvalidGeometryError(f"{name}={describe(point)} is not valid; expected 2 finite coordinates")
         return p
 
     def _where(self, x: float, y: float) -> NDArray[np.int64]:
-        g = self._grid
-        xy, indptr, indices = self._arrays[0], self._arrays[1], self._arrays[2]
-        k = PK.locate(x, y, xy, indptr, indices, g.cell_ptr, g.cell_polys, g.grid, self._open, self._hits)
+        k = PK.locate(self.mesh.vertices, self._mi, self._grid, x, y, self._hits)
         return self._hits[:k].copy()
 
     def polygon_at(self, point: ArrayLike) -> int:
@@ -166,7 +174,7 @@ class MeshQuery:
 
         Examples
         --------
-        >>> from navmesh.polymesh.mesh import PolyMesh
+        >>> from navmesh.polymesh.mesh import PolyMesh, next_slots
         >>> mesh = PolyMesh([[0, 0], [2, 0], [2, 1], [0, 1]], [0, 4], [0, 1, 2, 3], [-1, -1, -1, -1])
         >>> MeshQuery(mesh).polygon_at([1, 0.5]), MeshQuery(mesh).polygon_at([3, 0.5])
         (0, -1)
@@ -186,9 +194,7 @@ class MeshQuery:
             own_open = self._open[m.polygon_of] if len(slots) else np.zeros(0, bool)
             wall = own_open & ((nbr < 0) | ~self._open[np.maximum(nbr, 0)])
             slots = slots[wall]
-            nxt = np.arange(1, len(m.indices) + 1)
-            nxt[m.indptr[1:] - 1] = m.indptr[:-1]
-            lines = shapely.linestrings(np.stack([m.vertices[m.indices[slots]], m.vertices[m.indices[nxt[slots]]]], axis=1))
+            lines = shapely.linestrings(self._edges[slots])
             cache[key] = (shapely.STRtree(lines), lines, slots)
         return cache[key]
 
@@ -206,19 +212,24 @@ class MeshQuery:
             return None
         line = lines[int(idx[0])]
         near = np.asarray(shapely.line_interpolate_point(line, shapely.line_locate_point(line, pt)).coords[0])
-        owner = int(self.mesh.polygon_of[slots[int(idx[0])]])
-        inner = self.mesh.polygon_points(owner).mean(axis=0)
-        for step in (0.0, 1e-12, 1e-9, 1e-6):
-            q = near + step * (inner - near)
-            polys = self._where(q[0], q[1])
+        return self._pull_inside(near, int(self.mesh.polygon_of[slots[int(idx[0])]]), (0.0, 1e-12, 1e-9, 1e-6))
+
+    def _pull_inside(self, q: NDArray[np.float64], poly: int, steps: tuple[float, ...]
+                     ) -> tuple[NDArray[np.float64], NDArray[np.int64]] | None:
+        """``q`` moved towards the centre of ``poly`` by the first fraction in ``steps`` that
+        lands on the open mesh (rounding may leave a point on an edge just outside), and its
+        polygons; None when none does."""
+        inner = self.mesh.polygon_points(poly).mean(axis=0)
+        for step in steps:
+            r = q + step * (inner - q)
+            polys = self._where(r[0], r[1])
             if len(polys):
-                return q, polys
+                return r, polys
         return None
 
-    def _endpoint(self, name: str, point: ArrayLike, strict: bool) -> tuple[NDArray[np.float64], NDArray[np.int64], bool]:
-        """The endpoint policy (module notes): the position, its polygons, and whether it moved
-        (farther than the endpoint tolerance)."""
-        p = self._point(name, point)
+    def _endpoint(self, name: str, p: NDArray[np.float64], strict: bool) -> tuple[NDArray[np.float64], NDArray[np.int64], bool]:
+        """The endpoint policy (module notes) for the checked position ``p``: the position, its
+        polygons, and whether it moved (farther than the endpoint tolerance)."""
         polys = self._where(p[0], p[1])
         if len(polys):
             return p, polys, False
@@ -301,11 +312,21 @@ class MeshQuery:
         strict = check_flag("strict", strict)
         allow_partial = check_flag("allow_partial", allow_partial)
         budget = None if max_expansions is None else check_positive_int("max_expansions", max_expansions)
-        s, s_polys, s_moved = self._endpoint("start", start, strict)
-        g, g_polys, g_moved = self._endpoint("goal", goal, strict)
+        s, g = self._point("start", start), self._point("goal", goal)
+        status = PK.OFF_MESH
+        if self._uniform:  # the common case in one kernel call: both endpoints on the open mesh
+            found, status, expansions = self._polyanya(s, None, g, None, budget)
+            if found is not None:
+                return found
+        s, s_polys, s_moved = self._endpoint("start", s, strict)
+        g, g_polys, g_moved = self._endpoint("goal", g, strict)
         if not self._uniform:
             return self._corridor_path(s, s_polys, s_moved, g, g_polys, g_moved, allow_partial)
-        return self._polyanya(s, s_polys, s_moved, g, g_polys, g_moved, budget, allow_partial)
+        if status == PK.OFF_MESH:  # an endpoint moved onto the mesh: search from there
+            found, status, expansions = self._polyanya(s, s_polys, g, g_polys, budget, s_moved, g_moved)
+            if found is not None:
+                return found
+        return self._not_found(status, expansions, s, s_polys, s_moved, g, g_moved, budget, allow_partial)
 
     def find_paths(
         self,
@@ -344,89 +365,92 @@ class MeshQuery:
 
     def _components(self) -> NDArray[np.int64]:
         """Connected component of each polygon through open polygons (-1 for closed ones)."""
-        if self._component is None:
-            import scipy.sparse
-            import scipy.sparse.csgraph
+        m = self.mesh
+        has = m.neighbours >= 0
+        a, b = m.polygon_of[has], m.neighbours[has]
+        both = self._open[a] & self._open[b]
+        g = scipy.sparse.coo_matrix((np.ones(int(both.sum())), (a[both], b[both])), shape=(m.n_polygons,) * 2)
+        label = scipy.sparse.csgraph.connected_components(g, directed=False)[1].astype(np.int64)
+        label[~self._open] = -1
+        return label
 
-            m = self.mesh
-            has = (m.neighbours >= 0)
-            a = m.polygon_of[has]
-            b = m.neighbours[has]
-            both = self._open[a] & self._open[b]
-            g = scipy.sparse.coo_matrix((np.ones(int(both.sum())), (a[both], b[both])), shape=(m.n_polygons,) * 2)
-            _, label = scipy.sparse.csgraph.connected_components(g, directed=False)
-            label = label.astype(np.int64)
-            label[~self._open] = -1
-            self._component = label
-        return self._component
-
-    def _run(self, s: NDArray[np.float64], s_polys, g: NDArray[np.float64], g_polys, budget: int):
-        xy, indptr, indices, nbr, twins, owner, corner = self._arrays
+    def _polyanya(self, s: NDArray[np.float64], s_polys: NDArray[np.int64] | None, g: NDArray[np.float64],
+                  g_polys: NDArray[np.int64] | None, budget: int | None, s_moved: bool = False,
+                  g_moved: bool = False) -> tuple[Path | None, int, int]:
+        """Polyanya between ``s`` and ``g`` (their polygons, or None to locate them in the
+        kernel): (the path or None, the kernel's status, expansions); the status is OFF_MESH when
+        an endpoint was to be located and lies off the open mesh."""
         while True:
-            self._stamp += 1
-            status, final, expansions, _ = PK.search(
-                xy, indptr, indices, nbr, twins, owner, corner, self._open, self._dead, self._up, self._mark,
-                s[0], s[1], g[0], g[1],
-                s_polys, g_polys, self._ws, self._stamp, self._eps, budget)
+            wi, wf = self._ws
+            n_start, n_goal = self._place(self._ws, s_polys, g_polys)
+            status, n_pts, n_polys, expansions, length = PK.find(
+                self.mesh.vertices, self._mi, self._grid, wi, wf, s[0], s[1], g[0], g[1], n_start, n_goal,
+                self._eps, 2**62 if budget is None else budget)
             if status != PK.NEED_SPACE:
-                return status, final, expansions
-            self._ws = PK.workspace(self.mesh.n_vertices, 4 * len(self._ws[0]))
+                break
+            self._grow(4 * self._capacity)
+        if status != FOUND:
+            return None, status, expansions
+        return self._traced_path(self._ws, self._out, n_pts, n_polys, length, expansions, s_moved, g_moved), status, expansions
 
-    def _polyanya(self, s, s_polys, s_moved, g, g_polys, g_moved, budget, allow_partial) -> Path:
-        comp = self._components()
-        if len(s_polys) == 1 and len(g_polys) == 1:
-            apart = comp[s_polys[0]] != comp[g_polys[0]]
-        else:
-            apart = not set(comp[s_polys].tolist()) & set(comp[g_polys].tolist())
-        if apart:
-            return self._unreachable(s, s_polys, s_moved, g, g_moved, allow_partial, budget)
-        status, final, expansions = self._run(s, s_polys, g, g_polys, budget if budget is not None else 2**62)
-        return self._outcome(status, final, expansions, self._ws, s, s_polys, s_moved, g, g_polys, g_moved, budget,
-                             allow_partial)
+    @staticmethod
+    def _place(ws: tuple[NDArray[np.int64], NDArray[np.float64]], s_polys: NDArray[np.int64] | None,
+               g_polys: NDArray[np.int64] | None) -> tuple[int, int]:
+        """Write the start / goal polygons (at most ``PK.MAX_HITS`` each) to the workspace's
+        sections; returns their counts for the kernels (-1 for None: locate in the kernel)."""
+        if s_polys is None and g_polys is None:  # the fast path of find_path
+            return -1, -1
+        wi = ws[0]
+        counts = []
+        for k, polys in ((PK.W_START_POLYS, s_polys), (PK.W_GOAL_POLYS, g_polys)):
+            n = -1 if polys is None else min(len(polys), PK.MAX_HITS)
+            if n > 0:
+                wi[wi[1 + k]:wi[1 + k] + n] = polys[:n]
+            counts.append(n)
+        return counts[0], counts[1]
 
-    def _outcome(self, status, final, expansions, ws, s, s_polys, s_moved, g, g_polys, g_moved, budget,
-                 allow_partial) -> Path:
-        """The path (or error) of a finished Polyanya search whose nodes are in ``ws``."""
-        if status == FOUND:
-            if final < 0:
-                pts = np.array([s, g])
-                polys = np.array([next(p for p in s_polys.tolist() if p in g_polys.tolist())])
-            else:
-                xy, indptr, indices, nbr, twins, owner, _ = self._arrays
-                pts, polys = PK.trace_path(xy, indptr, indices, nbr, twins, owner, ws, final, s[0], s[1], g[0], g[1])
-            return self._make_path(pts, polys, expansions, False, s_moved, g_moved)
+    def _traced_path(self, ws: tuple[NDArray[np.int64], NDArray[np.float64]], out: tuple[int, int], n_pts: int,
+                     n_polys: int, length: float, expansions: int, s_moved: bool, g_moved: bool) -> Path:
+        """The Path that :func:`PK.trace` wrote to the workspace ``ws`` (``out``: the offsets of
+        its output sections, from :meth:`_workspace`)."""
+        wi, wf = ws
+        o, f = out
+        return Path(wi[o:o + n_polys].astype(np.int32), wf[f:f + 2 * n_pts].reshape(n_pts, 2).copy(),
+                    length * self._scale_cost, expansions, False, s_moved, g_moved)
+
+    def _workspace(self, capacity: int) -> tuple[tuple[NDArray[np.int64], NDArray[np.float64]], tuple[int, int]]:
+        """A search workspace (wi, wf) for ``capacity`` nodes on this mesh, and the offsets of
+        its output sections as plain ints (numpy integers slice slowly)."""
+        ws = PK.workspace(self.mesh.n_vertices, self.mesh.n_polygons, capacity)
+        return ws, (int(ws[0][1 + PK.W_OUT_POLYS]), int(ws[0][11 + PK.F_OUT_POINTS]))
+
+    def _grow(self, capacity: int) -> None:
+        """Replace the query's own workspace by one for ``capacity`` nodes."""
+        self._capacity = capacity
+        self._ws, self._out = self._workspace(capacity)
+
+    def _not_found(self, status, expansions, s, s_polys, s_moved, g, g_moved, budget, allow_partial) -> Path:
+        """The answer when Polyanya ended without a path: out of budget (BUDGET) or EXHAUSTED."""
         if status == BUDGET and not allow_partial:
             raise SearchBudgetError(f"max_expansions={budget} ran out searching from {s.tolist()} to {g.tolist()}")
-        if status == EXHAUSTED:
-            return self._unreachable(s, s_polys, s_moved, g, g_moved, allow_partial, budget)
-        # budget spent, partial allowed: straight to the node nearest the goal is unknown; stay put
-        return Path(np.array([int(s_polys[0])]), s[None, :], 0.0, expansions, True, s_moved, g_moved)
-
-    def _make_path(self, pts, polys, expansions, partial, s_moved, g_moved) -> Path:
-        length = PK.polyline_length(pts)
-        return Path(polys, pts, length * self._scale_cost, expansions, partial, s_moved, g_moved)
+        if status == BUDGET:  # partial allowed: the node nearest the goal is unknown; stay put
+            return Path(np.array([int(s_polys[0])]), s[None, :], 0.0, expansions, True, s_moved, g_moved)
+        return self._unreachable(s, s_polys, s_moved, g, g_moved, allow_partial, budget)
 
     def _unreachable(self, s, s_polys, s_moved, g, g_moved, allow_partial, budget) -> Path:
         if not allow_partial:
             raise NoPathError(f"no path from {s.tolist()} to {g.tolist()} on the mesh for profile {self.profile.name!r}")
-        comp = self._components()
+        comp = self._component
         mine = np.flatnonzero(np.isin(comp, comp[s_polys]))
         polys = self._shapes()[mine]
         goal = shapely.Point(g)
         best = int(np.argmin(shapely.distance(polys, goal)))
         near = np.asarray(shapely.shortest_line(polys[best], goal).coords[0])
-        found = self._nearest_inside(near, int(mine[best]))
+        inside = self._pull_inside(near, int(mine[best]), (0.0, 1e-12, 1e-9, 1e-6, 1e-3))
+        found = self.mesh.polygon_points(int(mine[best])).mean(axis=0) if inside is None else inside[0]
         path = self.find_path(s, found, max_expansions=budget, strict=True) if self._uniform else \
             self._corridor_path(s, s_polys, s_moved, found, self._where(*found), False, False)
         return Path(path.nodes, path.points, path.cost, path.expansions, True, s_moved, g_moved)
-
-    def _nearest_inside(self, q: NDArray[np.float64], poly: int) -> NDArray[np.float64]:
-        inner = self.mesh.polygon_points(poly).mean(axis=0)
-        for step in (0.0, 1e-12, 1e-9, 1e-6, 1e-3):
-            r = q + step * (inner - q)
-            if len(self._where(r[0], r[1])):
-                return r
-        return inner
 
     def _shapes(self) -> NDArray[np.object_]:
         if "shapes" not in self.mesh._cache:
@@ -435,16 +459,15 @@ class MeshQuery:
 
     # -- terrain: corridor + funnel -------------------------------------------------------------
     def _corridor_path(self, s, s_polys, s_moved, g, g_polys, g_moved, allow_partial) -> Path:
-        m = self.mesh
         common = np.intersect1d(s_polys, g_polys)
         if len(common):
             corridor = [int(common[0])]
             expansions = 0
         else:
-            corridor, expansions = self._corridor(s, s_polys, g, g_polys)
+            corridor, expansions = corridor_search(self.mesh, self._open, self._poly_mult, self._edges, s, s_polys, g, g_polys)
             if corridor is None:
                 return self._unreachable(s, s_polys, s_moved, g, g_moved, allow_partial, None)
-        pts = self._funnel(s, g, corridor)
+        pts = funnel(self.mesh, self._edges, s, g, corridor)
         line = shapely.LineString(pts) if len(pts) > 1 and np.any(pts[0] != pts[-1]) else None
         if line is None:
             cost = 0.0
@@ -454,99 +477,6 @@ class MeshQuery:
             cost = float((inside * self._poly_mult[np.unique(corridor)]).sum())
         return Path(np.array(corridor, np.int32), pts if len(pts) > 1 else np.repeat(pts, 2, axis=0), cost,
                     expansions, False, s_moved, g_moved)
-
-    def _corridor(self, s, s_polys, g, g_polys):
-        """A* over polygon adjacency from the start polygons to a goal polygon; the sequence of
-        polygons, or None."""
-        m = self.mesh
-        xy, indptr, indices = m.vertices, m.indptr, m.indices
-        hmult = float(self._poly_mult[self._open].min())
-        goals = set(g_polys.tolist())
-        best: dict[int, float] = {}
-        parent: dict[int, int] = {}
-        pos: dict[int, NDArray[np.float64]] = {}
-        heap: list[tuple[float, float, int]] = []
-        for p in s_polys.tolist():
-            best[p] = 0.0
-            parent[p] = -1
-            pos[p] = s
-            heapq.heappush(heap, (hmult * float(np.hypot(*(g - s))), 0.0, p))
-        expansions = 0
-        while heap:
-            f, cost, p = heapq.heappop(heap)
-            if cost > best.get(p, math.inf):
-                continue
-            expansions += 1
-            if p in goals:
-                chain = [p]
-                while parent[chain[-1]] >= 0:
-                    chain.append(parent[chain[-1]])
-                return chain[::-1], expansions
-            here = pos[p]
-            lo, hi = int(indptr[p]), int(indptr[p + 1])
-            for e in range(lo, hi):
-                q = int(m.neighbours[e])
-                if q < 0 or not self._open[q]:
-                    continue
-                a = xy[indices[e]]
-                b = xy[indices[e + 1 if e + 1 < hi else lo]]
-                mid = (a + b) / 2
-                step = float(np.hypot(*(mid - here))) * float(self._poly_mult[p])
-                if q in goals:
-                    step += float(np.hypot(*(g - mid))) * float(self._poly_mult[q])
-                c = cost + step
-                if c < best.get(q, math.inf):
-                    best[q] = c
-                    parent[q] = p
-                    pos[q] = g if q in goals else mid
-                    heapq.heappush(heap, (c + (0.0 if q in goals else hmult * float(np.hypot(*(g - mid)))), c, q))
-        return None, expansions
-
-    def _funnel(self, s: NDArray[np.float64], g: NDArray[np.float64], corridor: list[int]) -> NDArray[np.float64]:
-        """String pulling through the portals between consecutive corridor polygons."""
-        m = self.mesh
-        portals = [(s, s)]
-        for p, q in zip(corridor[:-1], corridor[1:]):
-            lo, hi = int(m.indptr[p]), int(m.indptr[p + 1])
-            for e in range(lo, hi):
-                if m.neighbours[e] == q:
-                    a = m.vertices[m.indices[e]]
-                    b = m.vertices[m.indices[e + 1 if e + 1 < hi else lo]]
-                    portals.append((b, a))  # (left, right) seen from inside p looking into q
-                    break
-        portals.append((g, g))
-
-        def cross(o, a, b):
-            return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
-
-        out = [s]
-        apex, left, right = s, portals[0][0], portals[0][1]
-        ia = il = ir = 0
-        i = 1
-        while i < len(portals):
-            pl, pr = portals[i]
-            if cross(apex, right, pr) >= 0:  # right side tightens
-                if np.array_equal(apex, right) or cross(apex, left, pr) < 0:
-                    right, ir = pr, i
-                else:
-                    out.append(left)
-                    apex, ia = left, il
-                    left, right, il, ir = apex, apex, ia, ia
-                    i = ia + 1
-                    continue
-            if cross(apex, left, pl) <= 0:  # left side tightens
-                if np.array_equal(apex, left) or cross(apex, right, pl) > 0:
-                    left, il = pl, i
-                else:
-                    out.append(right)
-                    apex, ia = right, ir
-                    left, right, il, ir = apex, apex, ia, ia
-                    i = ia + 1
-                    continue
-            i += 1
-        if not np.array_equal(out[-1], g):
-            out.append(g)
-        return np.array(out, dtype=np.float64)
 
     # -- other queries ------------------------------------------------------------------------
     def nearest_walkable(self, points: ArrayLike) -> NDArray[np.float64]:
@@ -602,19 +532,14 @@ class MeshQuery:
         >>> hit.hit, hit.t, hit.point.tolist(), hit.normal.tolist()
         (True, 0.375, [4.0, 1.0], [-1.0, 0.0])
         """
-        s, s_polys, _ = self._endpoint("start", start, False)
+        s, s_polys, _ = self._endpoint("start", self._point("start", start), False)
         e = self._point("end", end)
-        xy, indptr, indices, nbr, twins, owner, _ = self._arrays
-        hit, t, slot, visited, n = PK.raycast(xy, indptr, indices, nbr, twins, self._open, s[0], s[1], e[0], e[1],
-                                              int(s_polys[0]))
+        hit, t, slot, visited, n = PK.raycast(self.mesh.vertices, self._mi, s[0], s[1], e[0], e[1], int(s_polys[0]))
         point = s + t * (e - s) if hit else e.copy()
         normal = np.zeros(2)
         if hit:
-            a = xy[indices[slot]]
-            p = owner[slot]
-            nxt = slot + 1 if slot + 1 < indptr[p + 1] else indptr[p]
-            d = xy[indices[nxt]] - a
-            normal = np.array([-d[1], d[0]]) / math.hypot(d[0], d[1])
+            a, b = self._edges[slot]
+            normal = np.array([a[1] - b[1], b[0] - a[0]]) / math.hypot(b[0] - a[0], b[1] - a[1])
         return MeshRaycast(bool(hit), float(t), point, normal, visited[:n].astype(np.int32))
 
     def random_point(self, rng: np.random.Generator | int | None = None) -> NDArray[np.float64]:

@@ -7,8 +7,8 @@ returns True, then ``search.result()``, which equals ``query.find_path(start, go
 same options (the same path, cost and expansions). The endpoints are placed when the search
 starts; the search keeps its own node pool, so other queries may run between slices.
 
-With uniform costs the search is the Polyanya kernel paused between expansions (it looks at the
-next node without taking it, so a pause changes nothing). With terrain multipliers ``find_path``
+With uniform costs the search is the Polyanya kernel paused between expansions (the node about
+to be expanded is kept in hand and expanded first by the next slice, so a pause changes nothing). With terrain multipliers ``find_path``
 searches a corridor of polygons instead; that search is not sliced: it runs whole in the first
 :meth:`MeshSlicedSearch.advance`.
 
@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 from numpy.typing import ArrayLike
 
 from navmesh._checks import check_flag, check_positive_int
@@ -74,8 +73,8 @@ def start_search(
     strict = check_flag("strict", strict)
     allow_partial = check_flag("allow_partial", allow_partial)
     budget = None if max_expansions is None else check_positive_int("max_expansions", max_expansions)
-    s, s_polys, s_moved = query._endpoint("start", start, strict)
-    g, g_polys, g_moved = query._endpoint("goal", goal, strict)
+    s, s_polys, s_moved = query._endpoint("start", query._point("start", start), strict)
+    g, g_polys, g_moved = query._endpoint("goal", query._point("goal", goal), strict)
     return MeshSlicedSearch(query, (s, s_polys, s_moved, g, g_polys, g_moved), budget, allow_partial)
 
 
@@ -98,12 +97,11 @@ class MeshSlicedSearch:
         self._done = False
         self._ws: tuple | None = None
         s, s_polys, _, g, g_polys, _ = ends
-        comp = query._components() if query._uniform else None
-        if comp is not None and not set(comp[s_polys].tolist()) & set(comp[g_polys].tolist()):
+        comp = query._component
+        if query._uniform and not set(comp[s_polys].tolist()) & set(comp[g_polys].tolist()):
             self._done = True  # apart: result() says so (or gives the partial path)
         elif query._uniform:
-            self._mark = np.zeros(query.mesh.n_polygons, np.int64)
-            self._begin(max(_FIRST_CAPACITY, len(query._ws[0])))  # as large as the query's own pool grew
+            self._begin(max(_FIRST_CAPACITY, query._capacity))  # as large as the query's own pool grew
 
     @property
     def finished(self) -> bool:
@@ -116,19 +114,19 @@ class MeshSlicedSearch:
         return self._expansions
 
     def _begin(self, capacity: int) -> None:
-        """A fresh node pool of ``capacity`` nodes and the start's nodes in it."""
+        """A fresh workspace for ``capacity`` nodes and the start's nodes in it."""
         q = self._query
         s, s_polys, _, g, g_polys, _ = self._ends
-        xy, indptr, indices, nbr, twins, _, _ = q._arrays
         while True:
-            self._ws = PK.workspace(q.mesh.n_vertices, capacity)
-            status, self._n_nodes, self._size = PK.search_begin(
-                xy, indptr, indices, nbr, twins, q._open, q._dead, q._up, self._mark, s[0], s[1], g[0], g[1],
-                s_polys, g_polys, self._ws, 1, q._eps)
+            self._ws, self._out = q._workspace(capacity)
+            self._n_goal = q._place(self._ws, s_polys, g_polys)[1]
+            status, self._n_nodes, self._size = PK.begin(q.mesh.vertices, q._mi, *self._ws, s[0], s[1], g[0], g[1],
+                                                         min(len(s_polys), PK.MAX_HITS), self._n_goal, q._eps)
             if status != PK.NEED_SPACE:
                 break
             capacity *= 4
-        self._expansions = 0
+        self._capacity = capacity
+        self._expansions, self._hand = 0, -1
         if status == FOUND:
             self._status, self._final, self._done = FOUND, -1, True
 
@@ -141,21 +139,22 @@ class MeshSlicedSearch:
         if not q._uniform:  # the corridor search is not sliced (module notes)
             self._done = True
             return True
-        s, _, _, g, g_polys, _ = self._ends
+        s, _, _, g, _, _ = self._ends
         target = self._expansions + step
         if self._budget is not None:
             target = min(target, self._budget)
         while True:
-            status, final, expansions, n_nodes, size = PK.search_run(
-                *q._arrays, q._open, q._dead, q._up, self._mark, s[0], s[1], g[0], g[1], g_polys, self._ws, 1,
-                q._eps, self._n_nodes, self._size, self._expansions, target)
+            status, final, expansions, n_nodes, size = PK.run(
+                q.mesh.vertices, q._mi, *self._ws, s[0], s[1], g[0], g[1], self._n_goal, q._eps, self._n_nodes,
+                self._size, self._expansions, target, self._hand)
             if status != PK.NEED_SPACE:
                 break
             # the node pool filled up mid-expansion: start over with more room (the search is
             # deterministic, so the replay reaches the same state)
-            self._begin(4 * len(self._ws[0]))
+            self._begin(4 * self._capacity)
         self._status, self._final, self._expansions = status, final, expansions
         self._n_nodes, self._size = n_nodes, size
+        self._hand = final if status == BUDGET else -1  # the node in hand, expanded first next time
         self._done = status != BUDGET or (self._budget is not None and expansions >= self._budget)
         return self._done
 
@@ -179,9 +178,14 @@ class MeshSlicedSearch:
                     self._result = q._corridor_path(s, s_polys, s_moved, g, g_polys, g_moved, self._allow_partial)
                 elif self._ws is None:
                     self._result = q._unreachable(s, s_polys, s_moved, g, g_moved, self._allow_partial, self._budget)
+                elif self._status == FOUND:
+                    n_pts, n_polys, length = PK.trace(q.mesh.vertices, q._mi, *self._ws, self._final, s[0], s[1],
+                                                      g[0], g[1])
+                    self._result = q._traced_path(self._ws, self._out, n_pts, n_polys, length, self._expansions,
+                                                  s_moved, g_moved)
                 else:
-                    self._result = q._outcome(self._status, self._final, self._expansions, self._ws, s, s_polys,
-                                              s_moved, g, g_polys, g_moved, self._budget, self._allow_partial)
+                    self._result = q._not_found(self._status, self._expansions, s, s_polys, s_moved, g, g_moved,
+                                                self._budget, self._allow_partial)
             except (NoPathError, SearchBudgetError) as err:
                 self._error = err
             self._ws = None

@@ -105,3 +105,21 @@ def test_unfinished_and_bad_options_raise_clear_errors():
     assert apart.finished  # known at once: different components
     with pytest.raises(NoPathError):
         apart.result()
+
+
+def test_one_expansion_per_slice_keeps_the_expansion_order_on_a_cluttered_level():
+    # many ties and lone successors (expanded at once, off the heap): a slice that ended with a
+    # node in hand must expand that node first, or the order - and so the count - drifts
+    obstacles = [shapely.box(x, y, x + 1.5, y + 0.7) for x in range(2, 38, 4) for y in range(2, 38, 3)]
+    obstacles += [shapely.Polygon([(x + 1, y + 1), (x + 2.3, y + 1.4), (x + 1.5, y + 2.6)])
+                  for x in range(0, 36, 5) for y in range(0, 36, 5)]
+    query = MeshQuery(build_navmesh(Level((0, 0, 40, 40), obstacles=obstacles)))
+    rng = np.random.default_rng(3)
+    checked = 0
+    for s, g in rng.uniform(0, 40, (60, 2, 2)):
+        want = _outcome(lambda: query.find_path(s, g))
+        if isinstance(want, type):
+            continue
+        _same(_sliced(query, s, g, 1), want)
+        checked += want.expansions > 3
+    assert checked >= 30
