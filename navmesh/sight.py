@@ -337,12 +337,6 @@ class LineOfSight:
         """Whether the agent's centre may stand at each point (inside the area, not in an obstacle)."""
         return ~(self.inside_obstacle(points) | self.outside_bounds(points))
 
-    @property
-    def walkable_area(self) -> shapely.Geometry | None:
-        """Old name of :attr:`eroded_bounds` (it never excluded the obstacles, so it was not the
-        walkable area); kept only until waypoints/, steering/ and polymesh/ read the new name."""
-        return self.eroded_bounds
-
     # -- segments ---------------------------------------------------------------------------
     def blocked(self, a: ArrayLike, b: ArrayLike) -> NDArray[np.bool_]:
         """Whether each segment ``a[i] -> b[i]`` is blocked, for m segments at once.

@@ -57,7 +57,7 @@ def free_space(level: Level, *, agent_radius: float = 0.0, join: Join = "mitre")
     (88.0, 40.343146)
     """
     los = level.line_of_sight(agent_radius=agent_radius, join=join)
-    area = los.walkable_area
+    area = los.eroded_bounds
     if area is None or area.is_empty:
         return shapely.Polygon()
     blocked = [g for g in los.inflated if g is not None and not g.is_empty]

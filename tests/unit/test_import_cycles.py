@@ -11,14 +11,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-
-# Loops that exist in other rooms of issue 20, by name; each test below fails once its loop is
-# gone (xfail, not strict: it then reports XPASS), so the entry can be deleted.
-KNOWN: dict[str, set[str]] = {}
-
 
 def _modules(root: Path, package: str) -> dict[str, Path]:
     out = {}
@@ -137,12 +131,5 @@ def test_no_import_loop_at_module_level():
     assert cycles(import_graph(ROOT, "navmesh", deferred=False)) == []
 
 
-def test_no_import_loop_beyond_the_known_ones():
-    new = [sorted(c) for c in cycles(import_graph(ROOT, "navmesh")) if c not in KNOWN.values()]
-    assert new == []
-
-
-@pytest.mark.parametrize("name", sorted(KNOWN))
-@pytest.mark.xfail(reason="a known import loop in another room of issue 20", strict=False)
-def test_known_loop_is_gone(name):
-    assert KNOWN[name] not in cycles(import_graph(ROOT, "navmesh"))
+def test_no_import_loop_even_through_deferred_imports():
+    assert cycles(import_graph(ROOT, "navmesh")) == []
