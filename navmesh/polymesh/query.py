@@ -124,8 +124,9 @@ class MeshQuery:
         self.profile = _check_profile(profile)
         m = self.mesh
         grid = bucket_grid(m)
-        mult = np.array([self.profile.multiplier(t) for t in m.tag_names], dtype=np.float64)
-        closed = np.array([t in self.profile.forbidden for t in m.tag_names], dtype=bool)
+        mult = self.profile.tag_multipliers(m.tag_names)  # the one cost rule: inf where closed
+        closed = np.isinf(mult)
+        mult = np.where(closed, 1.0, mult)
         self._poly_mult = mult[m.tags] if m.n_polygons else np.zeros(0)
         self._open = ~closed[m.tags] if m.n_polygons else np.zeros(0, bool)
         used = self._poly_mult[self._open]
