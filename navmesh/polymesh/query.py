@@ -39,7 +39,7 @@ import scipy.sparse.csgraph
 import shapely
 from numpy.typing import ArrayLike, NDArray
 
-from navmesh._checks import MAX_COORDINATE, as_float_array, check_flag, check_positive_int
+from navmesh._checks import MAX_COORDINATE, as_float_array
 from navmesh._kernels import polyanya as PK
 from navmesh._kernels.status import BUDGET, FOUND
 from navmesh.errors import InvalidGeometryError, InvalidOptionError, NodeNotFoundError, NoPathError, SearchBudgetError, describe
@@ -49,6 +49,7 @@ from navmesh.polymesh.corridor import corridor_search, funnel
 from navmesh.polymesh.locate import bucket_grid
 from navmesh.polymesh.mesh import PolyMesh, next_slots
 from navmesh.polymesh.sliced import MeshSlicedSearch, start_search
+from navmesh.query_options import cached_query_options
 from navmesh.terrain import CostProfile
 
 __all__ = ["MeshQuery", "MeshRaycast"]
@@ -310,9 +311,8 @@ class MeshQuery:
         >>> round(path.cost, 6), path.start_moved
         (17.231546, False)
         """
-        strict = check_flag("strict", strict)
-        allow_partial = check_flag("allow_partial", allow_partial)
-        budget = None if max_expansions is None else check_positive_int("max_expansions", max_expansions)
+        opts = cached_query_options("any_angle", 1.0, max_expansions, allow_partial, strict, 1)  # one set of checks
+        strict, allow_partial, budget = opts.strict, opts.allow_partial, opts.max_expansions
         s, g = self._point("start", start), self._point("goal", goal)
         status = PK.OFF_MESH
         if self._uniform:  # the common case in one kernel call: both endpoints on the open mesh

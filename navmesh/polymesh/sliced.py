@@ -22,11 +22,12 @@ from typing import TYPE_CHECKING, Any
 
 from numpy.typing import ArrayLike
 
-from navmesh._checks import check_flag, check_positive_int
+from navmesh._checks import check_positive_int
 from navmesh._kernels import polyanya as PK
 from navmesh._kernels.status import BUDGET, FOUND
 from navmesh.errors import InvalidOptionError, NoPathError, SearchBudgetError
 from navmesh.path import Path
+from navmesh.query_options import cached_query_options
 
 if TYPE_CHECKING:  # the query module imports this one
     from navmesh.polymesh.query import MeshQuery
@@ -70,9 +71,8 @@ def start_search(
     >>> search.result().points.tolist() == query.find_path([1, 1], [9, 1]).points.tolist()
     True
     """
-    strict = check_flag("strict", strict)
-    allow_partial = check_flag("allow_partial", allow_partial)
-    budget = None if max_expansions is None else check_positive_int("max_expansions", max_expansions)
+    opts = cached_query_options("any_angle", 1.0, max_expansions, allow_partial, strict, 1)  # one set of checks
+    strict, allow_partial, budget = opts.strict, opts.allow_partial, opts.max_expansions
     s, s_polys, s_moved = query._endpoint("start", query._point("start", start), strict)
     g, g_polys, g_moved = query._endpoint("goal", query._point("goal", goal), strict)
     return MeshSlicedSearch(query, (s, s_polys, s_moved, g, g_polys, g_moved), budget, allow_partial)
