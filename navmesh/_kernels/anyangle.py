@@ -13,7 +13,7 @@ A shortcut that touches a barrier is not taken, so a shortcut always lies in one
 never bypasses a link the designer drew.
 
 The workspace ``ws`` is the tuple (g, parent, closed, touched, exit_cost, exit_ids, keys, vals,
-state, anc, fstate): search state that a search leaves behind and the next :func:`search_begin`
+state, anc, fstate, refused): search state that a search leaves behind and the next :func:`search_begin`
 resets for the nodes it touched only, so a query costs time and memory in what it explores, not in
 the size of the map.
 """
@@ -47,30 +47,11 @@ def workspace(n_nodes: int, n_edges: int, lookback: int = 1):
     return (
         np.full(m, np.inf), np.full(m, -1, np.int32), np.zeros(m, np.bool_), np.empty(m, np.int32),
         np.full(m, np.inf), np.empty(m, np.int32), np.empty(cap), np.empty(cap, np.int32), state,
-        np.empty(max(lookback, 1), np.int64), np.full(1, np.inf),
+        np.empty(max(lookback, 1), np.int64), np.full(1, np.inf), np.full(m, -1, np.int32),
     )
 
 
 # --- refinement: shortcuts ---------------------------------------------------------------------
-
-
-@njit(cache=True)
-def _shortcut_ok(xy, floor, u, v, los):
-    """Whether the straight walk from node ``u`` to node ``v`` (rows of ``xy``) is allowed: same
-    floor, line of sight, and no barrier touched."""
-    if floor[u] != floor[v]:
-        return False
-    w_edges, w_grid, w_cptr, w_citems, p_pts, p_grid, p_ptr, p_items, b_edges, b_grid, b_cptr, b_citems = los
-    ax, ay, bx, by = xy[u, 0], xy[u, 1], xy[v, 0], xy[v, 1]
-    if b_edges.shape[0] > 0 and segment_touches(ax, ay, bx, by, b_edges, b_grid, b_cptr, b_citems):
-        return False
-    return segment_free(ax, ay, bx, by, w_edges, w_grid, w_cptr, w_citems, p_pts, p_grid, p_ptr, p_items)
-
-
-@njit(cache=True)
-def _straight_cost(xy, mult, u, v):
-    """Cost of the straight walk u -> v if it stays in u's terrain class (inf in closed terrain)."""
-    return mult[u] * np.sqrt((xy[v, 0] - xy[u, 0]) ** 2 + (xy[v, 1] - xy[u, 1]) ** 2)
 
 
 # --- the search --------------------------------------------------------------------------------
@@ -82,13 +63,14 @@ def search_begin(ws, xy, hscale, exits, exit_costs):
 
     The goal joins from node ``exits[j]`` at ``exit_costs[j]`` (the cheapest when repeated).
     """
-    g, parent, closed, touched, exit_cost, exit_ids, keys, vals, state, _, fstate = ws
+    g, parent, closed, touched, exit_cost, exit_ids, keys, vals, state, _, fstate, refused = ws
     n = g.shape[0] - 2
     for i in range(state[ST_TOUCHED]):
         v = touched[i]
         g[v] = np.inf
         parent[v] = -1
         closed[v] = False
+        refused[v] = -1
     for i in range(state[ST_EXITS]):
         exit_cost[exit_ids[i]] = np.inf
     n_exits = 0
@@ -128,7 +110,8 @@ def search_run(indptr, indices, weights, xy, mult, floor, ws, los, entry_nodes, 
     ``lookback == 0`` is plain A*. The heuristic is ``hscale * distance(node, goal)``.
     ``max_expansions <= 0`` means no budget. Pausing and resuming never changes the result.
     """
-    g, parent, closed, touched, exit_cost, _, keys, vals, state, anc, fstate = ws
+    g, parent, closed, touched, exit_cost, _, keys, vals, state, anc, fstate, refused = ws
+    w_edges, w_grid, w_cptr, w_citems, p_pts, p_grid, p_ptr, p_items, b_edges, b_grid, b_cptr, b_citems = los
     n = indptr.shape[0] - 1
     start = n
     goal = n + 1
@@ -186,14 +169,23 @@ def search_run(indptr, indices, weights, xy, mult, floor, ws, los, entry_nodes, 
                 continue
             best = g[u] + w
             bp = u
-            # oldest ancestor first: with uniform costs an older visible ancestor is never worse
+            # oldest ancestor first: with uniform costs an older visible ancestor is never worse.
+            # ``refused[v]`` remembers the last ancestor refused as v's parent: siblings share
+            # their parent, so the same test would come again (v is touched by then, so the next
+            # search_begin clears the entry)
             for j in range(n_anc - 1, -1, -1):
                 a = anc[j]
-                c = g[a] + _straight_cost(xy, mult, a, v)
-                if c <= best and c < g[v] and _shortcut_ok(xy, floor, a, v, los):
-                    best = c
-                    bp = a
-                    break
+                c = g[a] + mult[a] * np.sqrt((xy[v, 0] - xy[a, 0]) ** 2 + (xy[v, 1] - xy[a, 1]) ** 2)
+                if c <= best and c < g[v] and refused[v] != a:
+                    # the shortcut rule (module notes): one floor, no barrier touched, line of sight
+                    if floor[a] == floor[v] and not (b_edges.shape[0] > 0 and segment_touches(
+                            xy[a, 0], xy[a, 1], xy[v, 0], xy[v, 1], b_edges, b_grid, b_cptr, b_citems)) and segment_free(
+                            xy[a, 0], xy[a, 1], xy[v, 0], xy[v, 1], w_edges, w_grid, w_cptr, w_citems, p_pts, p_grid,
+                            p_ptr, p_items):
+                        best = c
+                        bp = a
+                        break
+                    refused[v] = a
             if best < g[v]:
                 if g[v] == np.inf:
                     touched[n_touched] = v
@@ -214,16 +206,15 @@ def search_run(indptr, indices, weights, xy, mult, floor, ws, los, entry_nodes, 
 
 
 @njit(cache=True)
-def search_finish(ws, xy, mult, floor, los, allow_partial, pull, direct):
-    """The path of an ended search as (order, cumulative costs, status, partial).
+def search_finish(ws, allow_partial):
+    """The path of an ended search as (order, cumulative costs, status, partial), before string
+    pulling (:func:`string_pull`) and before the straight walk is weighed (see :func:`solve_batch`).
 
     ``order`` lists rows of ``xy`` (start n first); it is empty when the search failed and
     ``allow_partial`` is False. A partial path ends at the expanded node nearest the goal (the
-    start when none was expanded). With ``pull`` the path is string-pulled. ``direct`` (inf: none)
-    is the cost of walking straight from start to goal: it wins whenever it costs no more, and
-    whenever the search found nothing whole.
+    start when none was expanded).
     """
-    g, parent, _, _, _, _, _, _, state, _, _ = ws
+    g, parent, _, _, _, _, _, _, state, _, _, _ = ws
     n = g.shape[0] - 2
     status = state[ST_STATUS]
     partial = False
@@ -233,27 +224,12 @@ def search_finish(ws, xy, mult, floor, los, allow_partial, pull, direct):
     elif allow_partial:
         end = state[ST_NEAREST] if state[ST_NEAREST] >= 0 else n
         partial = True
-    order = np.empty(0, np.int64)
-    cum = np.empty(0)
-    total = np.inf
-    if end >= 0:
-        order = trace_back(parent, end).astype(np.int64)
-        cum = np.empty(order.shape[0])
-        for i in range(order.shape[0]):
-            cum[i] = g[order[i]]
-        if pull:
-            keep, cum = string_pull(order, xy, mult, floor, cum, los)
-            order = order[keep]
-        total = cum[-1]
-    if direct < np.inf and (end < 0 or partial or direct <= total):
-        order = np.empty(2, np.int64)
-        order[0] = n
-        order[1] = n + 1
-        cum = np.empty(2)
-        cum[0] = 0.0
-        cum[1] = direct
-        status = FOUND
-        partial = False
+    if end < 0:
+        return np.empty(0, np.int64), np.empty(0), status, partial
+    order = trace_back(parent, end).astype(np.int64)
+    cum = np.empty(order.shape[0])
+    for i in range(order.shape[0]):
+        cum[i] = g[order[i]]
     return order, cum, status, partial
 
 
@@ -265,6 +241,7 @@ def string_pull(order, xy, mult, floor, cum_cost, los):
     shortcut that costs no more than the path between them; stop scanning at the first point
     that is not. Returns (kept positions into ``order``, their cumulative costs).
     """
+    w_edges, w_grid, w_cptr, w_citems, p_pts, p_grid, p_ptr, p_items, b_edges, b_grid, b_cptr, b_citems = los
     k = order.shape[0]
     keep = np.empty(k, np.int64)
     cost = np.empty(k)
@@ -277,8 +254,17 @@ def string_pull(order, xy, mult, floor, cum_cost, los):
         c_best = cost[n_keep - 1] + (cum_cost[i + 1] - cum_cost[i])
         j = i + 2
         while j < k:
-            c = _straight_cost(xy, mult, order[i], order[j])
-            if not c <= cum_cost[j] - cum_cost[i] or not _shortcut_ok(xy, floor, order[i], order[j], los):
+            u, v = order[i], order[j]
+            # the straight walk's cost if it stays in u's terrain class (inf in closed terrain)
+            c = mult[u] * np.sqrt((xy[v, 0] - xy[u, 0]) ** 2 + (xy[v, 1] - xy[u, 1]) ** 2)
+            if not c <= cum_cost[j] - cum_cost[i] or floor[u] != floor[v]:
+                break
+            # the shortcut rule (module notes), as in search_run
+            if b_edges.shape[0] > 0 and segment_touches(xy[u, 0], xy[u, 1], xy[v, 0], xy[v, 1], b_edges, b_grid,
+                                                        b_cptr, b_citems):
+                break
+            if not segment_free(xy[u, 0], xy[u, 1], xy[v, 0], xy[v, 1], w_edges, w_grid, w_cptr, w_citems, p_pts,
+                                p_grid, p_ptr, p_items):
                 break
             j_best = j
             c_best = cost[n_keep - 1] + c
@@ -322,19 +308,27 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
         mult[n + 1] = ends_mult[i, 1]
         floor[n] = ends_floor[i, 0]
         floor[n + 1] = ends_floor[i, 1]
-        if direct[i] <= bound[i]:
-            order = np.array([n, n + 1], np.int64)
-            cum = np.array([0.0, direct[i]])
-            st = FOUND
-            part = False
-        else:
+        order = np.empty(0, np.int64)
+        cum = np.empty(0)
+        st = EXHAUSTED
+        part = False
+        if direct[i] > bound[i]:  # else no path can beat the straight walk: no search
             e0, e1 = entry_ptr[i], entry_ptr[i + 1]
             x0, x1 = exit_ptr[i], exit_ptr[i + 1]
             search_begin(ws, xy, hscale, exit_nodes[x0:x1], exit_costs[x0:x1])
             search_run(indptr, indices, weights, xy, mult, floor, ws, los, entry_nodes[e0:e1],
                        entry_costs[e0:e1], hscale, max_expansions, lookback, 0)
             expansions[i] = state[ST_EXPANSIONS]
-            order, cum, st, part = search_finish(ws, xy, mult, floor, los, allow_partial, pull, direct[i])
+            order, cum, st, part = search_finish(ws, allow_partial)
+            if pull and order.shape[0] > 0:
+                keep, cum = string_pull(order, xy, mult, floor, cum, los)
+                order = order[keep]
+        if direct[i] < np.inf and (order.shape[0] == 0 or part or direct[i] <= cum[-1]):
+            # the straight walk wins whenever it costs no more, and whenever nothing whole was found
+            order = np.array([n, n + 1], np.int64)
+            cum = np.array([0.0, direct[i]])
+            st = FOUND
+            part = False
         status[i] = st
         partial[i] = part
         lo = offsets[i]
@@ -405,6 +399,48 @@ def _cell_of(x, y, x0, y0, cs, nx, ny):
     cx = min(max(int((x - x0) / cs), 0), nx - 1)
     cy = min(max(int((y - y0) / cs), 0), ny - 1)
     return cy * nx + cx
+
+
+@njit(cache=True)
+def _stable_sort(d, items, n, tmp_d, tmp_i):
+    """Sort ``d[:n]`` ascending in place, ``items`` alongside, keeping the order of equal keys
+    (runs of 16 by insertion, then bottom-up merges through ``tmp_*``, of at least n entries).
+    Written out because numba's ``argsort(kind="mergesort")`` costs 1.6 s of every cold compile."""
+    run = 16
+    for lo in range(0, n, run):
+        hi = min(lo + run, n)
+        for t in range(lo + 1, hi):
+            kd = d[t]
+            ki = items[t]
+            j = t - 1
+            while j >= lo and d[j] > kd:
+                d[j + 1] = d[j]
+                items[j + 1] = items[j]
+                j -= 1
+            d[j + 1] = kd
+            items[j + 1] = ki
+    width = run
+    while width < n:
+        for lo in range(0, n, 2 * width):
+            mid = min(lo + width, n)
+            hi = min(lo + 2 * width, n)
+            if mid >= hi or d[mid - 1] <= d[mid]:
+                continue  # already in order
+            a = lo
+            b = mid
+            for t in range(lo, hi):
+                if b >= hi or (a < mid and d[a] <= d[b]):
+                    tmp_d[t - lo] = d[a]
+                    tmp_i[t - lo] = items[a]
+                    a += 1
+                else:
+                    tmp_d[t - lo] = d[b]
+                    tmp_i[t - lo] = items[b]
+                    b += 1
+            for t in range(lo, hi):
+                d[t] = tmp_d[t - lo]
+                items[t] = tmp_i[t - lo]
+        width *= 2
 
 
 @njit(cache=True)
@@ -481,9 +517,10 @@ def _visible_search(ux, uy, u, p, blocked, dirs, has, k, near, search_on, max_ca
                 rest += 1
         n_pend = rest
         if n_sel > 0:
-            # by distance; ties keep the bucket scan order (deterministic for a given point set)
-            order = np.argsort(sel_d[:n_sel], kind="mergesort")
-            for o in order:
+            # by distance; ties keep the bucket scan order (deterministic for a given point set);
+            # the free tail of ``pend_*`` (n_pend + n_sel <= len(p)) is the merge buffer
+            _stable_sort(sel_d, sel_i, n_sel, pend_d[n_pend:], pend_i[n_pend:])
+            for o in range(n_sel):
                 wide = wide or (search_on and found == 0 and tested >= near)
                 every = tested < near or wide
                 if not every and (k == 0 or filled >= k or tested >= max_candidates):

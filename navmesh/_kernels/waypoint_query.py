@@ -27,7 +27,7 @@ NOT_JOINED = -1
 @njit(cache=True)
 def find_one(sx, sy, gx, gy,
              indptr, indices, weights, xy, mult, floor,
-             w_g, w_parent, w_closed, w_touched, w_exit_cost, w_exit_ids, w_keys, w_vals, w_state, w_anc, w_fstate,
+             w_g, w_parent, w_closed, w_touched, w_exit_cost, w_exit_ids, w_keys, w_vals, w_state, w_anc, w_fstate, w_refused,
              edges, grid, cell_ptr, cell_items, gaps, gap_grid, gap_ptr, gap_items,
              b_edges, b_grid, b_ptr, b_items,
              ids, pts, blocked, dirs, has, k, near, width, pgrid, pstart, pitems,
@@ -72,7 +72,7 @@ def find_one(sx, sy, gx, gy,
     if seen:
         direct[0] = length
     bound = np.full(1, hscale * length)
-    ws = (w_g, w_parent, w_closed, w_touched, w_exit_cost, w_exit_ids, w_keys, w_vals, w_state, w_anc, w_fstate)
+    ws = (w_g, w_parent, w_closed, w_touched, w_exit_cost, w_exit_ids, w_keys, w_vals, w_state, w_anc, w_fstate, w_refused)
     los = (edges, grid, cell_ptr, cell_items, gaps, gap_grid, gap_ptr, gap_items, b_edges, b_grid, b_ptr, b_items)
     orders, cums, offsets, status, partial, expansions = solve_batch(
         indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_mult, ends_floor,
