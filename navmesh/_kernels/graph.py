@@ -280,7 +280,8 @@ def depth_first(
 def _grown(log):
     """``log`` copied into an array twice as long (at least 16)."""
     out = np.empty(max(16, 2 * log.shape[0]), np.int32)
-    out[: log.shape[0]] = log
+    for i in range(log.shape[0]):  # element by element: a slice assignment pulls in numba's
+        out[i] = log[i]  # shape-mismatch error formatting (string kernels) into every cold compile
     return out
 
 
@@ -361,7 +362,8 @@ def all_pairs_kernel(indptr, indices, weights, points):
             indptr, indices, weights, points, src, zero, no_goals, no_costs, target,
             H_ZERO, 0.0, np.inf, 0, True, log_expanded, log_opened, log_parent, log_step,
         )
-        costs[s, :] = g
+        for v in range(n):  # element by element: see _grown
+            costs[s, v] = g[v]
         hops[s, s] = s
         # Settled order guarantees a node's parent already has its first hop.
         for i in range(1, n_exp):
