@@ -38,6 +38,16 @@ ST_EXITS = 5  # how many entries of ``exit_ids`` are in use
 N_STATE = 6
 RUNNING = -1
 
+#: ``solve_batch``'s status on its one-call road when a position joins no waypoint
+NOT_JOINED = -2
+
+# columns of ``solve_batch``'s ``info`` (one row per query): one int64 array instead of four,
+# since every array a kernel returns costs a few microseconds to hand to Python
+INFO_END = 0  # query i's rows end at orders[info[i, INFO_END]] (and start where row i - 1's end)
+INFO_STATUS = 1
+INFO_PARTIAL = 2
+INFO_EXPANSIONS = 3
+
 
 def workspace(n_nodes: int, n_edges: int, lookback: int = 1):
     """A fresh workspace tuple for a graph of ``n_nodes`` nodes and ``n_edges`` arcs."""
@@ -279,25 +289,66 @@ def string_pull(order, xy, mult, floor, cum_cost, los):
 @njit(cache=True)
 def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_mult, ends_floor,
                 entry_ptr, entry_nodes, entry_costs, exit_ptr, exit_nodes, exit_costs, direct, bound,
-                hscale, max_expansions, lookback, allow_partial, pull):
+                hscale, max_expansions, lookback, allow_partial, pull, join_here, joins, k, near, width):
     """Solve queries ``i = 0..m-1`` one after another in one workspace.
 
     Query i writes its ends into rows n and n + 1 (``ends[i]`` = sx, sy, gx, gy, with
     ``ends_mult`` and ``ends_floor``), joins the start to ``entry_nodes[entry_ptr[i]:entry_ptr[i+1]]``
     and the goal from ``exit_nodes[exit_ptr[i]:...]``, and skips the search when ``direct[i]`` is
-    no more than ``bound[i]``, a lower bound of any path's cost. Returns (orders, cums, offsets,
-    status, partial, expansions): query i's rows and cumulative costs are
-    ``orders[offsets[i]:offsets[i + 1]]``.
+    no more than ``bound[i]``, a lower bound of any path's cost. Returns (orders, cums, info):
+    query i's rows and cumulative costs are ``orders[a:b]``, ``cums[a:b]`` with ``b = info[i,
+    INFO_END]`` and ``a`` the previous row's end (0 for the first); ``info[i]`` also holds the
+    status, partial flag (0/1) and expansions (columns ``INFO_*``).
+
+    With ``join_here`` (one query, one floor, uniform ground: ``NavQuery.find_path``'s one-call
+    road) the joins, the straight walk and its bound are made here instead, from ``ends[0]`` and
+    ``joins`` = (ids, points, blocked, dirs, has, grid, start, items, taken, pend_d, pend_i,
+    sel_d, sel_i) as :func:`join_positions` takes them with ``k``, ``near`` and ``width``
+    (the entry, exit, ``direct`` and ``bound`` arguments are then not read); when a position
+    joins no waypoint, ``info[0, INFO_STATUS]`` is :data:`NOT_JOINED` and nothing else is done (the caller
+    then checks walkability and moves the position on the general road).
     """
     n = indptr.shape[0] - 1
     m = ends.shape[0]
-    offsets = np.zeros(m + 1, np.int64)
-    status = np.empty(m, np.int64)
-    partial = np.zeros(m, np.bool_)
-    expansions = np.zeros(m, np.int64)
+    info = np.zeros((m, 4), np.int64)
     cap = 16 * m + 16
     orders = np.empty(cap, np.int64)
     cums = np.empty(cap)
+    if join_here:
+        ids, pts, blocked, dirs, has, pgrid, pstart, pitems, taken, pend_d, pend_i, sel_d, sel_i = joins
+        sx, sy, gx, gy = ends[0, 0], ends[0, 1], ends[0, 2], ends[0, 3]
+        q = np.empty((2, 2))
+        q[0, 0] = sx
+        q[0, 1] = sy
+        q[1, 0] = gx
+        q[1, 1] = gy
+        counts, picked, dist = join_positions(q, pts, blocked, dirs, has, k, near, width, np.inf, pgrid, pstart, pitems,
+                                              taken, pend_d, pend_i, sel_d, sel_i, los[0], los[1], los[2], los[3],
+                                              los[4], los[5], los[6], los[7])
+        if counts[0] == 0 or counts[1] == 0:
+            info[0, INFO_STATUS] = NOT_JOINED
+            return orders[:0], cums[:0], info
+        c0 = counts[0]
+        c1 = counts[1]
+        entry_ptr = np.zeros(2, np.int64)
+        entry_ptr[1] = c0
+        exit_ptr = np.zeros(2, np.int64)
+        exit_ptr[1] = c1
+        entry_nodes = np.empty(c0, np.int32)
+        entry_costs = np.empty(c0)
+        exit_nodes = np.empty(c1, np.int32)
+        exit_costs = np.empty(c1)
+        for j in range(c0):
+            entry_nodes[j] = ids[picked[j]]
+            entry_costs[j] = dist[j]
+        for j in range(c1):
+            exit_nodes[j] = ids[picked[c0 + j]]
+            exit_costs[j] = dist[c0 + j]
+        length = np.sqrt((gx - sx) * (gx - sx) + (gy - sy) * (gy - sy))
+        direct = np.full(1, np.inf)
+        if segment_free(sx, sy, gx, gy, los[0], los[1], los[2], los[3], los[4], los[5], los[6], los[7]):
+            direct[0] = length
+        bound = np.full(1, hscale * length)
     state = ws[8]
     for i in range(m):
         xy[n, 0] = ends[i, 0]
@@ -318,7 +369,7 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
             search_begin(ws, xy, hscale, exit_nodes[x0:x1], exit_costs[x0:x1])
             search_run(indptr, indices, weights, xy, mult, floor, ws, los, entry_nodes[e0:e1],
                        entry_costs[e0:e1], hscale, max_expansions, lookback, 0)
-            expansions[i] = state[ST_EXPANSIONS]
+            info[i, INFO_EXPANSIONS] = state[ST_EXPANSIONS]
             order, cum, st, part = search_finish(ws, allow_partial)
             if pull and order.shape[0] > 0:
                 keep, cum = string_pull(order, xy, mult, floor, cum, los)
@@ -329,9 +380,9 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
             cum = np.array([0.0, direct[i]])
             st = FOUND
             part = False
-        status[i] = st
-        partial[i] = part
-        lo = offsets[i]
+        info[i, INFO_STATUS] = st
+        info[i, INFO_PARTIAL] = part
+        lo = info[i - 1, INFO_END] if i > 0 else 0
         hi = lo + order.shape[0]
         if hi > cap:
             cap = 2 * hi
@@ -345,8 +396,9 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
         for j in range(hi - lo):
             orders[lo + j] = order[j]
             cums[lo + j] = cum[j]
-        offsets[i + 1] = hi
-    return orders[: offsets[m]], cums[: offsets[m]], offsets, status, partial, expansions
+        info[i, INFO_END] = hi
+    end = info[m - 1, INFO_END] if m > 0 else 0
+    return orders[:end], cums[:end], info
 
 
 # --- linking: nearest visible waypoint per angular cone ------------------------------------------

@@ -77,6 +77,11 @@ class FloorJoin:
     grid: tuple
     scratch: tuple
 
+    @property
+    def kernel_arrays(self) -> tuple:
+        """The 13 arrays :func:`navmesh._kernels.anyangle.solve_batch` takes as ``joins``."""
+        return (self.ids, self.points, self.blocked, self.dirs, self.has, *self.grid, *self.scratch)
+
 
 @dataclass(frozen=True, eq=False)
 class Ends:
