@@ -322,7 +322,8 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
         q[0, 1] = sy
         q[1, 0] = gx
         q[1, 1] = gy
-        counts, picked, dist = join_positions(q, pts, blocked, dirs, has, k, near, width, np.inf, pgrid, pstart, pitems,
+        counts, picked, dist = join_positions(q, np.full(2, -1, np.int64), pts, blocked, dirs, has, k, near, width, np.inf,
+                                              pgrid, pstart, pitems,
                                               taken, pend_d, pend_i, sel_d, sel_i, los[0], los[1], los[2], los[3],
                                               los[4], los[5], los[6], los[7])
         if counts[0] == 0 or counts[1] == 0:
@@ -462,202 +463,38 @@ def _cell_of(x, y, x0, y0, cs, nx, ny):
 
 
 @njit(cache=True)
-def _visible_search(ux, uy, u, p, blocked, dirs, has, k, near, search_on, max_candidates, max_distance,
-                    grid, start, items, edges, w_grid, cell_ptr, cell_items, pinches, pinch_grid, pinch_ptr,
-                    pinch_items, taken, pend_d, pend_i, sel_d, sel_i, out, out_d, n_out):
-    """Visit the points around (ux, uy) (point ``u``, or -1 for a free position) in order of
-    distance and append to ``out`` (with distances in ``out_d``) the visible ones
-    chosen by two rules; return the new count.
+def join_positions(q, own, p, blocked, dirs, has, k, near, max_candidates, max_distance, pgrid, start, items,
+                   taken, pend_d, pend_i, sel_d, sel_i,
+                   edges, w_grid, cell_ptr, cell_items, pinches, pinch_grid, pinch_ptr, pinch_items):
+    """The points of ``p`` (bucketed by :func:`bucket_grid`) that each origin ``q[i]`` joins or
+    links to: ``own[i]`` is the point the origin is (a waypoint linking to others), or -1 for a
+    free position (a start or goal joining the graph).
 
-    - every visible one among the ``near`` nearest, and with ``search_on``, when none of those
+    Visiting the points around the origin in order of distance, it keeps the visible ones that
+    two rules choose:
+
+    - every visible one among the ``near`` nearest, and for a free position, when none of those
       is visible, every visible one however far (so a position whose nearest visible waypoint
       sits on a graph island still joins the farther ones that may lead on);
     - with ``k`` > 0, the nearest visible one in each of ``k`` equal angular cones whose link is
       taut (:func:`_taut_at`) at both ends, looking at up to ``max_candidates`` points; a point
-      is tested only while its cone is empty, and the search stops once every cone is filled.
+      is tested only while its cone is empty, and the search stops once every cone is filled
+      (with ``near`` = 0 and ``own`` = every point: the cone links, a Yao graph of the
+      visibility graph).
 
-    Blocked points and points farther than ``max_distance`` are never chosen. The ring-by-ring
-    walk of the bucket grid only looks as far as the rules need. ``pend_*`` and ``sel_*`` are
-    scratch arrays of at least ``len(p)`` entries, ``taken`` of at least ``k``.
+    Blocked points (and origins) and points farther than ``max_distance`` are never chosen. The
+    ring-by-ring walk of the bucket grid only looks as far as the rules need. ``taken`` (>= k),
+    ``pend_*`` and ``sel_*`` (>= len(p)) are scratch arrays the caller keeps. Returns (counts per
+    origin, point indices origin by origin (nearest first), their distances).
     """
-    x0, y0, cs = grid[0], grid[1], grid[2]
-    nx = int(grid[3])
-    ny = int(grid[4])
-    c0 = _cell_of(ux, uy, x0, y0, cs, nx, ny)
-    cx = c0 % nx
-    cy = c0 // nx
-    if k > 0:
-        taken[:k] = False
-    width = 2.0 * np.pi / max(k, 1)
-    filled = 0
-    found = 0
-    tested = 0
-    n_pend = 0
-    r = 0
-    # rings beyond this reach cover no cell of the grid
-    r_max = max(max(cx, nx - 1 - cx), max(cy, ny - 1 - cy))
-    wide = False  # ``search_on`` and none of the ``near`` nearest was visible: test every point
-    done = False
-    while not done and r <= r_max:
-        wide = wide or (search_on and found == 0 and tested >= near)
-        if not (tested < near or wide) and (k == 0 or filled >= k or tested >= max_candidates):
-            break
-        for iy in range(cy - r, cy + r + 1):
-            if iy < 0 or iy >= ny:
-                continue
-            step = 1 if (iy == cy - r or iy == cy + r) else 2 * r
-            ix = cx - r
-            while ix <= cx + r:
-                if 0 <= ix < nx:
-                    c = iy * nx + ix
-                    for t in range(start[c], start[c + 1]):
-                        v = items[t]
-                        if v == u or blocked[v]:
-                            continue
-                        d = np.sqrt((p[v, 0] - ux) ** 2 + (p[v, 1] - uy) ** 2)
-                        if d <= max_distance:
-                            pend_d[n_pend] = d
-                            pend_i[n_pend] = v
-                            n_pend += 1
-                ix += step
-        # a point no farther than r cells' width lies in rings 0..r: those candidates are final
-        safe = r * cs if r < r_max else np.inf
-        rest = 0
-        n_sel = 0
-        for t in range(n_pend):
-            if pend_d[t] <= safe:
-                sel_d[n_sel] = pend_d[t]
-                sel_i[n_sel] = pend_i[t]
-                n_sel += 1
-            else:
-                pend_d[rest] = pend_d[t]
-                pend_i[rest] = pend_i[t]
-                rest += 1
-        n_pend = rest
-        if n_sel > 0:
-            # by distance; ties keep the bucket scan order (deterministic for a given point set).
-            # A stable sort written out (numba's argsort(kind="mergesort") costs 1.6 s of every
-            # cold compile): runs of 16 by insertion, then bottom-up merges through the free tail
-            # of ``pend_*`` (n_pend + n_sel <= len(p))
-            for lo in range(0, n_sel, 16):
-                for t in range(lo + 1, min(lo + 16, n_sel)):
-                    kd = sel_d[t]
-                    ki = sel_i[t]
-                    j = t - 1
-                    while j >= lo and sel_d[j] > kd:
-                        sel_d[j + 1] = sel_d[j]
-                        sel_i[j + 1] = sel_i[j]
-                        j -= 1
-                    sel_d[j + 1] = kd
-                    sel_i[j + 1] = ki
-            run = 16
-            while run < n_sel:
-                for lo in range(0, n_sel, 2 * run):
-                    mid = min(lo + run, n_sel)
-                    hi = min(lo + 2 * run, n_sel)
-                    if mid >= hi or sel_d[mid - 1] <= sel_d[mid]:
-                        continue  # already in order
-                    ia = lo
-                    ib = mid
-                    for t in range(hi - lo):
-                        if ib >= hi or (ia < mid and sel_d[ia] <= sel_d[ib]):
-                            pend_d[n_pend + t] = sel_d[ia]
-                            pend_i[n_pend + t] = sel_i[ia]
-                            ia += 1
-                        else:
-                            pend_d[n_pend + t] = sel_d[ib]
-                            pend_i[n_pend + t] = sel_i[ib]
-                            ib += 1
-                    for t in range(hi - lo):
-                        sel_d[lo + t] = pend_d[n_pend + t]
-                        sel_i[lo + t] = pend_i[n_pend + t]
-                run *= 2
-            for o in range(n_sel):
-                wide = wide or (search_on and found == 0 and tested >= near)
-                every = tested < near or wide
-                if not every and (k == 0 or filled >= k or tested >= max_candidates):
-                    done = True
-                    break
-                v = sel_i[o]
-                tested += 1
-                dx = p[v, 0] - ux
-                dy = p[v, 1] - uy
-                a = 0
-                cone = False
-                if k > 0:
-                    a = min(max(int((np.arctan2(dy, dx) + np.pi) / width), 0), k - 1)
-                    cone = (not taken[a] and (u < 0 or _taut_at(dirs, has, u, dx, dy))
-                            and _taut_at(dirs, has, v, -dx, -dy))
-                if not every and not cone:
-                    continue
-                if segment_free(ux, uy, p[v, 0], p[v, 1], edges, w_grid, cell_ptr, cell_items,
-                                pinches, pinch_grid, pinch_ptr, pinch_items):
-                    out[n_out] = v
-                    out_d[n_out] = sel_d[o]
-                    n_out += 1
-                    found += 1
-                    if cone:
-                        taken[a] = True
-                        filled += 1
-        if safe >= max_distance:
-            break
-        r += 1
-    return n_out
-
-
-@njit(cache=True)
-def cone_links(p, blocked, dirs, has, k, max_candidates, max_distance,
-               edges, grid, cell_ptr, cell_items, pinches, pinch_grid, pinch_ptr, pinch_items):
-    """For each point, the nearest visible point in each of ``k`` equal angular cones (a Yao
-    graph of the visibility graph), keeping only taut links (see :func:`_visible_search`).
-    ``blocked`` points neither search nor are chosen. Returns (u, v) index arrays of the chosen
-    links (u chose v).
-    """
+    n_q = q.shape[0]
     m = p.shape[0]
-    out_u = np.empty(m * k, np.int64)
-    out_v = np.empty(m * k, np.int64)
-    out_d = np.empty(m * k)
-    if m < 2:
-        return out_u[:0], out_v[:0]
-    pgrid, start, items, _ = bucket_grid(p)
-    taken = np.zeros(k, np.bool_)
-    pend_d = np.empty(m)
-    pend_i = np.empty(m, np.int64)
-    sel_d = np.empty(m)
-    sel_i = np.empty(m, np.int64)
-    n_out = 0
-    for u in range(m):
-        if blocked[u]:
-            continue
-        was = n_out
-        n_out = _visible_search(p[u, 0], p[u, 1], u, p, blocked, dirs, has, k, 0, False, max_candidates,
-                                max_distance, pgrid, start, items, edges, grid, cell_ptr, cell_items,
-                                pinches, pinch_grid, pinch_ptr, pinch_items, taken, pend_d, pend_i, sel_d, sel_i,
-                                out_v, out_d, n_out)
-        out_u[was:n_out] = u
-    return out_u[:n_out], out_v[:n_out]
-
-
-@njit(cache=True)
-def join_positions(q, p, blocked, dirs, has, k, near, max_candidates, max_distance, pgrid, start, items,
-                   taken, pend_d, pend_i, sel_d, sel_i,
-                   edges, grid, cell_ptr, cell_items, pinches, pinch_grid, pinch_ptr, pinch_items):
-    """The points ``p`` (bucketed by :func:`bucket_grid`) that free positions ``q`` (r, 2) join:
-    every visible one among the ``near`` nearest (every visible one however far when none of those is), and with
-    ``k`` > 0 the nearest taut visible one per cone (see :func:`_visible_search`).
-
-    ``taken`` (>= k), ``pend_*`` and ``sel_*`` (>= len(p)) are scratch arrays the caller keeps.
-    Returns (counts per position, point indices position by position (nearest first), their
-    distances).
-    """
-    r = q.shape[0]
-    m = p.shape[0]
-    counts = np.zeros(r, np.int64)
-    cap = r * (min(near, m) + k) + 8
+    counts = np.zeros(n_q, np.int64)
+    cap = n_q * (min(near, m) + k) + 8
     out = np.empty(cap, np.int64)
     out_d = np.empty(cap)
     n_out = 0
-    for i in range(r):
+    for i in range(n_q):
         if cap - n_out < m:  # "search on" may find up to every point (then the output grows)
             # element by element: a slice assignment pulls in numba's shape-mismatch error
             # formatting (string kernels, about 2 s of every cold compile)
@@ -670,10 +507,134 @@ def join_positions(q, p, blocked, dirs, has, k, near, max_candidates, max_distan
             out_d = grown_d
             cap = n_out + m + cap
         was = n_out
-        n_out = _visible_search(q[i, 0], q[i, 1], -1, p, blocked, dirs, has, k, near, True, max_candidates,
-                                max_distance, pgrid, start, items, edges, grid, cell_ptr, cell_items,
-                                pinches, pinch_grid, pinch_ptr, pinch_items, taken, pend_d, pend_i, sel_d, sel_i, out,
-                                out_d, n_out)
+        ux = q[i, 0]
+        uy = q[i, 1]
+        u = own[i]
+        if u >= 0 and blocked[u]:
+            continue
+        search_on = u < 0
+        x0, y0, cs = pgrid[0], pgrid[1], pgrid[2]
+        nx = int(pgrid[3])
+        ny = int(pgrid[4])
+        c0 = _cell_of(ux, uy, x0, y0, cs, nx, ny)
+        cx = c0 % nx
+        cy = c0 // nx
+        if k > 0:
+            taken[:k] = False
+        width = 2.0 * np.pi / max(k, 1)
+        filled = 0
+        found = 0
+        tested = 0
+        n_pend = 0
+        r = 0
+        # rings beyond this reach cover no cell of the grid
+        r_max = max(max(cx, nx - 1 - cx), max(cy, ny - 1 - cy))
+        wide = False  # ``search_on`` and none of the ``near`` nearest was visible: test every point
+        done = False
+        while not done and r <= r_max:
+            wide = wide or (search_on and found == 0 and tested >= near)
+            if not (tested < near or wide) and (k == 0 or filled >= k or tested >= max_candidates):
+                break
+            for iy in range(cy - r, cy + r + 1):
+                if iy < 0 or iy >= ny:
+                    continue
+                step = 1 if (iy == cy - r or iy == cy + r) else 2 * r
+                ix = cx - r
+                while ix <= cx + r:
+                    if 0 <= ix < nx:
+                        c = iy * nx + ix
+                        for t in range(start[c], start[c + 1]):
+                            v = items[t]
+                            if v == u or blocked[v]:
+                                continue
+                            d = np.sqrt((p[v, 0] - ux) ** 2 + (p[v, 1] - uy) ** 2)
+                            if d <= max_distance:
+                                pend_d[n_pend] = d
+                                pend_i[n_pend] = v
+                                n_pend += 1
+                    ix += step
+            # a point no farther than r cells' width lies in rings 0..r: those candidates are final
+            safe = r * cs if r < r_max else np.inf
+            rest = 0
+            n_sel = 0
+            for t in range(n_pend):
+                if pend_d[t] <= safe:
+                    sel_d[n_sel] = pend_d[t]
+                    sel_i[n_sel] = pend_i[t]
+                    n_sel += 1
+                else:
+                    pend_d[rest] = pend_d[t]
+                    pend_i[rest] = pend_i[t]
+                    rest += 1
+            n_pend = rest
+            if n_sel > 0:
+                # by distance; ties keep the bucket scan order (deterministic for a given point set).
+                # A stable sort written out (numba's argsort(kind="mergesort") costs 1.6 s of every
+                # cold compile): runs of 16 by insertion, then bottom-up merges through the free tail
+                # of ``pend_*`` (n_pend + n_sel <= len(p))
+                for lo in range(0, n_sel, 16):
+                    for t in range(lo + 1, min(lo + 16, n_sel)):
+                        kd = sel_d[t]
+                        ki = sel_i[t]
+                        j = t - 1
+                        while j >= lo and sel_d[j] > kd:
+                            sel_d[j + 1] = sel_d[j]
+                            sel_i[j + 1] = sel_i[j]
+                            j -= 1
+                        sel_d[j + 1] = kd
+                        sel_i[j + 1] = ki
+                run = 16
+                while run < n_sel:
+                    for lo in range(0, n_sel, 2 * run):
+                        mid = min(lo + run, n_sel)
+                        hi = min(lo + 2 * run, n_sel)
+                        if mid >= hi or sel_d[mid - 1] <= sel_d[mid]:
+                            continue  # already in order
+                        ia = lo
+                        ib = mid
+                        for t in range(hi - lo):
+                            if ib >= hi or (ia < mid and sel_d[ia] <= sel_d[ib]):
+                                pend_d[n_pend + t] = sel_d[ia]
+                                pend_i[n_pend + t] = sel_i[ia]
+                                ia += 1
+                            else:
+                                pend_d[n_pend + t] = sel_d[ib]
+                                pend_i[n_pend + t] = sel_i[ib]
+                                ib += 1
+                        for t in range(hi - lo):
+                            sel_d[lo + t] = pend_d[n_pend + t]
+                            sel_i[lo + t] = pend_i[n_pend + t]
+                    run *= 2
+                for o in range(n_sel):
+                    wide = wide or (search_on and found == 0 and tested >= near)
+                    every = tested < near or wide
+                    if not every and (k == 0 or filled >= k or tested >= max_candidates):
+                        done = True
+                        break
+                    v = sel_i[o]
+                    tested += 1
+                    dx = p[v, 0] - ux
+                    dy = p[v, 1] - uy
+                    a = 0
+                    cone = False
+                    if k > 0:
+                        a = min(max(int((np.arctan2(dy, dx) + np.pi) / width), 0), k - 1)
+                        cone = (not taken[a] and (u < 0 or _taut_at(dirs, has, u, dx, dy))
+                                and _taut_at(dirs, has, v, -dx, -dy))
+                    if not every and not cone:
+                        continue
+                    if segment_free(ux, uy, p[v, 0], p[v, 1], edges, w_grid, cell_ptr, cell_items,
+                                    pinches, pinch_grid, pinch_ptr, pinch_items):
+                        out[n_out] = v
+                        out_d[n_out] = sel_d[o]
+                        n_out += 1
+                        found += 1
+                        if cone:
+                            taken[a] = True
+                            filled += 1
+            if safe >= max_distance:
+                break
+            r += 1
         counts[i] = n_out - was
     return counts, out[:n_out], out_d[:n_out]
 
