@@ -129,36 +129,6 @@ def best_first(
 
 
 @njit(cache=True)
-def best_first_path(
-    indptr, indices, weights, points,
-    starts, start_costs, goals, goal_costs, goal_point,
-    hcode, hscale, max_expansions, allow_partial,
-):
-    """:func:`best_first` to the goals, traced back in compiled code (no whole-graph arrays cross
-    into Python). Returns (nodes, cost, status, expansions, partial); ``nodes`` is empty when there
-    is no path to return. A partial path ends at the expanded node nearest ``goal_point``.
-    """
-    no_log = np.empty(0, np.int32)
-    g, parent, _, closed, end, total, status, expansions, _, _ = best_first(
-        indptr, indices, weights, points, starts, start_costs, goals, goal_costs, goal_point,
-        hcode, hscale, np.inf, max_expansions, False, no_log, no_log, no_log, no_log,
-    )
-    if status == FOUND:
-        return trace_back(parent, end), total, status, expansions, False
-    if not allow_partial:
-        return no_log, np.inf, status, expansions, False
-    nearest = -1
-    nearest_d = np.inf
-    for v in range(closed.shape[0]):
-        if closed[v]:
-            d = metric(points, v, goal_point, H_EUCLIDEAN)
-            if d < nearest_d:
-                nearest_d = d
-                nearest = v
-    return trace_back(parent, nearest), g[nearest], status, expansions, True
-
-
-@njit(cache=True)
 def breadth_first(
     indptr, indices, start, goal, max_expansions,
     record, log_expanded, log_opened, log_parent, log_step,
