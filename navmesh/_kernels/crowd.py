@@ -16,11 +16,17 @@ from navmesh._kernels.buckets import hash_points, near_buckets
 from navmesh._kernels.signatures import plain_arguments
 from navmesh._kernels.walls import safe_move, target_visible
 
+# seconds, in units of ``settle``, a unit may go without lowering its order's least route cost
+# left before it gives up and finishes where it stands: alone (walls hold it), or touching others
+# (a queue that may still move on)
+GIVE_UP_ALONE = 4.0
+GIVE_UP_CROWDED = 12.0
+
 
 @njit(cache=True)
 def crowd_step(
     dt, frame, pos, vel, heading, radius, speed, cls, active, moving, arrived, cur, lost, stuck, stall, best,
-    settled, tries, slot, slot_mult, min_mult, route_xy, route_next, route_rest, route_mult, sep_weight, settle, barrier,
+    settled, tries, slot, slot_mult, min_mult, goal_best, goal_stall, route_xy, route_next, route_rest, route_mult, sep_weight, settle, barrier,
     edges, grid, cell_ptr, cell_items, ref, eps,
 ):
     """Advance every active unit by ``dt`` seconds.
@@ -42,7 +48,14 @@ def crowd_step(
     where it stands, and counts the attempt in ``tries``); on an odd count, a unit on its route
     skips to the point after its current one (and counts that), and a unit heading for its
     slot in sight counts as arrived where it stands (others hold it off its slot: the group
-    still finishes; ``settled``, it then stands wherever separation leaves it). A unit on its way
+    still finishes; ``settled``, it then stands wherever separation leaves it). Over all that,
+    the order's watch ``goal_best`` / ``goal_stall`` (reset only by a new order or slot, never by
+    a re-plan) holds the least route cost left the unit reached (distance to its target times
+    ``min_mult`` plus ``route_rest``) and the seconds since it lowered it by a quarter radius: past
+    ``GIVE_UP_ALONE * settle`` seconds (``GIVE_UP_CROWDED * settle`` while it touches another
+    unit) the unit counts as arrived and settled where it stands, so a unit whose re-plans keep
+    returning the route it cannot walk (a door its body does not fit) still finishes; the
+    watch's least cost only falls, so every unit finishes in bounded time. A unit on its way
     that has made no progress for a fifth of ``settle``, touches another on its way with a
     lower id and heads toward it stops driving for that frame (gives way): the lowest id of a jam always moves on, so two units never push each
     other to a standstill in a gap that only one fits through. A shortcut lies in one terrain class, so its cost is its length times the
@@ -173,6 +186,15 @@ def crowd_step(
                         tries[i] += 1
                         cur[i] = route_next[c]
                         best[i] = math.inf
+            if not arrived[i]:
+                # the order's watch: the least route cost left (a lower bound: the distance to
+                # the target at the smallest multiplier, plus the route's cost after it)
+                left = d * min_mult[i] + (route_rest[c] if c >= 0 else 0.0)
+                if left < goal_best[i] - 0.25 * radius[i]:
+                    goal_best[i] = left
+                    goal_stall[i] = 0.0
+                else:
+                    goal_stall[i] += dt
             if d > eps * 8.0:
                 v = speed[i]
                 if slow == 0.0:
@@ -212,6 +234,13 @@ def crowd_step(
                     sx += math.cos(ang)
                     sy += math.sin(ang)
         if give_way:
+            dvx, dvy = 0.0, 0.0
+        if moving[i] and not arrived[i] and goal_stall[i] > (GIVE_UP_CROWDED if crowded[i] else GIVE_UP_ALONE) * settle:
+            # no route cost won for that long, re-plans and slot trades included: it finishes
+            # where it stands ("arrived near": settled), so every unit of an order finishes
+            arrived[i] = True
+            settled[i] = True
+            slot[i, 0], slot[i, 1] = px, py
             dvx, dvy = 0.0, 0.0
         vx = dvx + sx * sep_weight * speed[i]
         vy = dvy + sy * sep_weight * speed[i]

@@ -20,7 +20,7 @@ __all__ = ["KERNEL_FIELDS", "UnitArrays", "check_float"]
 # the unit fields of navmesh._kernels.crowd.crowd_step, in its argument order
 KERNEL_FIELDS = (
     "positions", "velocities", "headings", "radii", "speeds", "cls", "alive", "moving", "arrived", "cur",
-    "lost", "stuck", "stall", "best", "settled", "tries", "slot", "slot_mult", "min_mult",
+    "lost", "stuck", "stall", "best", "settled", "tries", "slot", "slot_mult", "min_mult", "goal_best", "goal_stall",
 )
 
 
@@ -33,7 +33,9 @@ class UnitArrays:
     the scheduler), ``stall`` / ``best`` / ``settled`` / ``tries`` (progress watch), ``shadow``
     (positions as the last update left them), ``slot`` (2,), ``prof`` (profile index), ``order``
     (order id, -1: none), ``slot_mult`` (terrain multiplier at the slot), ``min_mult`` (the unit
-    type's smallest multiplier).
+    type's smallest multiplier), ``goal_best`` / ``goal_stall`` (the order's progress watch: the
+    least route cost left that the unit reached in its order, and the seconds since it last
+    lowered it; re-plans do not reset it, see :meth:`new_goal`).
     """
 
     FIELDS: ClassVar[dict[str, tuple[type, tuple[int, ...]]]] = {
@@ -59,6 +61,8 @@ class UnitArrays:
         "order": (np.int64, ()),
         "slot_mult": (np.float64, ()),
         "min_mult": (np.float64, ()),
+        "goal_best": (np.float64, ()),
+        "goal_stall": (np.float64, ()),
     }
 
     def __init__(self, cap: int = 16) -> None:
@@ -78,6 +82,7 @@ class UnitArrays:
         for name in ("cur", "order"):
             new[name][self.n :] = -1
         new["best"][self.n :] = np.inf
+        new["goal_best"][self.n :] = np.inf
         self.arrays = new
         self.cap = cap
 
@@ -102,6 +107,14 @@ class UnitArrays:
         a["stuck"][u] = False
         a["lost"][u] = False
         a["settled"][u] = False
+
+    def new_goal(self, u: NDArray[np.int64]) -> None:
+        """Units ``u`` got a new order, slot or position from outside: both progress watches
+        start again (:meth:`restart` and the order's watch, which a re-plan never resets, so a
+        unit re-planned again and again without coming closer still gives up in time)."""
+        self.restart(u)
+        self.arrays["goal_best"][u] = np.inf
+        self.arrays["goal_stall"][u] = 0.0
 
     def kernel_views(self) -> list[NDArray[Any]]:
         """The views :func:`navmesh._kernels.crowd.crowd_step` takes, in its order."""
