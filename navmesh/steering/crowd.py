@@ -8,8 +8,8 @@ instead of one per unit. Route work waits in a queue and is budgeted per :meth:`
 at most ``expansions_per_update`` node expansions of search work (sliced
 :meth:`~navmesh.NavQuery.start_search` searches, resumed over as many updates as they need; a
 route tree counts one expansion per graph node) and ``joins_per_update`` units joining a tree,
-so a large order never freezes a frame. The per-frame motion is one compiled call
-(:func:`navmesh._kernels.crowd.crowd_step`). Units cut corners of their routes only where that
+so a large order never freezes a frame. The per-frame motion is two compiled calls
+(:func:`navmesh._kernels.crowd.crowd_steer`, then :func:`~navmesh._kernels.crowd.crowd_step`). Units cut corners of their routes only where that
 does not raise their cost: a shortcut crosses no terrain boundary and costs, under the unit
 type's :class:`~navmesh.terrain.CostProfile`, no more than the route it skips (so a tank keeps to
 the road round a swamp even where the plain ground beside the road is in sight).
@@ -475,7 +475,7 @@ class Crowd:
     # -- motion -----------------------------------------------------------------------------
     def update(self, dt: float) -> None:
         """Advance the crowd by ``dt`` seconds (>= 0): pending route searches within the budget,
-        then one compiled step for every unit. ``dt = 0`` (a paused game) only checks positions
+        then the two compiled steps for every unit. ``dt = 0`` (a paused game) only checks positions
         written since the last update."""
         t = check_float("dt", dt, 0.0)
         self._check_written()
@@ -501,10 +501,13 @@ class Crowd:
             a["tries"][stuck] += 1
             orders.replan(orders.swap_slots(stuck))
         routes = self._routes
-        CK.crowd_step(
-            t, self._frame, *units.kernel_views(), routes.xy, routes.next, routes.rest, routes.mult,
-            self.separation, self.settle_time, self._walls.barrier_class, *self._walls.arrays,
+        steer, step = units.kernel_views()
+        walls = self._walls.arrays
+        CK.crowd_steer(
+            t, self._frame, *steer, routes.xy, routes.next, routes.rest, routes.mult,
+            self.settle_time, self._walls.barrier_class, *walls,
         )
+        CK.crowd_step(t, *step, self.separation, self.settle_time, *walls)
         a["shadow"][:n] = a["positions"][:n]
         self._frame += 1
 
