@@ -13,10 +13,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
 from navmesh._kernels.buckets import hash_points, near_buckets
-from navmesh._kernels.signatures import plain_arguments
+from navmesh._kernels.signatures import njit, plain_arguments
 from navmesh._kernels.walls import safe_move, target_visible
 
 # seconds, in units of ``settle``, a unit may go without lowering its order's least route cost
