@@ -271,14 +271,14 @@ class Walls:
     def walkable(self, points: ArrayLike, cls: int | ArrayLike) -> NDArray[np.bool_]:
         """Whether a unit of class ``cls`` may stand at each point (n, 2)."""
         p = self._points("points", points)
-        return K.points_free(p, self._classes(cls, len(p)), *self.arrays)
+        return K.bulk(p, p, self._classes(cls, len(p)), -1, K.STATUS, *self.arrays)[:, 0] == 1.0
 
     def visible(self, a: ArrayLike, b: ArrayLike, cls: int | ArrayLike) -> NDArray[np.bool_]:
         """Whether a unit of class ``cls`` can walk straight from ``a[i]`` to ``b[i]`` (m, 2)."""
         pa, pb = self._points("a", a), self._points("b", b)
         if pa.shape != pb.shape:
             raise InvalidGeometryError(f"a has shape {pa.shape} and b {pb.shape}; expected the same")
-        return K.segments_free(pa, pb, self._classes(cls, len(pa)), *self.arrays)
+        return K.bulk(pa, pb, self._classes(cls, len(pa)), -1, K.SEGMENT, *self.arrays)[:, 0] > 0.5
 
     def sees(self, a: ArrayLike, b: ArrayLike, cls: int | ArrayLike) -> NDArray[np.bool_]:
         """:meth:`visible`, but the targets ``b`` may lie on a wall (corner waypoints): each
@@ -286,14 +286,14 @@ class Walls:
         pa, pb = self._points("a", a), self._points("b", b)
         if pa.shape != pb.shape:
             raise InvalidGeometryError(f"a has shape {pa.shape} and b {pb.shape}; expected the same")
-        return K.targets_visible(pa, pb, self._classes(cls, len(pa)), -1, *self.arrays)
+        return K.bulk(pa, pb, self._classes(cls, len(pa)), -1, K.SIGHT, *self.arrays)[:, 0] > 0.5
 
     def shortcut(self, a: ArrayLike, b: ArrayLike, cls: int | ArrayLike) -> NDArray[np.bool_]:
         """:meth:`sees`, and the segment crosses no terrain boundary."""
         pa, pb = self._points("a", a), self._points("b", b)
         if pa.shape != pb.shape:
             raise InvalidGeometryError(f"a has shape {pa.shape} and b {pb.shape}; expected the same")
-        return K.targets_visible(pa, pb, self._classes(cls, len(pa)), self.barrier_class, *self.arrays)
+        return K.bulk(pa, pb, self._classes(cls, len(pa)), self.barrier_class, K.SIGHT, *self.arrays)[:, 0] > 0.5
 
     def move(self, a: ArrayLike, b: ArrayLike, cls: int | ArrayLike) -> NDArray[np.float64]:
         """Where units of class ``cls`` standing at ``a[i]`` end when they try to step to
@@ -302,13 +302,13 @@ class Walls:
         pa, pb = self._points("a", a), self._points("b", b)
         if pa.shape != pb.shape:
             raise InvalidGeometryError(f"a has shape {pa.shape} and b {pb.shape}; expected the same")
-        return K.safe_moves(pa, pb, self._classes(cls, len(pa)), *self.arrays)
+        return K.bulk(pa, pb, self._classes(cls, len(pa)), -1, K.MOVE, *self.arrays)
 
     def status(self, points: ArrayLike, cls: int | ArrayLike) -> NDArray[np.int64]:
         """Per point (n, 2): 1 where a unit of class ``cls`` may stand, 0 on a wall (within the
         kernels' tolerance), -1 inside a wall or outside the bounds."""
         p = self._points("points", points)
-        return K.points_status(p, self._classes(cls, len(p)), *self.arrays)
+        return K.bulk(p, p, self._classes(cls, len(p)), -1, K.STATUS, *self.arrays)[:, 0].astype(np.int64)
 
     def nearest_free(self, points: ArrayLike, cls: int) -> NDArray[np.float64]:
         """Each point moved to the nearest point of the class's free space (nudged inside)."""
@@ -343,7 +343,8 @@ class Walls:
             p = p[None, :]
         if p.ndim != 2 or p.shape[1] < 2 or not np.isfinite(p).all():
             raise InvalidGeometryError(f"{name} has shape {p.shape}; expected finite (n, 2) positions")
-        return np.ascontiguousarray(p[:, :2])
+        p = np.ascontiguousarray(p[:, :2])
+        return p if p.flags.writeable else p.copy()  # (one kernel specialisation: writable arrays)
 
     def _classes(self, cls: int | ArrayLike, n: int) -> NDArray[np.int64]:
         c = np.broadcast_to(np.asarray(cls, dtype=np.int64), (n,)).copy()
