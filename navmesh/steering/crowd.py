@@ -65,7 +65,7 @@ class Crowd:
         the grid's own cell costs do). Walls for the motion are the level's obstacles (or
         blocked cells) inflated by each unit's radius and, on a NavMap, the terrain the unit's
         profile forbids, grown by the radius too, so the body stays out of it (a lane along a
-        tagged link the profile may use stays open: :func:`~navmesh.steering.walls.forbidden_area`).
+        tagged link the profile may use stays open: :func:`~navmesh.forbidden.forbidden_area`).
         Route points that lie in a unit's walls (corners for a smaller radius, routes along a
         ford's outline) are moved to the nearest point the unit may stand on.
         A grid's wrap-around is not followed.
