@@ -150,12 +150,10 @@ class NavQuery:
         # the one-call road (see _find_fast): one floor of 2-D points, uniform ground
         self._fast = len(self._endpoints.floors) == 1 and nav.points.shape[1] == 2 and not self._costs.terrain
         # the one-call road's constant arguments (one pair, floor 0, uniform ground)
-        self._one_mult = np.ones((1, 2))
-        self._one_floor = np.zeros((1, 2), np.int64)
         self._joins = self._endpoints.floors[0].kernel_arrays
-        self._no_ints = np.zeros(0, np.int64)
-        self._no_nodes = np.zeros(0, np.int32)
-        self._no_floats = np.zeros(0)
+        # end multipliers and floors, then empty entry/exit rows (ptr, nodes, costs), direct, bound
+        i, n, f = np.zeros(0, np.int64), np.zeros(0, np.int32), np.zeros(0)
+        self._one_pair = (np.ones((1, 2)), np.zeros((1, 2), np.int64), i, n, f, i, n, f, f, f)
 
     def __repr__(self) -> str:
         return f"NavQuery({self.navmap!r}, profile={self.profile.name!r})"
@@ -442,11 +440,9 @@ class NavQuery:
         plan = SearchPlan.of(opts, self._costs.hscale)
         ep, rules = self._endpoints, self._costs.base
         sg = np.array([s, g])
-        no_i, no_f = self._no_ints, self._no_floats
         orders, cums, info = AK.solve_batch(
             *self._csr, rules.weights, ep.xy, rules.mult, ep.floor, self._pool.main(plan.lookback), rules.los,
-            sg.reshape(1, 4), self._one_mult, self._one_floor, no_i, self._no_nodes, no_f, no_i, self._no_nodes, no_f,
-            no_f, no_f, plan.hscale, plan.budget, plan.lookback, plan.allow_partial, plan.pull,
+            sg.reshape(1, 4), *self._one_pair, plan.hscale, plan.budget, plan.lookback, plan.allow_partial, plan.pull,
             True, self._joins, ep.join_k, ep.floors[0].near, ep.cone_width,
         )
         _, status, partial, expansions = info[0].tolist()
