@@ -19,15 +19,20 @@ Search state
 Kernels trust their inputs: the public functions validate them. A search keeps its state in a
 workspace lent by the caller for the duration of the call (see :mod:`navmesh.grid.workspace`):
 
-- ``state`` (float64, two per cell): ``state[2 * v]`` is the cost ``g`` of the best path found
-  to ``v`` and ``state[2 * v + 1]`` its stamp, ``2 * gen`` once reached and ``2 * gen + 1`` once
-  expanded, for the call's generation ``gen``. Any other stamp means "not seen in this search",
-  so the workspace needs no clearing between searches; ``g`` and the stamp of a cell sit side by
-  side, so a neighbour test reads one place;
+- ``g`` (float64, one per cell): the cost of the best path found to the cell;
+- ``stamp`` (int32, one per cell): ``2 * gen`` once the cell is reached and ``2 * gen + 1``
+  once expanded, for the call's generation ``gen``. Any other stamp means "not seen in this
+  search", so the workspace needs no clearing between searches. A neighbour test reads the small
+  stamp array first and the cost only for cells already reached (separate arrays measured about
+  5-10% faster on the big random map than cost and stamp side by side);
 - ``parent`` (int32, one per cell): the cell a reached cell was reached from;
 - ``heap`` (float64, two per slot, a slot per cell plus :data:`HEAP_RESERVE`): the open list of
   :mod:`navmesh._kernels.grid_heap`, with lazy deletion (superseded entries are skipped when
   popped, and squeezed out if the heap ever fills).
+
+A* and Jump Point Search share the open list's protocol: :func:`next_open` takes the next cell
+to expand (from the stack of cells expanded without a heap round trip, else from the heap) and
+:func:`open_cell` files a successor.
 
 An expansion budget ``max_expansions`` of 0 means no budget (the library's one value). The
 kernels release the GIL. All of them also run as plain Python with ``NUMBA_DISABLE_JIT=1``.
@@ -42,6 +47,9 @@ from navmesh._kernels import grid_heap as H
 from navmesh._kernels.heap import trace_back
 from navmesh._kernels.signatures import plain_arguments
 from navmesh._kernels.status import BUDGET, EXHAUSTED, FOUND
+
+#: :func:`next_open`'s status for "expand the cell" (none of the search results).
+EXPAND = -1
 
 SQRT2 = 1.4142135623730951
 _SQRT2_MINUS_1 = 0.41421356237309515
@@ -104,7 +112,7 @@ def octile(dr, dc):
 
 
 @njit(cache=True)
-def compact(heap, size, state, closed, height, width, wrap_r, wrap_c, goal, hscale):
+def compact(heap, size, g, stamp, closed, height, width, wrap_r, wrap_c, goal, hscale):
     """Drop stale heap entries (expanded cells, superseded keys) and re-heapify; return the size.
 
     The heap holds one slot per cell; lazy deletion can fill it with stale entries, but at most
@@ -116,11 +124,11 @@ def compact(heap, size, state, closed, height, width, wrap_r, wrap_c, goal, hsca
     k = 0
     for i in range(size):
         v = int(heap[2 * i + 1])
-        if state[2 * v + 1] == closed:
+        if stamp[v] == closed:
             continue
         vr = v // width
         vc = v - vr * width
-        key = state[2 * v] + hscale * octile(axis_gap(vr, gr, height, wrap_r), axis_gap(vc, gc, width, wrap_c))
+        key = g[v] + hscale * octile(axis_gap(vr, gr, height, wrap_r), axis_gap(vc, gc, width, wrap_c))
         if heap[2 * i] != key:
             continue
         heap[2 * k] = key
@@ -146,24 +154,70 @@ def cell_centers(nodes, height, width, geo):
 
 
 @njit(cache=True)
-def nearest_expanded(state, closed, height, width, wrap_r, wrap_c, goal):
+def nearest_expanded(g, stamp, closed, height, width, wrap_r, wrap_c, goal):
     """The expanded cell nearest ``goal`` in straight-line distance (ties: lower g)."""
     gr = goal // width
     gc = goal - gr * width
     best = -1
     best_d2 = 0
-    for v in range(len(state) // 2):
-        if state[2 * v + 1] != closed:
+    for v in range(len(stamp)):
+        if stamp[v] != closed:
             continue
         vr = v // width
         vc = v - vr * width
         dr = axis_gap(vr, gr, height, wrap_r)
         dc = axis_gap(vc, gc, width, wrap_c)
         d2 = dr * dr + dc * dc
-        if best < 0 or d2 < best_d2 or (d2 == best_d2 and state[2 * v] < state[2 * best]):
+        if best < 0 or d2 < best_d2 or (d2 == best_d2 and g[v] < g[best]):
             best = v
             best_d2 = d2
     return best
+
+
+# --------------------------------------------------------------------------------------------
+# the open list of A* and Jump Point Search
+# --------------------------------------------------------------------------------------------
+@njit(cache=True)
+def next_open(stack, sp, heap, size, fu, stamp, closed, goal, expansions, limit):
+    """Take the next cell to expand; return (u, sp, size, fu, status).
+
+    The cell comes off the stack while it holds any, else off the heap (``fu`` becomes its
+    key); entries of expanded cells are skipped (lazy deletion). ``status`` is :data:`EXPAND`
+    when ``u`` is to be expanded (it is then stamped ``closed``), :data:`FOUND` when ``u`` is the
+    goal, :data:`BUDGET` when ``expansions`` reached ``limit``, :data:`EXHAUSTED` when the open
+    list ran empty.
+    """
+    while True:
+        if sp > 0:
+            sp -= 1
+            u = stack[sp]
+        elif size > 0:
+            fu, u, size = H.pop(heap, size)
+        else:
+            return -1, sp, size, fu, EXHAUSTED
+        if stamp[u] == closed:
+            continue
+        if u == goal:
+            return u, sp, size, fu, FOUND
+        if expansions == limit:
+            return u, sp, size, fu, BUDGET
+        stamp[u] = closed
+        return u, sp, size, fu, EXPAND
+
+
+@njit(cache=True)
+def open_cell(stack, sp, heap, size, key, fu, v):
+    """File reached cell ``v`` of ``key``; return (sp, size).
+
+    A key that does not exceed ``fu``, the key last taken off the heap, is a legal next
+    expansion (keys never decrease along a path under a consistent heuristic), so the cell goes
+    on the stack, last in first out (among equal keys the cell deepest along its path goes
+    first); otherwise on the heap. The caller makes room in a full heap first (:func:`compact`).
+    """
+    if key <= fu and sp < len(stack):
+        stack[sp] = v
+        return sp + 1, size
+    return sp, H.push(heap, size, key, v)
 
 
 # --------------------------------------------------------------------------------------------
@@ -171,37 +225,33 @@ def nearest_expanded(state, closed, height, width, wrap_r, wrap_c, goal):
 # --------------------------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
 def astar(moves, half_cost, height, width, wrap, uniform, start, goal, hscale,
-          max_expansions, state, gen, parent, heap):
+          max_expansions, g, stamp, gen, parent, heap, geo):
     """Best-first search from ``start`` to ``goal`` with the octile heuristic times ``hscale``.
 
-    ``hscale`` = 0 gives Dijkstra. ``state``, ``gen``, ``parent`` and ``heap`` are a workspace
-    (see the module notes). ``wrap`` is None on maps without wrap-around, else the pair (rows
-    wrap, columns wrap); being a different type, it gets its own compiled copy, so maps without
-    wrap-around step by a fixed offset with no border test (about 15% faster). ``uniform`` says
-    every passable cell has the same cost (skips reading neighbours' costs). ``max_expansions``
-    = 0 means no budget.
+    ``hscale`` = 0 gives Dijkstra. ``g``, ``stamp``, ``gen``, ``parent`` and ``heap`` are a
+    workspace (see the module notes). ``wrap`` is None on maps without wrap-around, else the
+    pair (rows wrap, columns wrap); being a different type, it gets its own compiled copy, so
+    maps without wrap-around step by a fixed offset with no border test (about 15% faster).
+    ``uniform`` says every passable cell has the same cost (skips reading neighbours' costs).
+    ``max_expansions`` = 0 means no budget. Cells are taken and filed by :func:`next_open` and
+    :func:`open_cell`.
 
-    A successor whose key does not exceed the key just taken off the heap is a legal next
-    expansion (keys never decrease along a path under a consistent heuristic), so it goes on a
-    small stack and is expanded without a heap round trip; the stack is last in, first out, so
-    among equal keys the cell deepest along its path goes first. Stale heap entries are skipped
-    when popped (lazy deletion).
-
-    Returns (status, end, expansions): ``end`` is the goal when found, else the expanded cell
-    nearest the goal in straight-line distance (for partial paths).
+    Returns (status, nodes, points, cost, expansions): the cells from ``start`` to the goal when
+    found, else to the expanded cell nearest the goal in straight-line distance (a partial path),
+    their centres (see :func:`cell_centers`) and the cost of that path.
     """
     wrap_r = False if wrap is None else wrap[0]
     wrap_c = False if wrap is None else wrap[1]
-    seen = 2.0 * gen
-    closed = seen + 1.0
+    seen = np.int32(2 * gen)
+    closed = np.int32(2 * gen + 1)
     cap = len(heap) // 2
     limit = max_expansions if max_expansions > 0 else _NO_BUDGET
     gr = goal // width
     gc = goal - gr * width
     sr = start // width
     sc = start - sr * width
-    state[2 * start] = 0.0
-    state[2 * start + 1] = seen
+    g[start] = 0.0
+    stamp[start] = seen
     parent[start] = -1
     stack = np.empty(_FAST, np.int64)
     stack[0] = start
@@ -213,26 +263,12 @@ def astar(moves, half_cost, height, width, wrap, uniform, start, goal, hscale,
         step_cost[d] = STEP_LEN[d] * 2.0 * half_cost[start]
     off = offsets(width)
     expansions = 0
-    status = EXHAUSTED
     while True:
-        if sp > 0:
-            sp -= 1
-            u = stack[sp]
-        elif size > 0:
-            fu, u, size = H.pop(heap, size)
-        else:
+        u, sp, size, fu, status = next_open(stack, sp, heap, size, fu, stamp, closed, goal, expansions, limit)
+        if status != EXPAND:
             break
-        if state[2 * u + 1] == closed:
-            continue
-        if u == goal:
-            status = FOUND
-            break
-        if expansions == limit:
-            status = BUDGET
-            break
-        state[2 * u + 1] = closed
         expansions += 1
-        gu = state[2 * u]
+        gu = g[u]
         r = u // width
         c = u - r * width
         m = moves[u]
@@ -244,46 +280,28 @@ def astar(moves, half_cost, height, width, wrap, uniform, start, goal, hscale,
                 v = u + off[d]
             else:
                 v = neighbor(r, c, d, height, width)
-            sv = state[2 * v + 1]
+            sv = stamp[v]
             if sv == closed:
                 continue
             if uniform:
                 ng = gu + step_cost[d]
             else:
                 ng = gu + STEP_LEN[d] * (hu + half_cost[v])
-            if sv == seen and ng >= state[2 * v]:
+            if sv == seen and ng >= g[v]:
                 continue
-            state[2 * v] = ng
-            state[2 * v + 1] = seen
+            g[v] = ng
+            stamp[v] = seen
             parent[v] = u
             if wrap is None:
                 h = octile(abs(r + DROW[d] - gr), abs(c + DCOL[d] - gc))
             else:
                 h = octile(axis_gap(r + DROW[d], gr, height, wrap_r), axis_gap(c + DCOL[d], gc, width, wrap_c))
-            key = ng + hscale * h
-            if key <= fu and sp < _FAST:
-                stack[sp] = v
-                sp += 1
-            else:
-                if size == cap:
-                    size = compact(heap, size, state, closed, height, width, wrap_r, wrap_c, goal, hscale)
-                size = H.push(heap, size, key, v)
-    if status == FOUND:
-        return status, goal, expansions
-    return status, nearest_expanded(state, closed, height, width, wrap_r, wrap_c, goal), expansions
-
-
-@njit(cache=True, nogil=True)
-def astar_path(moves, half_cost, height, width, wrap, uniform, start, goal, hscale,
-               max_expansions, state, gen, parent, heap, geo):
-    """:func:`astar` plus the traced cells, their centres (see :func:`cell_centers`) and the cost.
-
-    Returns (status, nodes, points, cost, expansions).
-    """
-    status, end, expansions = astar(moves, half_cost, height, width, wrap, uniform, start,
-                                    goal, hscale, max_expansions, state, gen, parent, heap)
+            if size == cap:
+                size = compact(heap, size, g, stamp, closed, height, width, wrap_r, wrap_c, goal, hscale)
+            sp, size = open_cell(stack, sp, heap, size, ng + hscale * h, fu, v)
+    end = goal if status == FOUND else nearest_expanded(g, stamp, closed, height, width, wrap_r, wrap_c, goal)
     nodes = trace_back(parent, end)
-    return status, nodes, cell_centers(nodes, height, width, geo), state[2 * end], expansions
+    return status, nodes, cell_centers(nodes, height, width, geo), g[end], expansions
 
 
 @njit(cache=True, nogil=True, parallel=True)
@@ -294,10 +312,12 @@ def first_steps_astar(moves, half_cost, height, width, wrap, uniform, starts, go
     out = np.empty(k, np.int32)
     n = height * width
     n_chunks = min(k, 64)
+    geo = np.zeros(3, np.float64)
     for ch in prange(n_chunks):
         lo = ch * k // n_chunks
         hi = (ch + 1) * k // n_chunks
-        state = np.zeros(2 * n, np.float64)
+        g = np.empty(n, np.float64)
+        stamp = np.zeros(n, np.int32)
         parent = np.empty(n, np.int32)
         heap = np.empty(2 * (n + HEAP_RESERVE), np.float64)
         for i in range(lo, hi):
@@ -306,15 +326,9 @@ def first_steps_astar(moves, half_cost, height, width, wrap, uniform, starts, go
             if s == t:
                 out[i] = s
                 continue
-            status, end, _ = astar(moves, half_cost, height, width, wrap, uniform, s, t, hscale,
-                                   0, state, i - lo + 1, parent, heap)
-            if status != FOUND:
-                out[i] = -1
-                continue
-            v = end
-            while parent[v] != s:
-                v = parent[v]
-            out[i] = v
+            status, nodes, _, _, _ = astar(moves, half_cost, height, width, wrap, uniform, s, t, hscale,
+                                           0, g, stamp, i - lo + 1, parent, heap, geo)
+            out[i] = nodes[1] if status == FOUND else -1
     return out
 
 

@@ -24,10 +24,9 @@ def flow_dijkstra(moves, half_cost, height, width, wrap_r, wrap_c, goals, max_co
     where float rounding makes costs tie.
     """
     n = height * width
-    # cost and settled flag side by side (the workspace layout of navmesh._kernels.grid)
-    state = np.zeros(2 * n, np.float64)
-    for v in range(n):
-        state[2 * v] = np.inf
+    # cost and settled flag (1) per cell, as in the workspace of navmesh._kernels.grid
+    g = np.full(n, np.inf)
+    stamp = np.zeros(n, np.int32)
     origin = np.full(n, -1, np.int32)
     rank = np.full(n, -1, np.int32)
     cap = n + HEAP_RESERVE
@@ -36,17 +35,17 @@ def flow_dijkstra(moves, half_cost, height, width, wrap_r, wrap_c, goals, max_co
     for i in range(len(goals)):
         t = goals[i]
         if origin[t] < 0:
-            state[2 * t] = 0.0
+            g[t] = 0.0
             origin[t] = i
             size = H.push(heap, size, 0.0, t)
     expansions = 0
     while size > 0:
         du, u, size = H.pop(heap, size)
-        if state[2 * u + 1] == 1.0 or du > state[2 * u]:
+        if stamp[u] == 1 or du > g[u]:
             continue
         if du > max_cost:
             break
-        state[2 * u + 1] = 1.0
+        stamp[u] = 1
         rank[u] = expansions
         expansions += 1
         r = u // width
@@ -58,23 +57,20 @@ def flow_dijkstra(moves, half_cost, height, width, wrap_r, wrap_c, goals, max_co
             if (m >> d) & 1 == 0:
                 continue
             v = neighbor(r, c, d, height, width)
-            if state[2 * v + 1] == 1.0:
+            if stamp[v] == 1:
                 continue
             nd = du + STEP_LEN[d] * (hu + half_cost[v])
-            if nd < state[2 * v]:
-                state[2 * v] = nd
+            if nd < g[v]:
+                g[v] = nd
                 origin[v] = ou
                 if size == cap:
-                    size = compact(heap, size, state, 1.0, height, width, wrap_r, wrap_c, 0, 0.0)
+                    size = compact(heap, size, g, stamp, 1, height, width, wrap_r, wrap_c, 0, 0.0)
                 size = H.push(heap, size, nd, v)
-    cost = np.empty(n, np.float64)
     for v in range(n):
-        if state[2 * v + 1] == 1.0:
-            cost[v] = state[2 * v]
-        else:
-            cost[v] = np.inf
+        if stamp[v] != 1:
+            g[v] = np.inf
             origin[v] = -1
-    return cost, origin, rank, expansions
+    return g, origin, rank, expansions
 
 
 @njit(cache=True, nogil=True)
