@@ -96,56 +96,6 @@ def _jump(free, table, pw, ur, uc, sx, sy, goal, gr, gc):
     return _jump_straight(free, pw, v, sx + sy * pw, pw if sy == 0 else 1, goal)
 
 
-@njit(cache=True)
-def _directions(free, pw, u, p, dx, dy):
-    """Fill (dx, dy) with the pruned directions to scan from ``u`` reached from ``p`` (-1 for the
-    start: all eight); return how many. Diagonals are listed only when legal from ``u``; the
-    order (natural before forced, then as below) decides among equally short paths."""
-    n = 0
-    if p < 0:
-        for d in range(8):
-            dx[n] = DCOL[d]
-            dy[n] = DROW[d]
-            n += 1
-    else:
-        pr = p // pw
-        ur = u // pw
-        sx = _sign((u - ur * pw) - (p - pr * pw))
-        sy = _sign(ur - pr)
-        if sx != 0 and sy != 0:
-            dx[0] = sx
-            dy[0] = 0
-            dx[1] = 0
-            dy[1] = sy
-            dx[2] = sx
-            dy[2] = sy
-            n = 3
-        else:
-            dx[0] = sx
-            dy[0] = sy
-            n = 1
-            side = pw if sy == 0 else 1
-            step = sx + sy * pw
-            for s in (-1, 1):
-                so = s * side
-                if free[u + so] and not free[u + so - step]:  # forced neighbour on this side
-                    dx[n] = s if sy != 0 else 0
-                    dy[n] = s if sy == 0 else 0
-                    dx[n + 1] = sx if sx != 0 else s
-                    dy[n + 1] = sy if sy != 0 else s
-                    n += 2
-    k = 0
-    for i in range(n):  # keep the legal diagonals only (both side cells and the target free)
-        sx = dx[i]
-        sy = dy[i]
-        if sx != 0 and sy != 0 and not (free[u + sx] and free[u + sy * pw] and free[u + sx + sy * pw]):
-            continue
-        dx[k] = sx
-        dy[k] = sy
-        k += 1
-    return k
-
-
 @njit(cache=True, nogil=True)
 def jps(free, table, pheight, pw, width, start, goal, cost_unit, max_expansions, g, stamp, gen, parent, heap, geo):
     """Jump Point Search on padded flags (``start``/``goal`` are padded ids).
@@ -189,8 +139,46 @@ def jps(free, table, pheight, pw, width, start, goal, cost_unit, max_expansions,
         gu = g[u]
         ur = u // pw
         uc = u - ur * pw
-        for k in range(_directions(free, pw, u, parent[u], dx, dy)):
-            v = _jump(free, table, pw, ur, uc, dx[k], dy[k], goal, gr, gc)
+        # the pruned directions to scan (all eight from the start), natural before forced: their
+        # order decides among equally short paths
+        p = parent[u]
+        if p < 0:
+            for d in range(8):
+                dx[d] = DCOL[d]
+                dy[d] = DROW[d]
+            n_dir = 8
+        else:
+            pr = p // pw
+            sx = _sign(uc - (p - pr * pw))
+            sy = _sign(ur - pr)
+            dx[0] = sx
+            dy[0] = sy
+            n_dir = 1
+            if sx != 0 and sy != 0:  # diagonal: its two components, then itself
+                dx[0] = sx
+                dy[0] = 0
+                dx[1] = 0
+                dy[1] = sy
+                dx[2] = sx
+                dy[2] = sy
+                n_dir = 3
+            else:  # straight: ahead, then per side with a forced neighbour the side and its diagonal
+                side = pw if sy == 0 else 1
+                step = sx + sy * pw
+                for s in (-1, 1):
+                    so = s * side
+                    if free[u + so] and not free[u + so - step]:
+                        dx[n_dir] = s if sy != 0 else 0
+                        dy[n_dir] = s if sy == 0 else 0
+                        dx[n_dir + 1] = sx if sx != 0 else s
+                        dy[n_dir + 1] = sy if sy != 0 else s
+                        n_dir += 2
+        for k in range(n_dir):
+            sx = dx[k]
+            sy = dy[k]
+            if sx != 0 and sy != 0 and not (free[u + sx] and free[u + sy * pw] and free[u + sx + sy * pw]):
+                continue  # a diagonal step is legal only with both side cells free
+            v = _jump(free, table, pw, ur, uc, sx, sy, goal, gr, gc)
             if v < 0:
                 continue
             sv = stamp[v]
