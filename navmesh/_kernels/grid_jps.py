@@ -13,22 +13,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from navmesh._kernels.grid import (
-    DCOL,
-    DROW,
-    EXPAND,
-    HEAP_RESERVE,
-    cell_centers,
-    compact,
-    nearest_expanded,
-    next_open,
-    octile,
-    open_cell,
-)
+from navmesh._kernels import grid_heap as H
+from navmesh._kernels.grid import DCOL, DROW, HEAP_RESERVE, cell_centers, compact, nearest_expanded, octile
 from navmesh._kernels.heap import trace_back
 from navmesh._kernels.jumps import jump_diagonal, jump_straight
 from navmesh._kernels.signatures import plain_arguments
-from navmesh._kernels.status import FOUND
+from navmesh._kernels.status import BUDGET, EXHAUSTED, FOUND
 
 _FAST = HEAP_RESERVE  # capacity of the stack of jump points expanded without touching the heap
 _NO_BUDGET = 1 << 62
@@ -106,9 +96,9 @@ def jps(free, table, pheight, pw, width, start, goal, cost_unit, max_expansions,
     Optimal for 8-connected, uniform-cost grids where a diagonal step needs both side cells free.
     ``cost_unit`` is the cost of one straight step; the workspace (``g``, ``stamp``, ``gen``,
     ``parent``, ``heap``, see :mod:`navmesh._kernels.grid`) holds jump points only.
-    ``max_expansions`` = 0 means no budget. The open list is that of A*
-    (:func:`~navmesh._kernels.grid.next_open`, :func:`~navmesh._kernels.grid.open_cell`): the
-    octile heuristic stays consistent across jumps.
+    ``max_expansions`` = 0 means no budget. The loop is A*'s
+    (:func:`navmesh._kernels.grid.astar`, equal-key successors expanded without a heap round
+    trip): the octile heuristic stays consistent across jumps.
 
     Returns (status, nodes, points, cost, expansions): ``nodes`` every cell (unpadded ids) along
     the straight runs between the jump points up to the goal (or, when not found, the expanded
@@ -131,10 +121,24 @@ def jps(free, table, pheight, pw, width, start, goal, cost_unit, max_expansions,
     expansions = 0
     dx = np.empty(8, np.int64)
     dy = np.empty(8, np.int64)
+    status = EXHAUSTED
     while True:
-        u, sp, size, fu, status = next_open(stack, sp, heap, size, fu, stamp, closed, goal, expansions, limit)
-        if status != EXPAND:
+        if sp > 0:
+            sp -= 1
+            u = stack[sp]
+        elif size > 0:
+            fu, u, size = H.pop(heap, size)
+        else:
             break
+        if stamp[u] == closed:
+            continue
+        if u == goal:
+            status = FOUND
+            break
+        if expansions == limit:
+            status = BUDGET
+            break
+        stamp[u] = closed
         expansions += 1
         gu = g[u]
         ur = u // pw
@@ -192,9 +196,14 @@ def jps(free, table, pheight, pw, width, start, goal, cost_unit, max_expansions,
             g[v] = ng
             stamp[v] = seen
             parent[v] = u
-            if size == cap:
-                size = compact(heap, size, g, stamp, closed, pheight, pw, False, False, goal, cost_unit)
-            sp, size = open_cell(stack, sp, heap, size, ng + cost_unit * octile(abs(vr - gr), abs(vc - gc)), fu, v)
+            key = ng + cost_unit * octile(abs(vr - gr), abs(vc - gc))
+            if key <= fu and sp < _FAST:
+                stack[sp] = v
+                sp += 1
+            else:
+                if size == cap:
+                    size = compact(heap, size, g, stamp, closed, pheight, pw, False, False, goal, cost_unit)
+                size = H.push(heap, size, key, v)
     end = goal if status == FOUND else nearest_expanded(g, stamp, closed, pheight, pw, False, False, goal)
     nodes = unpad_jump_path(parent, end, pw, width)
     return status, nodes, cell_centers(nodes, pheight - 2, width, geo), g[end], expansions
