@@ -15,22 +15,12 @@ from numba import njit
 
 from navmesh._kernels import grid_heap as H
 from navmesh._kernels.grid import DCOL, DROW, HEAP_RESERVE, cell_centers, compact, nearest_expanded, octile
-from navmesh._kernels.heap import trace_back
 from navmesh._kernels.jumps import jump_diagonal, jump_straight
 from navmesh._kernels.signatures import plain_arguments
 from navmesh._kernels.status import BUDGET, EXHAUSTED, FOUND
 
 _FAST = HEAP_RESERVE  # capacity of the stack of jump points expanded without touching the heap
 _NO_BUDGET = 1 << 62
-
-
-@njit(cache=True)
-def _sign(x):
-    if x > 0:
-        return 1
-    if x < 0:
-        return -1
-    return 0
 
 
 @njit(cache=True)
@@ -153,8 +143,8 @@ def jps(free, table, pheight, pw, width, start, goal, cost_unit, max_expansions,
             n_dir = 8
         else:
             pr = p // pw
-            sx = _sign(uc - (p - pr * pw))
-            sy = _sign(ur - pr)
+            sx = int(uc > p - pr * pw) - int(uc < p - pr * pw)  # signs of the step from the parent
+            sy = int(ur > pr) - int(ur < pr)
             dx[0] = sx
             dy[0] = sy
             n_dir = 1
@@ -211,28 +201,32 @@ def jps(free, table, pheight, pw, width, start, goal, cost_unit, max_expansions,
 
 @njit(cache=True)
 def unpad_jump_path(parent, end, pw, width):
-    """Cells (unpadded ids) along the straight segments between the jump points ending at ``end``."""
-    jumps = trace_back(parent, end)
+    """Cells (unpadded ids) along the straight runs between the jump points, from the root of the
+    ``parent`` links to ``end``."""
     total = 1
-    for i in range(1, len(jumps)):
-        a = jumps[i - 1]
-        b = jumps[i]
+    b = end
+    while parent[b] >= 0:
+        a = parent[b]
         total += max(abs(b // pw - a // pw), abs(b % pw - a % pw))
+        b = a
     out = np.empty(total, np.int32)
-    r = jumps[0] // pw
-    c = jumps[0] - r * pw
-    out[0] = (r - 1) * width + (c - 1)
-    k = 1
-    for i in range(1, len(jumps)):
-        br = jumps[i] // pw
-        bc = jumps[i] - br * pw
-        sr = _sign(br - r)
-        sc = _sign(bc - c)
-        while r != br or c != bc:
+    k = total - 1
+    b = end
+    r = b // pw
+    c = b - r * pw
+    out[k] = (r - 1) * width + (c - 1)
+    while parent[b] >= 0:  # back along each run, from its far end to its jump point
+        a = parent[b]
+        ar = a // pw
+        ac = a - ar * pw
+        sr = int(ar > r) - int(ar < r)
+        sc = int(ac > c) - int(ac < c)
+        while r != ar or c != ac:
             r += sr
             c += sc
+            k -= 1
             out[k] = (r - 1) * width + (c - 1)
-            k += 1
+        b = a
     return out
 
 
