@@ -143,8 +143,8 @@ def jps(free, table, pheight, pw, width, start, goal, cost_unit, max_expansions,
             n_dir = 8
         else:
             pr = p // pw
-            sx = int(uc > p - pr * pw) - int(uc < p - pr * pw)  # signs of the step from the parent
-            sy = int(ur > pr) - int(ur < pr)
+            sx = min(max(uc - (p - pr * pw), -1), 1)  # signs of the step from the parent
+            sy = min(max(ur - pr, -1), 1)
             dx[0] = sx
             dy[0] = sy
             n_dir = 1
@@ -219,8 +219,8 @@ def unpad_jump_path(parent, end, pw, width):
         a = parent[b]
         ar = a // pw
         ac = a - ar * pw
-        sr = int(ar > r) - int(ar < r)
-        sc = int(ac > c) - int(ac < c)
+        sr = min(max(ar - r, -1), 1)
+        sc = min(max(ac - c, -1), 1)
         while r != ar or c != ac:
             r += sr
             c += sc
