@@ -37,11 +37,11 @@ kernels release the GIL. All of them also run as plain Python with ``NUMBA_DISAB
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from navmesh._kernels import grid_heap as H
 from navmesh._kernels.heap import trace_back
-from navmesh._kernels.signatures import plain_arguments
+from navmesh._kernels.signatures import njit, plain_arguments
 from navmesh._kernels.status import BUDGET, EXHAUSTED, FOUND
 
 
@@ -171,7 +171,7 @@ def nearest_expanded(g, stamp, closed, height, width, wrap_r, wrap_c, goal):
 # --------------------------------------------------------------------------------------------
 # A* / Dijkstra
 # --------------------------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@njit(cache=True)
 def astar(moves, half_cost, height, width, wrap, uniform, start, goal, hscale,
           max_expansions, g, stamp, gen, parent, heap, geo):
     """Best-first search from ``start`` to ``goal`` with the octile heuristic times ``hscale``.
@@ -278,7 +278,7 @@ def astar(moves, half_cost, height, width, wrap, uniform, start, goal, hscale,
     return status, nodes, cell_centers(nodes, height, width, geo), g[end], expansions
 
 
-@njit(cache=True, nogil=True, parallel=True)
+@njit(cache=True, parallel=True)
 def first_steps_astar(moves, half_cost, height, width, wrap, uniform, starts, goals, hscale):
     """Next cell on a least-cost path for many (start, goal) pairs (-1 when unreachable); ``wrap``
     as for :func:`astar`."""

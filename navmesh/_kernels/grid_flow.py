@@ -6,14 +6,13 @@ Same ``moves`` / ``half_cost`` arrays and direction codes as :mod:`navmesh._kern
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from navmesh._kernels import grid_heap as H
 from navmesh._kernels.grid import DCOL, DROW, HEAP_RESERVE, STEP_LEN, compact, neighbor
-from navmesh._kernels.signatures import plain_arguments
+from navmesh._kernels.signatures import njit, plain_arguments
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True)
 def flow_field(moves, half_cost, height, width, wrap_r, wrap_c, goals, max_cost, rel_tol):
     """A flow field in one call: the least cost from every cell to its nearest goal, then the
     best step of every cell. Steps cost the same both ways.

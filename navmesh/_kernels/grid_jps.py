@@ -11,12 +11,11 @@ without one the scans walk the cells. Both give the same successors, so the same
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from navmesh._kernels import grid_heap as H
 from navmesh._kernels.grid import DCOL, DROW, HEAP_RESERVE, cell_centers, compact, nearest_expanded, octile
 from navmesh._kernels.jumps import jump_diagonal, jump_straight
-from navmesh._kernels.signatures import plain_arguments
+from navmesh._kernels.signatures import njit, plain_arguments
 from navmesh._kernels.status import BUDGET, EXHAUSTED, FOUND
 
 _FAST = HEAP_RESERVE  # capacity of the stack of jump points expanded without touching the heap
@@ -76,7 +75,7 @@ def _jump(free, table, pw, ur, uc, sx, sy, goal, gr, gc):
     return _jump_straight(free, pw, v, sx + sy * pw, pw if sy == 0 else 1, goal)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True)
 def jps(free, table, pheight, pw, width, start, goal, cost_unit, max_expansions, g, stamp, gen, parent, heap, geo):
     """Jump Point Search on padded flags (``start``/``goal`` are padded ids).
 

@@ -9,10 +9,9 @@ chasers of one target with one backward search and the same answers.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from navmesh._kernels.grid import neighbor, offsets
-from navmesh._kernels.signatures import plain_arguments
+from navmesh._kernels.signatures import njit, plain_arguments
 
 
 @njit(cache=True)
@@ -61,7 +60,7 @@ def bfs_first(moves, height, width, wrap, off, hop, start, goal, seen, mark, qn,
     return -1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True)
 def first_step_bfs(moves, height, width, wrap, hop, start, goal):
     """Next cell from ``start`` on a fewest-steps path to ``goal`` (-1 when unreachable), by
     :func:`bfs_first`; all search state is allocated per call."""
