@@ -180,7 +180,9 @@ def astar(moves, half_cost, height, width, wrap, uniform, start, goal, hscale,
     workspace (see the module notes). ``wrap`` is None on maps without wrap-around, else the
     pair (rows wrap, columns wrap); being a different type, it gets its own compiled copy, so
     maps without wrap-around step by a fixed offset with no border test (about 15% faster).
-    ``uniform`` says every passable cell has the same cost (skips reading neighbours' costs).
+    ``uniform`` says every passable cell has the same cost: the step costs are then set once,
+    else once per expanded cell, before its neighbours are looked at (a cost branch per
+    neighbour measured about 8% slower on the big random map).
     ``max_expansions`` = 0 means no budget.
 
     A successor whose key does not exceed the key just taken off the heap is a legal next
@@ -241,7 +243,12 @@ def astar(moves, half_cost, height, width, wrap, uniform, start, goal, hscale,
         r = u // width
         c = u - r * width
         m = moves[u]
-        hu = half_cost[u]
+        if not uniform:  # this cell's step costs, so the loop below is the same for every map
+            hu = half_cost[u]
+            for d in range(8):
+                if (m >> d) & 1:
+                    v = u + off[d] if wrap is None else neighbor(r, c, d, height, width)
+                    step_cost[d] = STEP_LEN[d] * (hu + half_cost[v])
         for d in range(8):
             if (m >> d) & 1 == 0:
                 continue
@@ -252,10 +259,7 @@ def astar(moves, half_cost, height, width, wrap, uniform, start, goal, hscale,
             sv = stamp[v]
             if sv == closed:
                 continue
-            if uniform:
-                ng = gu + step_cost[d]
-            else:
-                ng = gu + STEP_LEN[d] * (hu + half_cost[v])
+            ng = gu + step_cost[d]
             if sv == seen and ng >= g[v]:
                 continue
             g[v] = ng
