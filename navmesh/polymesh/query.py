@@ -56,6 +56,7 @@ __all__ = ["MeshQuery", "MeshRaycast"]
 
 _EPS = 1e-10  # root pruning slack, relative to the mesh's size
 _POOL = 1024  # initial search node capacity (grows on demand)
+_NO_BUDGET = 2**62  # "no budget" for the kernels
 _PAIRS = (tuple, list, np.ndarray)
 _REALS = (float, int, np.float64)  # exactly these types (bool, a subclass of int, goes the long way)
 
@@ -140,13 +141,14 @@ class MeshQuery:
         self._tol = ENDPOINT_TOLERANCE * level_size(self._level_box)
         self._component = self._components()
         open_ = self._open.astype(np.int64)
-        dead, up = PK.dead_ends(m.indptr, m.neighbours.astype(np.int64), open_)
-        # the mesh for the kernels in one array, in the order of PK's M_* sections
-        self._mi = PK.pack([m.indptr, m.indices, m.neighbours, m.twins, m.polygon_of, m.is_corner, open_, dead, up,
-                            grid.cell_ptr, grid.cell_polys, self._component])
+        n = m.n_polygons
+        # the mesh for the kernels in one array, in the order of PK's M_* sections; the kernel
+        # fills the dead-end forest's three sections in place
+        self._mi = PK.pack([m.indptr, m.indices, m.neighbours, m.twins, m.polygon_of, m.is_corner, open_,
+                            np.zeros(n), np.zeros(n), np.zeros(n), grid.cell_ptr, grid.cell_polys, self._component])
         self._grid = grid.grid
         self._grow(_POOL)
-        self._hits = np.empty(PK.MAX_HITS, np.int64)
+        self._kernel(PK.OP_DEAD_ENDS, self._ws)
         nxt = next_slots(m.indptr)
         self._edges = np.stack([m.vertices[m.indices], m.vertices[m.indices[nxt]]], axis=1)  # (E, 2, 2)
 
@@ -166,9 +168,17 @@ class MeshQuery:
             raise InvalidGeometryError(f"{name}={describe(point)} is not valid; expected 2 finite coordinates")
         return p
 
+    def _kernel(self, op: int, ws: tuple[NDArray[np.int64], NDArray[np.float64]], s: Any = (0.0, 0.0),
+                g: Any = (0.0, 0.0), n_start: int = 0, n_goal: int = 0, budget: int = 0) -> tuple[int, int, int, int, float]:
+        """One call of the Polyanya entry kernel (:func:`PK.search`) with operation ``op`` on the
+        workspace ``ws``."""
+        return PK.search(op, self.mesh.vertices, self._mi, self._grid, ws[0], ws[1], s[0], s[1], g[0], g[1],
+                         n_start, n_goal, self._eps, budget)
+
     def _where(self, x: float, y: float) -> NDArray[np.int64]:
-        k = PK.locate(self.mesh.vertices, self._mi, self._grid, x, y, self._hits)
-        return self._hits[:k].copy()
+        k = self._kernel(PK.OP_LOCATE, self._ws, (x, y))[0]
+        o = self._start_at
+        return self._ws[0][o:o + k].copy()
 
     def polygon_at(self, point: ArrayLike) -> int:
         """The polygon containing ``point`` (one of them on a shared edge), -1 outside the mesh
@@ -382,11 +392,11 @@ class MeshQuery:
         kernel): (the path or None, the kernel's status, expansions); the status is OFF_MESH when
         an endpoint was to be located and lies off the open mesh."""
         while True:
-            wi, wf = self._ws
-            n_start, n_goal = self._place(self._ws, s_polys, g_polys)
-            status, n_pts, n_polys, expansions, length = PK.find(
-                self.mesh.vertices, self._mi, self._grid, wi, wf, s[0], s[1], g[0], g[1], n_start, n_goal,
-                self._eps, 2**62 if budget is None else budget)
+            ws = self._ws
+            n_start, n_goal = self._place(ws, s_polys, g_polys)
+            status, n_pts, n_polys, expansions, length = PK.search(
+                PK.OP_FIND, self.mesh.vertices, self._mi, self._grid, ws[0], ws[1], s[0], s[1], g[0], g[1], n_start,
+                n_goal, self._eps, _NO_BUDGET if budget is None else budget)
             if status != PK.NEED_SPACE:
                 break
             self._grow(4 * self._capacity)
@@ -429,6 +439,7 @@ class MeshQuery:
         """Replace the query's own workspace by one for ``capacity`` nodes."""
         self._capacity = capacity
         self._ws, self._out = self._workspace(capacity)
+        self._start_at = int(self._ws[0][1 + PK.W_START_POLYS])
 
     def _not_found(self, status, expansions, s, s_polys, s_moved, g, g_moved, budget, allow_partial) -> Path:
         """The answer when Polyanya ended without a path: out of budget (BUDGET) or EXHAUSTED."""
