@@ -20,7 +20,7 @@ pruning: a lone successor with the same root is expanded at once, off the heap. 
 popped whose polygon contains the goal ends the search: its f is the length of a real path and
 no open node can do better.
 
-Dead ends: polygons of the dead-end forest (:func:`_dead_ends`) are entered only on the way
+Dead ends: polygons of the dead-end forest (OP_DEAD_ENDS of :func:`search`) are entered only on the way
 from a start or to a goal inside them. When every start and goal polygon lies in one dead-end
 branch the corridor between them is unique, and the funnel algorithm through it gives the exact
 path without a search (mazes: the whole mesh is one such tree).
@@ -149,15 +149,6 @@ def _sec(a, offsets, k):
 
 
 @njit(cache=True)
-def _sections(wi, wf):
-    """The workspace's sections: (root, slot, parent, heap values, root stamp, mark, start polygons,
-    goal polygons, output polygons) of wi, then (interval, g, heap keys, root g, output points) of wf."""
-    return (wi[wi[1]:wi[2]], wi[wi[2]:wi[3]], wi[wi[3]:wi[4]], wi[wi[4]:wi[5]], wi[wi[5]:wi[6]], wi[wi[6]:wi[7]],
-            wi[wi[7]:wi[8]], wi[wi[8]:wi[9]], wi[wi[9]:wi[10]],
-            wf[wi[11]:wi[12]], wf[wi[12]:wi[13]], wf[wi[13]:wi[14]], wf[wi[14]:wi[15]], wf[wi[15]:wi[16]])
-
-
-@njit(cache=True)
 def _locate(px, py, xy, mi, grid, out):
     """Open polygons whose closed area contains (px, py), written to ``out``; returns their count.
 
@@ -199,73 +190,6 @@ def _locate(px, py, xy, mi, grid, out):
 
 
 @njit(cache=True)
-def _on_segment(ax, ay, bx, by, px, py):
-    if _orient(ax, ay, bx, by, px, py) != 0.0:
-        return False
-    return min(ax, bx) <= px <= max(ax, bx) and min(ay, by) <= py <= max(ay, by)
-
-
-@njit(cache=True)
-def _dead_ends(mi):
-    """The dead-end forest, written to the mesh's dead / up / depth sections: polygons peeled off
-    by repeatedly removing open polygons with at most one open neighbour left (neighbours counted
-    once however many edges they share), for each its neighbour towards the rest (``up``, -1 for
-    the last of a component) and its number of steps up to the top of its branch (``depth``). A
-    shortest path enters such a branch only to reach a goal inside it, and leaves it only from a
-    start inside it, always through ``up``; inside one branch the way between two polygons is
-    unique.
-    """
-    indptr = _sec(mi, mi, M_INDPTR)
-    nbr = _sec(mi, mi, M_NBR)
-    open_poly = _sec(mi, mi, M_OPEN)
-    dead = _sec(mi, mi, M_DEAD)
-    up = _sec(mi, mi, M_UP)
-    depth = _sec(mi, mi, M_DEPTH)
-    n = len(indptr) - 1
-    deg = np.zeros(n, np.int64)
-    queue = np.zeros(n, np.int64)
-    head = 0
-    tail = 0
-    for p in range(n):
-        dead[p] = 0
-        up[p] = -1
-        depth[p] = 0
-    for p in range(n):
-        if not open_poly[p]:
-            continue
-        lo = indptr[p]
-        hi = indptr[p + 1]
-        for e in range(lo, hi):
-            q = nbr[e]
-            # the edges a polygon shares with one neighbour are consecutive: count the first
-            if q >= 0 and open_poly[q] and (hi - lo < 2 or nbr[e - 1 if e > lo else hi - 1] != q):
-                deg[p] += 1
-        if deg[p] <= 1:
-            queue[tail] = p
-            tail += 1
-            dead[p] = 2  # queued
-    while head < tail:
-        p = queue[head]
-        head += 1
-        dead[p] = 1
-        lo = indptr[p]
-        hi = indptr[p + 1]
-        for e in range(lo, hi):
-            q = nbr[e]
-            if q >= 0 and open_poly[q] and dead[q] != 1 and nbr[e - 1 if e > lo else hi - 1] != q:
-                up[p] = q
-                deg[q] -= 1
-                if deg[q] <= 1 and dead[q] == 0:
-                    queue[tail] = q
-                    tail += 1
-                    dead[q] = 2
-    for k in range(tail - 1, -1, -1):  # a polygon's way up is peeled after it: tops first
-        p = queue[k]
-        q = up[p]
-        depth[p] = depth[q] + 1 if q >= 0 and dead[q] else 0
-
-
-@njit(cache=True)
 def search(op, xy, mi, grid, wi, wf, sx, sy, gx, gy, n_start, n_goal, eps, budget):
     """The one entry of the Polyanya kernels: operation ``op`` on the packed mesh ``mi`` with the
     workspace (wi, wf). Returns (status, points, polygons, expansions, length).
@@ -285,20 +209,82 @@ def search(op, xy, mi, grid, wi, wf, sx, sy, gx, gy, n_start, n_goal, eps, budge
     - OP_TRACE: write the path of a FOUND search (as OP_FIND).
     - OP_LOCATE: the open polygons containing (sx, sy), written to the start section; status =
       their count.
-    - OP_DEAD_ENDS: fill the mesh's dead-end sections (see :func:`_dead_ends`).
+    - OP_DEAD_ENDS: fill the mesh's dead-end sections (the notes in its branch).
     """
     if op == OP_DEAD_ENDS:
-        _dead_ends(mi)
+        # The dead-end forest, written to the mesh's dead / up / depth sections: polygons peeled off
+        # by repeatedly removing open polygons with at most one open neighbour left (neighbours counted
+        # once however many edges they share), for each its neighbour towards the rest (``up``, -1 for
+        # the last of a component) and its number of steps up to the top of its branch (``depth``). A
+        # shortest path enters such a branch only to reach a goal inside it, and leaves it only from a
+        # start inside it, always through ``up``; inside one branch the way between two polygons is
+        # unique.
+        indptr = _sec(mi, mi, M_INDPTR)
+        nbr = _sec(mi, mi, M_NBR)
+        open_poly = _sec(mi, mi, M_OPEN)
+        dead = _sec(mi, mi, M_DEAD)
+        up = _sec(mi, mi, M_UP)
+        depth = _sec(mi, mi, M_DEPTH)
+        n = len(indptr) - 1
+        deg = np.zeros(n, np.int64)
+        queue = np.zeros(n, np.int64)
+        head = 0
+        tail = 0
+        for p in range(n):
+            dead[p] = 0
+            up[p] = -1
+            depth[p] = 0
+        for p in range(n):
+            if not open_poly[p]:
+                continue
+            lo = indptr[p]
+            hi = indptr[p + 1]
+            for e in range(lo, hi):
+                q = nbr[e]
+                # the edges a polygon shares with one neighbour are consecutive: count the first
+                if q >= 0 and open_poly[q] and (hi - lo < 2 or nbr[e - 1 if e > lo else hi - 1] != q):
+                    deg[p] += 1
+            if deg[p] <= 1:
+                queue[tail] = p
+                tail += 1
+                dead[p] = 2  # queued
+        while head < tail:
+            p = queue[head]
+            head += 1
+            dead[p] = 1
+            lo = indptr[p]
+            hi = indptr[p + 1]
+            for e in range(lo, hi):
+                q = nbr[e]
+                if q >= 0 and open_poly[q] and dead[q] != 1 and nbr[e - 1 if e > lo else hi - 1] != q:
+                    up[p] = q
+                    deg[q] -= 1
+                    if deg[q] <= 1 and dead[q] == 0:
+                        queue[tail] = q
+                        tail += 1
+                        dead[q] = 2
+        for k in range(tail - 1, -1, -1):  # a polygon's way up is peeled after it: tops first
+            p = queue[k]
+            q = up[p]
+            depth[p] = depth[q] + 1 if q >= 0 and dead[q] else 0
         return 0, 0, 0, 0, 0.0
-    (nroot, nslot, npar, vals, root_stamp, mark, start_polys, goal_polys, out_polys,
-     nint, ng, keys, root_g, pts) = _sections(wi, wf)
-    if op == OP_LOCATE:
-        return _locate(sx, sy, xy, mi, grid, start_polys), 0, 0, 0, 0.0
-    if op == OP_FIND:
-        if n_start < 0:
-            n_start = _locate(sx, sy, xy, mi, grid, start_polys)
-        if n_goal < 0:
-            n_goal = _locate(gx, gy, xy, mi, grid, goal_polys)
+    # the workspace's sections (offsets in its header: ints in wi, floats in wf)
+    nroot, nslot, npar, vals = wi[wi[1]:wi[2]], wi[wi[2]:wi[3]], wi[wi[3]:wi[4]], wi[wi[4]:wi[5]]
+    root_stamp, mark, start_polys, goal_polys = wi[wi[5]:wi[6]], wi[wi[6]:wi[7]], wi[wi[7]:wi[8]], wi[wi[8]:wi[9]]
+    out_polys = wi[wi[9]:wi[10]]
+    nint, ng, keys, root_g = wf[wi[11]:wi[12]], wf[wi[12]:wi[13]], wf[wi[13]:wi[14]], wf[wi[14]:wi[15]]
+    pts = wf[wi[15]:wi[16]]
+    if op == OP_LOCATE or op == OP_FIND:
+        for k in range(2 if op == OP_FIND else 1):  # one call site of _locate: the start, then the goal
+            if op == OP_LOCATE or (n_start if k == 0 else n_goal) < 0:
+                c = _locate(sx if k == 0 else gx, sy if k == 0 else gy, xy, mi, grid,
+                            start_polys if k == 0 else goal_polys)
+                if k == 0:
+                    n_start = c
+                else:
+                    n_goal = c
+        if op == OP_LOCATE:
+            return n_start, 0, 0, 0, 0.0
         if n_start == 0 or n_goal == 0:
             return OFF_MESH, 0, 0, 0, 0.0
         comp = _sec(mi, mi, M_COMPONENT)
@@ -326,11 +312,25 @@ def search(op, xy, mi, grid, wi, wf, sx, sy, gx, gy, n_start, n_goal, eps, budge
     # OP_TRACE
     final = wi[S_FINAL]
     if final == CORRIDOR:
-        n_pts, n_polys, length = _funnel(xy, mi, wi[S_LCA], start_polys[:wi[S_N_START]], goal_polys[:wi[S_N_GOAL]],
-                                         out_polys, nroot, nslot, pts, sx, sy, gx, gy)
+        n_pts, n_polys = _funnel(xy, mi, wi[S_LCA], start_polys[:wi[S_N_START]], goal_polys[:wi[S_N_GOAL]],
+                                 out_polys, nroot, nslot, pts, sx, sy, gx, gy)
     else:
-        n_pts, n_polys, length = _trace(xy, mi, nroot, nslot, npar, nint, out_polys, pts, final, sx, sy, gx, gy)
-    return FOUND, n_pts, n_polys, wi[S_EXPANSIONS], length
+        n_pts, n_polys = _trace(xy, mi, nroot, nslot, npar, nint, out_polys, pts, final, sx, sy, gx, gy)
+    # drop points equal to the one before (a root on the start, a turn on a root)
+    keep = 1
+    for j in range(1, n_pts):
+        if pts[2 * j] != pts[2 * keep - 2] or pts[2 * j + 1] != pts[2 * keep - 1]:
+            pts[2 * keep] = pts[2 * j]
+            pts[2 * keep + 1] = pts[2 * j + 1]
+            keep += 1
+    if keep == 1:  # start == goal: a path of two equal points
+        pts[2] = pts[0]
+        pts[3] = pts[1]
+        keep = 2
+    length = 0.0
+    for k in range(1, keep):
+        length += _dist(pts[2 * k] - pts[2 * k - 2], pts[2 * k + 1] - pts[2 * k - 1])
+    return FOUND, keep, n_polys, wi[S_EXPANSIONS], length
 
 
 @njit(cache=True)
@@ -372,21 +372,6 @@ def _add(nroot, nslot, nint, ng, npar, root_g, root_stamp, n_nodes, slot, lx, ly
 
 
 @njit(cache=True)
-def _lca(up, depth, a, b):
-    """The lowest common polygon of two dead-end polygons' ways up, -1 when their branches differ."""
-    while depth[a] > depth[b]:
-        a = up[a]
-    while depth[b] > depth[a]:
-        b = up[b]
-    while a != b:
-        if depth[a] == 0:
-            return -1
-        a = up[a]
-        b = up[b]
-    return a
-
-
-@njit(cache=True)
 def _begin(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, start_polys, goal_polys, nint, ng, keys, root_g,
            sx, sy, gx, gy, eps, budget):
     """Start a search with a new stamp: mark the dead-end polygons it may enter and store the
@@ -422,7 +407,17 @@ def _begin(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, start_polys, 
         if lca < 0 or not dead[v]:
             lca = -1
             break
-        lca = _lca(up, depth, lca, v)
+        # the lowest common polygon of the two ways up (-1 when their branches differ)
+        while depth[lca] > depth[v]:
+            lca = up[lca]
+        while depth[v] > depth[lca]:
+            v = up[v]
+        while lca != v and lca >= 0:
+            if depth[lca] == 0:
+                lca = -1
+            else:
+                lca = up[lca]
+                v = up[v]
     wi[S_LCA] = lca
     steps = 0
     for k in range(len(start_polys) + len(goal_polys)):
@@ -449,8 +444,10 @@ def _begin(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, start_polys, 
                 continue
             a = indices[e]
             b = indices[e + 1] if e + 1 < hi else indices[lo]
-            if _on_segment(xy[a, 0], xy[a, 1], xy[b, 0], xy[b, 1], sx, sy):
-                continue
+            ax, ay, bx, by = xy[a, 0], xy[a, 1], xy[b, 0], xy[b, 1]
+            if (_orient(ax, ay, bx, by, sx, sy) == 0.0 and min(ax, bx) <= sx <= max(ax, bx)
+                    and min(ay, by) <= sy <= max(ay, by)):
+                continue  # the start lies on this edge
             n = _add(nroot, nslot, nint, ng, npar, root_g, root_stamp, n_nodes, twins[e],
                      xy[b, 0], xy[b, 1], xy[a, 0], xy[a, 1], -1, 0.0, -1, stamp, eps)
             if n < 0:
@@ -666,7 +663,7 @@ def _expand(xy, indptr, indices, nbr, twins, owner, corner, open_poly, dead, mar
 def _trace(xy, mi, nroot, nslot, npar, nint, polys, pts, final, sx, sy, gx, gy):
     """Write the turning points (start ... goal) and the polygons crossed, from the final node
     (SHARED: start and goal share a polygon), to the output sections ``polys`` and ``pts``;
-    returns (points, polygons, length)."""
+    returns (points, polygons); :func:`search` drops repeated points and sums the length."""
     nbr = _sec(mi, mi, M_NBR)
     owner = _sec(mi, mi, M_OWNER)
     if final < 0:  # the shared polygon is in polys[0] already (begin)
@@ -674,15 +671,17 @@ def _trace(xy, mi, nroot, nslot, npar, nint, polys, pts, final, sx, sy, gx, gy):
         pts[1] = sy
         pts[2] = gx
         pts[3] = gy
-        return 2, 1, _dist(gx - sx, gy - sy)
+        return 2, 1
     # the turn before the goal: straight from the root, or around an end of the interval
     root = nroot[final]
     rx = xy[root, 0] if root >= 0 else sx
     ry = xy[root, 1] if root >= 0 else sy
     lx, ly, qx, qy = nint[4 * final], nint[4 * final + 1], nint[4 * final + 2], nint[4 * final + 3]
     turn = 0  # 0 straight, 1 via L, 2 via R
-    if _orient(rx, ry, qx, qy, lx, ly) <= 0.0:
-        if not ((rx == lx and ry == ly) or (rx == qx and ry == qy) or _on_segment(lx, ly, qx, qy, rx, ry)):
+    side = _orient(rx, ry, qx, qy, lx, ly)
+    if side <= 0.0:
+        on_interval = side == 0.0 and min(lx, qx) <= rx <= max(lx, qx) and min(ly, qy) <= ry <= max(ly, qy)
+        if not ((rx == lx and ry == ly) or (rx == qx and ry == qy) or on_interval):
             via_l = _dist(lx - rx, ly - ry) + _dist(gx - lx, gy - ly)
             via_q = _dist(qx - rx, qy - ry) + _dist(gx - qx, gy - qy)
             turn = 1 if via_l <= via_q else 2
@@ -728,38 +727,9 @@ def _trace(xy, mi, nroot, nslot, npar, nint, polys, pts, final, sx, sy, gx, gy):
     polys[0] = nbr[nslot[first]]
     pts[0] = sx
     pts[1] = sy
-    keep, total = _finish(pts, n_pts)
-    return keep, n_chain + 1, total
+    return n_pts, n_chain + 1
 
 
-
-
-@njit(cache=True)
-def _finish(pts, n_pts):
-    """Drop points equal to the one before (a root on the start, a turn on a root) from the first
-    ``n_pts`` points of ``pts``; returns (points kept, the polyline's length)."""
-    keep = 1
-    for j in range(1, n_pts):
-        if pts[2 * j] != pts[2 * keep - 2] or pts[2 * j + 1] != pts[2 * keep - 1]:
-            pts[2 * keep] = pts[2 * j]
-            pts[2 * keep + 1] = pts[2 * j + 1]
-            keep += 1
-    if keep == 1:  # start == goal: a path of two equal points
-        pts[2] = pts[0]
-        pts[3] = pts[1]
-        keep = 2
-    total = 0.0
-    for k in range(1, keep):
-        total += _dist(pts[2 * k] - pts[2 * k - 2], pts[2 * k + 1] - pts[2 * k - 1])
-    return keep, total
-
-
-@njit(cache=True)
-def _member(polys, p):
-    for j in range(len(polys)):
-        if polys[j] == p:
-            return True
-    return False
 
 
 @njit(cache=True)
@@ -769,7 +739,7 @@ def _funnel(xy, mi, lca, start_polys, goal_polys, polys, left, right, pts, sx, s
     lowest common polygon ``lca``) is the only corridor, and string pulling through its portals
     (the funnel algorithm) gives the exact path. ``left`` / ``right`` (at least as long as the
     corridor plus two) receive the portals' vertex ids. Writes the polygons and the turning
-    points like :func:`_trace`; returns (points, polygons, length)."""
+    points like :func:`_trace`; returns (points, polygons)."""
     indptr = _sec(mi, mi, M_INDPTR)
     indices = _sec(mi, mi, M_INDICES)
     nbr = _sec(mi, mi, M_NBR)
@@ -796,11 +766,22 @@ def _funnel(xy, mi, lca, start_polys, goal_polys, polys, left, right, pts, sx, s
     # the start (goal) polygons around the start (goal) point form one connected piece of the
     # tree: the corridor begins at the last of them and ends at the first goal polygon after it
     first = 0
-    while first + 1 < m and _member(start_polys, polys[first + 1]):
-        first += 1
     last = m - 1
-    while last - 1 > first and _member(goal_polys, polys[last - 1]):
-        last -= 1
+    for side in range(2):
+        more = True
+        while more:
+            more = False
+            if first + 1 < m if side == 0 else last - 1 > first:
+                v = polys[first + 1] if side == 0 else polys[last - 1]
+                ends = start_polys if side == 0 else goal_polys
+                for j in range(len(ends)):
+                    if ends[j] == v:
+                        more = True
+            if more:
+                if side == 0:
+                    first += 1
+                else:
+                    last -= 1
     m = last - first + 1
     for j in range(m):
         polys[j] = polys[first + j]
@@ -867,8 +848,7 @@ def _funnel(xy, mi, lca, start_polys, goal_polys, polys, left, right, pts, sx, s
         i += 1
     pts[2 * n_pts] = gx
     pts[2 * n_pts + 1] = gy
-    keep, total = _finish(pts, n_pts + 1)
-    return keep, m, total
+    return n_pts + 1, m
 
 
 @njit(cache=True)
