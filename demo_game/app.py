@@ -126,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     warnings.simplefilter("ignore", navmesh.NavmeshWarning)
     try:
-        window = DemoWindow(args)
+        DemoWindow(args)
     except Exception as exc:  # noqa: BLE001 - pyglet's own classes cannot be imported without a display
         if not type(exc).__module__.startswith("pyglet"):
             raise

@@ -61,6 +61,9 @@ def _wp_graph(ctx: dict[str, Any]) -> None:
     swamp = TerrainRegion([(0, 0), (4, 0), (4, 3), (0, 3)], "swamp")
     level = Level.rectangle(12, 10, obstacles=[[(5, 2), (7, 2), (7, 8), (5, 8)]], terrain=[swamp])
     ctx["nav"] = build_waypoint_graph(level, corners=True, agent_radius=0.25, fill_spacing=3.0)
+    # uniform ground takes NavQuery's one-call road (its own kernel), terrain the general one
+    plain = Level.rectangle(12, 10, obstacles=[[(5, 2), (7, 2), (7, 8), (5, 8)]])
+    ctx["plain"] = build_waypoint_graph(plain, corners=True, agent_radius=0.25, fill_spacing=3.0)
 
 
 def _wp_paths(ctx: dict[str, Any]) -> None:
@@ -72,6 +75,7 @@ def _wp_paths(ctx: dict[str, Any]) -> None:
         for refine in ("any_angle", "smooth", "none"):
             query.find_path((1, 1), (11, 9), refine=refine)
         ctx["query"] = query
+    NavQuery(ctx["plain"]).find_path((1, 1), (11, 9))
 
 
 def _wp_batch(ctx: dict[str, Any]) -> None:

@@ -21,11 +21,10 @@ the size of the map.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from navmesh._kernels.heap import heap_pop, heap_push, trace_back
 from navmesh._kernels.los import segment_free, segment_touches
-from navmesh._kernels.signatures import plain_arguments
+from navmesh._kernels.signatures import njit, plain_arguments
 from navmesh._kernels.status import BUDGET, EXHAUSTED, FOUND
 
 # slots of the int64 ``state`` array of a workspace

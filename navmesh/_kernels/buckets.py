@@ -19,9 +19,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
-from navmesh._kernels.signatures import plain_arguments
+from navmesh._kernels.signatures import njit, plain_arguments
 
 CELL_EPS = 1e-9  # grid-units margin so a segment on a cell border is listed in both cells
 

@@ -10,10 +10,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
 from navmesh._kernels.buckets import hash_points, near_buckets
-from navmesh._kernels.signatures import plain_arguments
+from navmesh._kernels.signatures import njit, plain_arguments
 from navmesh._kernels.walls import safe_move, target_visible
 
 

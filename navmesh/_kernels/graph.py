@@ -8,10 +8,9 @@ Every kernel also runs as plain Python with ``NUMBA_DISABLE_JIT=1``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from navmesh._kernels.heap import heap_pop, heap_push, trace_back
-from navmesh._kernels.signatures import plain_arguments
+from navmesh._kernels.signatures import njit, plain_arguments
 from navmesh._kernels.status import BUDGET, EXHAUSTED, FOUND
 
 # Heuristic codes, in the order of navmesh.graph.HEURISTICS.

@@ -36,11 +36,11 @@ kernels release the GIL. All of them also run as plain Python with ``NUMBA_DISAB
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from navmesh._kernels import grid_heap as H
 from navmesh._kernels.heap import trace_back
-from navmesh._kernels.signatures import plain_arguments
+from navmesh._kernels.signatures import njit, plain_arguments
 from navmesh._kernels.status import BUDGET, EXHAUSTED, FOUND
 
 SQRT2 = 1.4142135623730951
@@ -169,7 +169,7 @@ def nearest_expanded(state, closed, height, width, wrap_r, wrap_c, goal):
 # --------------------------------------------------------------------------------------------
 # A* / Dijkstra
 # --------------------------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@njit(cache=True)
 def astar(moves, half_cost, height, width, wrap, uniform, start, goal, hscale,
           max_expansions, state, gen, parent, heap):
     """Best-first search from ``start`` to ``goal`` with the octile heuristic times ``hscale``.
@@ -273,7 +273,7 @@ def astar(moves, half_cost, height, width, wrap, uniform, start, goal, hscale,
     return status, nearest_expanded(state, closed, height, width, wrap_r, wrap_c, goal), expansions
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True)
 def astar_path(moves, half_cost, height, width, wrap, uniform, start, goal, hscale,
                max_expansions, state, gen, parent, heap, geo):
     """:func:`astar` plus the traced cells, their centres (see :func:`cell_centers`) and the cost.
@@ -286,7 +286,7 @@ def astar_path(moves, half_cost, height, width, wrap, uniform, start, goal, hsca
     return status, nodes, cell_centers(nodes, height, width, geo), state[2 * end], expansions
 
 
-@njit(cache=True, nogil=True, parallel=True)
+@njit(cache=True, parallel=True)
 def first_steps_astar(moves, half_cost, height, width, wrap, uniform, starts, goals, hscale):
     """Next cell on a least-cost path for many (start, goal) pairs (-1 when unreachable); ``wrap``
     as for :func:`astar`."""

@@ -6,14 +6,13 @@ Same ``moves`` / ``half_cost`` arrays and direction codes as :mod:`navmesh._kern
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from navmesh._kernels import grid_heap as H
 from navmesh._kernels.grid import DCOL, DROW, HEAP_RESERVE, STEP_LEN, compact, neighbor
-from navmesh._kernels.signatures import plain_arguments
+from navmesh._kernels.signatures import njit, plain_arguments
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True)
 def flow_dijkstra(moves, half_cost, height, width, wrap_r, wrap_c, goals, max_cost):
     """Least cost from every cell to its nearest goal; steps cost the same both ways.
 
@@ -77,7 +76,7 @@ def flow_dijkstra(moves, half_cost, height, width, wrap_r, wrap_c, goals, max_co
     return cost, origin, rank, expansions
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True)
 def flow_directions(moves, half_cost, height, width, wrap_r, wrap_c, cost, origin, rank, is_goal, goals,
                     rel_tol):
     """Direction code (0..7) of the best next step from every reached cell; -1 at goals/unreached.

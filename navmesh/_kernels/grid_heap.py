@@ -14,9 +14,8 @@ order. All functions also run as plain Python with ``NUMBA_DISABLE_JIT=1``.
 
 from __future__ import annotations
 
-from numba import njit
 
-from navmesh._kernels.signatures import plain_arguments
+from navmesh._kernels.signatures import njit, plain_arguments
 
 
 @njit(cache=True)

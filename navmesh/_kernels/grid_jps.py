@@ -11,13 +11,12 @@ the cells. Both give the same successors, so the same paths.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from navmesh._kernels import grid_heap as H
 from navmesh._kernels.grid import DCOL, DROW, HEAP_RESERVE, cell_centers, compact, nearest_expanded, octile
 from navmesh._kernels.heap import trace_back
 from navmesh._kernels.jumps import jump_diagonal, jump_straight
-from navmesh._kernels.signatures import plain_arguments
+from navmesh._kernels.signatures import njit, plain_arguments
 from navmesh._kernels.status import BUDGET, EXHAUSTED, FOUND
 
 _FAST = HEAP_RESERVE  # capacity of the stack of jump points expanded without touching the heap
@@ -88,7 +87,7 @@ def _diagonal(free, table, pw, ur, uc, sx, sy, goal, gr, gc):
     return _jump_diagonal(free, pw, v, sx, sy, goal)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True)
 def jps(free, table, pheight, pw, start, goal, cost_unit, max_expansions, state, gen, parent, heap):
     """Jump Point Search on padded flags; ids are padded ids. Returns (status, end, expansions).
 
@@ -254,7 +253,7 @@ def unpad_jump_path(parent, end, pw, width):
     return out
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True)
 def jps_path(free, table, pheight, pw, width, start, goal, cost_unit, max_expansions, state, gen, parent, heap,
              geo):
     """:func:`jps` plus the full cell chain (unpadded ids) and its centres.

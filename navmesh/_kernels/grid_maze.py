@@ -9,10 +9,9 @@ chasers of one target with one backward search and the same answers.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from navmesh._kernels.grid import neighbor, offsets
-from navmesh._kernels.signatures import plain_arguments
+from navmesh._kernels.signatures import njit, plain_arguments
 
 
 @njit(cache=True)
@@ -107,7 +106,7 @@ def _bfs_first_hop(moves, off, start, goal, seen, mark, qn, qf):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True)
 def first_step_bfs(moves, width, start, goal):
     """Next cell from ``start`` on a fewest-steps path to ``goal`` (-1 when unreachable).
 
@@ -119,7 +118,7 @@ def first_step_bfs(moves, width, start, goal):
     return bfs_first(moves, 0, width, False, offsets(width), start, goal, seen, 1, queue[:n], queue[n:])
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True)
 def first_step_bfs_wrap(moves, height, width, start, goal):
     """:func:`first_step_bfs` for maps with wrap-around borders."""
     n = len(moves)
@@ -128,7 +127,7 @@ def first_step_bfs_wrap(moves, height, width, start, goal):
     return bfs_first(moves, height, width, True, offsets(width), start, goal, seen, 1, queue[:n], queue[n:])
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True)
 def first_step_hop(moves, width, start, goal):
     """:func:`first_step_bfs` hopping between junctions of a lattice maze (see _bfs_first_hop)."""
     n = len(moves)

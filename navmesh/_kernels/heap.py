@@ -10,9 +10,8 @@ unspecified but deterministic order (the graph kernels' order is the one they ha
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from navmesh._kernels.signatures import plain_arguments
+from navmesh._kernels.signatures import njit, plain_arguments
 
 
 @njit(cache=True)

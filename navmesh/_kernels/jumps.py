@@ -25,9 +25,8 @@ Entries of blocked cells are 0 and never read.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from navmesh._kernels.signatures import plain_arguments
+from navmesh._kernels.signatures import njit, plain_arguments
 
 # Unit column / row step of each direction (the same order as navmesh._kernels.grid).
 JCOL = np.array([0, 1, 0, -1, 1, 1, -1, -1], dtype=np.int64)
@@ -102,7 +101,7 @@ def _fill_diagonal(free, pw, d, table, lo, hi):
             row[v] = -1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True)
 def build_jump_table(free, pw, table):
     """Fill ``table`` (shape (len(free), 8), int16 or int32) with the JPS+ entries of ``free``."""
     for d in range(4):
@@ -111,7 +110,7 @@ def build_jump_table(free, pw, table):
         _fill_diagonal(free, pw, d, table, 0, len(free))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True)
 def update_jump_table(free, pw, table, rows_lo, rows_hi, cols_lo, cols_hi):
     """Refresh ``table`` in place after cells in padded rows/cols ``[lo, hi)`` changed.
 

@@ -40,10 +40,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
 from navmesh._kernels.heap import heap_pop, heap_push
-from navmesh._kernels.signatures import plain_arguments
+from navmesh._kernels.signatures import njit, plain_arguments
 from navmesh._kernels.status import BUDGET, EXHAUSTED, FOUND
 
 NEED_SPACE = 3  # the node pool is full: grow the workspace and run again

@@ -10,9 +10,8 @@ that this leaves at most four times the minimum number of convex pieces.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from navmesh._kernels.signatures import plain_arguments
+from navmesh._kernels.signatures import njit, plain_arguments
 
 
 @njit(cache=True)

@@ -1,4 +1,13 @@
-"""One compiled specialisation per argument type, not one more per constant value or int width.
+"""navmesh's kernel decorator, and one compiled specialisation per argument type.
+
+:func:`njit` is numba's ``njit`` with the options of every navmesh kernel (:data:`KERNEL_OPTIONS`),
+kept here in one place. numba compiles its own implementations of numpy functions (``np.empty``,
+``np.full``, ``np.argsort`` ...) once per set of options of the calling kernel: a ``nogil`` kernel
+and a plain one each compiled their own ``np.empty(n, np.int32)``. With one set of options for
+every kernel, each such implementation is compiled once per process.
+
+The rest of the module: one compiled specialisation per argument type, not one more per
+constant value or int width.
 
 When a kernel calls another with a constant (``heap_push(keys, vals, 0, ...)``, ``False``, ``-1``),
 numba types that argument as a literal (``Literal[int](0)``) and compiles the callee once more for
@@ -16,7 +25,22 @@ from __future__ import annotations
 
 from typing import Any
 
+import numba
 from numba.core import types
+
+#: The options of every kernel: machine code cached on disk, and the GIL released (a kernel never
+#: touches a Python object), so that a kernel can run beside a game's own threads.
+KERNEL_OPTIONS: dict[str, Any] = {"cache": True, "nogil": True}
+
+
+def njit(func: Any = None, /, **options: Any) -> Any:
+    """``numba.njit`` with :data:`KERNEL_OPTIONS`; ``options`` add to them (``parallel=True``).
+
+    Used like numba's: ``@njit`` or ``@njit(cache=True)``. With ``NUMBA_DISABLE_JIT=1`` the
+    function stays plain Python, as with numba's own decorator.
+    """
+    decorate = numba.njit(**{**KERNEL_OPTIONS, **options})
+    return decorate if func is None else decorate(func)
 
 
 def _plain_type(t: Any) -> Any:

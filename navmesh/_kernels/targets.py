@@ -13,11 +13,11 @@ search, and every query sharing the target costs one table lookup.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from navmesh._kernels.grid import neighbor as _neighbor, offsets as _offsets
 from navmesh._kernels.grid_maze import bfs_first as _bfs_first
-from navmesh._kernels.signatures import plain_arguments
+from navmesh._kernels.signatures import njit, plain_arguments
 
 
 @njit(cache=True)
@@ -58,7 +58,7 @@ def _step_from(moves, height, width, wrap, off, dist, u):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True)
 def first_step_field(moves, height, width, wrap, target):
     """First step toward ``target`` from every cell (int32; the target itself; -1 where cut off)."""
     n = height * width
@@ -72,7 +72,7 @@ def first_step_field(moves, height, width, wrap, target):
     return out
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True)
 def group_by_goal(goals, n_cells):
     """Queries grouped by goal (a counting sort): (order, bounds, group_goals).
 
@@ -133,7 +133,7 @@ def _answer_groups(moves, height, width, wrap, starts, order, bounds, group_goal
                 out[i] = _step_from(moves, height, width, wrap, off, dist, starts[i])
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True)
 def first_steps_grouped(moves, height, width, wrap, starts, order, bounds, group_goals, group_field, fields, out):
     """First steps of many queries grouped by goal (see :func:`group_by_goal`) into ``out``.
 
@@ -145,7 +145,7 @@ def first_steps_grouped(moves, height, width, wrap, starts, order, bounds, group
                    0, len(bounds) - 1)
 
 
-@njit(cache=True, nogil=True, parallel=True)
+@njit(cache=True, parallel=True)
 def first_steps_grouped_parallel(moves, height, width, wrap, starts, order, bounds, group_goals, group_field,
                                  fields, out):
     """:func:`first_steps_grouped` with the groups split over the threads (for large batches)."""

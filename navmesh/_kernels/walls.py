@@ -22,10 +22,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
 from navmesh._kernels.buckets import CELL_EPS, cell_of, segment_cells
-from navmesh._kernels.signatures import plain_arguments
+from navmesh._kernels.signatures import njit, plain_arguments
 
 
 @njit(cache=True)

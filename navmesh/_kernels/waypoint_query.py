@@ -13,11 +13,10 @@ same order, on the same arrays).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from navmesh._kernels.anyangle import join_positions, solve_batch
 from navmesh._kernels.los import segment_free
-from navmesh._kernels.signatures import plain_arguments
+from navmesh._kernels.signatures import njit, plain_arguments
 
 #: ``find_one``'s count when a position joins no waypoint: the caller takes the general road
 #: (which checks walkability and moves the position).
