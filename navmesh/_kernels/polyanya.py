@@ -822,6 +822,14 @@ def _funnel(xy, mi, lca, start_polys, goal_polys, polys, left, right, pts, sx, s
         vr = right[i]
         plx, ply = (xy[vl, 0], xy[vl, 1]) if vl >= 0 else (gx, gy)
         prx, pry = (xy[vr, 0], xy[vr, 1]) if vr >= 0 else (gx, gy)
+        if _orient(ax, ay, plx, ply, prx, pry) == 0.0:
+            # the portal seen edge-on (the apex on its line): the path passes its nearer end, or
+            # the apex itself when that lies on the portal; the funnel narrows to that point
+            if (plx - ax) * (prx - ax) + (ply - ay) * (pry - ay) <= 0.0:
+                plx, ply = ax, ay
+            elif (plx - ax) * (plx - ax) + (ply - ay) * (ply - ay) > (prx - ax) * (prx - ax) + (pry - ay) * (pry - ay):
+                plx, ply = prx, pry
+            prx, pry = plx, ply
         if _orient(ax, ay, rx, ry, prx, pry) >= 0.0:  # the right side tightens
             if (ax == rx and ay == ry) or _orient(ax, ay, lx, ly, prx, pry) < 0.0:
                 rx, ry, ir = prx, pry, i

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import shapely
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -18,6 +19,7 @@ from navmesh.errors import NodeNotFoundError, NoPathError, SearchBudgetError
 from navmesh.geometry import cell_rectangles
 from navmesh.level import Level
 from navmesh.polymesh.build import build_navmesh
+from navmesh.polymesh.mesh import PolyMesh
 from navmesh.polymesh.query import MeshQuery
 from navmesh.waypoints.build import build_waypoint_graph
 from navmesh.waypoints.query import NavQuery
@@ -102,3 +104,31 @@ def test_budget_smaller_than_the_corridor_falls_back_to_the_search():
     with pytest.raises(SearchBudgetError, match="max_expansions=2"):
         query.find_path(s, g, max_expansions=2)
     assert query.find_path(s, g, max_expansions=full.expansions).cost == full.cost
+
+
+def test_portal_seen_edge_on_from_the_apex():
+    # five polygons of the maze512-1-0 mesh (shifted by (-100, -220)): a corridor row B with two
+    # openings above, the right one A, the left one a chain C-D-E. From A the funnel's apex is
+    # (11, 4), and it sees the portal B-C from (10, 4) to (9, 4) edge-on along y = 4: the path
+    # must pass the nearer end (10, 4) and go diagonally through (9, 5); a funnel that turned at
+    # the far end came out 2 - sqrt(2) too long
+    polys = [[(12, 7), (11, 7), (11, 6), (11, 4), (12, 4), (12, 5), (12, 6)],
+             [(8.5, 4), (5, 4), (5, 3), (6, 3), (8.5, 3), (12, 3), (12, 4), (11, 4), (10, 4), (9, 4)],
+             [(10, 4), (9, 5), (9, 4)],
+             [(10, 4), (10, 6), (8.5, 6), (9, 5)],
+             [(8.5, 6), (8, 6), (7, 5), (8.5, 5), (9, 5)]]
+    points = sorted({p for poly in polys for p in poly})
+    ids = {p: k for k, p in enumerate(points)}
+    mesh = PolyMesh.from_polygons(points, np.cumsum([0] + [len(p) for p in polys]), [ids[p] for poly in polys for p in poly])
+    query = MeshQuery(mesh)
+    union = shapely.union_all([shapely.Polygon(p) for p in polys])
+    level = Level((5, 3, 12, 7), obstacles=list(shapely.get_parts(shapely.difference(shapely.box(5, 3, 12, 7), union))))
+    oracle = NavQuery(build_waypoint_graph(level, corners=True, k=None))
+    s, g = (11.5, 6.5), (8.0, 5.5)
+    want = oracle.find_path(s, g, refine="none").cost
+    # via (11, 4), (10, 4), (9, 5)
+    assert want == pytest.approx(np.hypot(0.5, 2.5) + 1 + np.sqrt(2) + np.hypot(1, 0.5), rel=1e-12)
+    got = query.find_path(s, g)
+    assert query.start_search(s, g).finished  # the funnel answered
+    assert got.cost == pytest.approx(want, rel=1e-12)
+    assert got.points.tolist() == [list(s), [11, 4], [10, 4], [9, 5], list(g)]
