@@ -28,7 +28,15 @@ Run with ``python -m benchmarks.crowd`` from the project root (``--quick`` for a
    (20 s). Reported: the first update (compiles nothing: the kernels were loaded before), the
    median and the 90th percentile per update, and the mean distance of the units to their
    group's goal at the start and after 20 s (the groups should at least halve it), with the
-   ratio of the cave median to the arena median at 2,000 units of the same run.
+   ratio of the cave median to the arena median at 2,000 units of the same run. Peers on the
+   same input in the same run, each timed in its own loop, set up as their users would:
+
+   - pyrvo (C++ RVO2 / ORCA bindings): the level's obstacle polygons, one agent per unit, per
+     frame the preferred velocities toward the goals set from Python, then ``do_step`` (ORCA
+     plans no routes: its agents go straight at their goals, so it does less than the Crowd).
+   - pynavmesh's crowd (``pathfinder.PathFinder``: pure Python Recast/Detour path search and
+     RVO2) on navmesh's PolyMesh of the level given as vertices and polygons; a few frames
+     only (it is slow). Where a peer cannot run, the output says why.
 
 Times: median wall time per update, and in brackets the median CPU time of the calling thread
 (``time.thread_time``), which a busy shared machine inflates much less. Ratios are peer median /
@@ -43,8 +51,10 @@ import statistics
 import time
 from collections import defaultdict
 from pathlib import Path as FilePath
+from typing import Any
 
 import numpy as np
+import shapely
 
 import navmesh
 from navmesh.steering import Crowd, Walls
@@ -83,35 +93,124 @@ def cave_blocked(size: int = 256, seed: int = 0) -> np.ndarray:
     return label != 1 + int(np.argmax(sizes))
 
 
-def cave_level(frames: int) -> dict[str, float]:
-    """First, median and p90 ms per update and the mean distance to the goals before / after."""
+def cave_input() -> tuple[navmesh.Level, navmesh.NavMap, np.ndarray, np.ndarray]:
+    """The cave level, its NavMap (corners, k=8), 2,000 unit start points and 8 goals."""
     grid = navmesh.GridMap(cave_blocked())
     obstacles, _ = level_geometry(grid)
     level = navmesh.Level.rectangle(grid.width, grid.height, obstacles=obstacles)
     nav = navmesh.build_waypoint_graph(level, corners=True, agent_radius=RADIUS, k=8)
-    crowd = Crowd(nav)
-    crowd.add([[0.0, 0.0]], radius=RADIUS, speed=SPEED)  # builds the walls
-    pts = free_points(crowd.walls, 2008, 0, grid.width, 7)
-    ids = crowd.add(pts[:2000], radius=RADIUS, speed=SPEED)
-    groups = np.array_split(ids, 8)
-    goals = pts[2000:]
+    pts = free_points(Walls(nav, [RADIUS]), 2008, 0, grid.width, 7)
+    return level, nav, pts[:2000], pts[2000:]
 
-    def mean_distance() -> float:
-        return float(np.mean([np.hypot(*(crowd.positions[g] - goals[k]).T).mean() for k, g in enumerate(groups)]))
 
-    for k, g in enumerate(groups):
-        crowd.move_to(g, goals[k])
-    before = mean_distance()
+def _timed(step: Any, frames: int) -> tuple[np.ndarray, np.ndarray]:
+    """Wall and CPU ms of ``frames`` calls of ``step``."""
     times, cpu = [], []
     for _ in range(frames):
         t, c = time.perf_counter(), time.thread_time()
-        crowd.update(DT)
+        step()
         cpu.append(time.thread_time() - c)
         times.append(time.perf_counter() - t)
-    ms, cms = np.asarray(times) * 1e3, np.asarray(cpu) * 1e3
+    return np.asarray(times) * 1e3, np.asarray(cpu) * 1e3
+
+
+def _distances(pos: np.ndarray, groups: list[np.ndarray], goals: np.ndarray) -> float:
+    return float(np.mean([np.hypot(*(pos[g] - goals[k]).T).mean() for k, g in enumerate(groups)]))
+
+
+def cave_level(frames: int, cave: tuple[Any, ...]) -> dict[str, float]:
+    """navmesh's Crowd on the cave: first, median and p90 ms per update, the mean distance to
+    the goals before / after, the shares arrived (on their slots / settled near them)."""
+    level, nav, starts, goals = cave
+    crowd = Crowd(nav)
+    ids = crowd.add(starts, radius=RADIUS, speed=SPEED)
+    groups = np.array_split(ids, 8)
+    for k, g in enumerate(groups):
+        crowd.move_to(g, goals[k])
+    before = _distances(crowd.positions, groups, goals)
+    ms, cms = _timed(lambda: crowd.update(DT), frames)
     return {"nodes": nav.graph.n_nodes, "first": ms[0], "first_cpu": cms[0], "median": float(np.median(ms)),
             "median_cpu": float(np.median(cms)), "p90": float(np.percentile(ms, 90)),
-            "before": before, "after": mean_distance(), "arrived": float(crowd.arrived[ids].mean())}
+            "before": before, "after": _distances(crowd.positions, groups, goals),
+            "arrived": float(crowd.arrived[ids].mean()), "settled": float(crowd.settled[ids].mean())}
+
+
+def cave_pyrvo(frames: int, cave: tuple[Any, ...]) -> dict[str, float] | str:
+    """pyrvo (C++ RVO2/ORCA bindings) on the cave, set up as its examples do: the level's
+    obstacles as polygons (counter-clockwise), one agent per unit, and per frame each agent's
+    preferred velocity toward its group's goal (ORCA has no route planning: straight at the
+    goal, slowing within a unit of it), then ``do_step``. Timed: the per-frame Python loop
+    (read positions, set preferred velocities) and ``do_step``."""
+    try:
+        import pyrvo
+    except ImportError as exc:
+        return f"not run: {exc}"
+    level, _, starts, goals = cave
+    sim = pyrvo.RVOSimulator(DT, 4 * RADIUS, 10, 1.0, 1.0, RADIUS, SPEED)
+    for obstacle in level.obstacles:
+        ring = shapely.geometry.polygon.orient(obstacle, 1.0).exterior.coords[:-1]
+        sim.add_obstacle([(float(x), float(y)) for x, y in ring])
+    sim.process_obstacles()
+    for x, y in starts:
+        sim.add_agent((float(x), float(y)))
+    goal_of = np.repeat(goals, [len(g) for g in np.array_split(np.arange(len(starts)), 8)], axis=0)
+    n = len(starts)
+
+    def positions() -> np.ndarray:
+        return np.array([sim.get_agent_position(i).to_tuple() for i in range(n)])
+
+    def step() -> None:
+        to = goal_of - positions()
+        d = np.maximum(np.hypot(*to.T), 1e-9)
+        pref = to / d[:, None] * (SPEED * np.minimum(d, 1.0))[:, None]
+        for i, (vx, vy) in enumerate(pref.tolist()):
+            sim.set_agent_pref_velocity(i, (vx, vy))
+        sim.do_step()
+
+    groups = np.array_split(np.arange(n), 8)
+    before = _distances(positions(), groups, goals)
+    ms, cms = _timed(step, frames)
+    return {"median": float(np.median(ms)), "median_cpu": float(np.median(cms)), "first": ms[0],
+            "before": before, "after": _distances(positions(), groups, goals)}
+
+
+def cave_pynavmesh(frames: int, cave: tuple[Any, ...]) -> dict[str, float] | str:
+    """pynavmesh (``pathfinder.PathFinder``, pure Python Recast/Detour + RVO2) on the cave: its
+    navigation mesh is navmesh's :func:`~navmesh.build_navmesh` of the level (radius 0) given as
+    vertices and polygons, the agents added and sent to their goals (one path search each, as
+    its README does), then ``update()`` per frame (its own RVO crowd)."""
+    try:
+        from pathfinder import PathFinder
+    except ImportError as exc:
+        return f"not run: {exc}"
+    level, _, starts, goals = cave
+    mesh = navmesh.build_navmesh(level)
+    vertices = [(float(x), 0.0, float(y)) for x, y in mesh.vertices[:, :2]]
+    polygons = [mesh.polygon(p).tolist() for p in range(mesh.n_polygons)]
+    t = time.perf_counter()
+    try:
+        pf = PathFinder(vertices, polygons, neighbor_dist=4 * RADIUS, max_neighbors=10, max_speed=SPEED,
+                        agent_radius=RADIUS, update_path_find=1e9)
+    except Exception as exc:  # noqa: BLE001 - a peer's failure is reported, not raised
+        return (f"could not load the cave's mesh ({mesh.n_polygons} polygons): {type(exc).__name__}: {exc} "
+                "(its NavmeshNode divides by the normal of every three consecutive vertices, so a polygon with "
+                "collinear vertices fails; fanned into triangles round their centroids instead, its recursive "
+                "polygon grouping passes Python's recursion limit, and with the limit raised it had not finished "
+                "loading after 10 minutes, 2026-11-26)")
+    setup = time.perf_counter() - t
+    n = len(starts)
+    agents = [pf.add_agent((float(x), 0.0, float(y)), RADIUS, SPEED) for x, y in starts]
+    if min(agents) < 0:
+        return f"could not place {sum(a < 0 for a in agents)} of {n} agents on the cave's mesh"
+    goal_of = np.repeat(goals, [len(g) for g in np.array_split(np.arange(n), 8)], axis=0)
+    t = time.perf_counter()
+    for a, (gx, gy) in zip(agents, goal_of.tolist()):
+        pf.set_agent_destination(a, (gx, 0.0, gy))
+    paths = time.perf_counter() - t
+    pf.update_time()
+    ms, cms = _timed(pf.update, frames)
+    return {"median": float(np.median(ms)), "median_cpu": float(np.median(cms)), "first": ms[0],
+            "setup_s": setup, "paths_s": paths}
 
 
 def real_level(nav: navmesh.NavMap, n: int, frames: int) -> tuple[float, float, float, float]:
@@ -212,6 +311,7 @@ def open_plane(n: int, frames: int, rvo_frames: int) -> dict[str, tuple[float, f
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer frames and no 10,000-unit peers")
+    parser.add_argument("--cave-only", action="store_true", help="only the generated cave and its peers")
     args = parser.parse_args()
     sizes = (500, 2000, 10000)
     frames = 30 if args.quick else 90
@@ -226,19 +326,37 @@ def main() -> None:
     print(f"Real level: Moving AI arena, 4-unit cells, {nav!r}")
     print(f"{'units':>7} {'median ms':>10} {'cpu ms':>8} {'max ms':>8} {'arrived':>8}")
     arena_2000 = 0.0
-    for n in sizes:
+    for n in () if args.cave_only else sizes:
         med, med_cpu, worst, arrived = real_level(nav, n, frames * 3)
         arena_2000 = med if n == 2000 else arena_2000
         print(f"{n:>7} {med:>10.3f} {med_cpu:>8.3f} {worst:>8.2f} {arrived:>8.0%}")
     print()
-    cave = cave_level(200 if args.quick else 600)
-    print(f"Generated 256 x 256 cave as polygons ({cave['nodes']} corner waypoints, k=8), 2,000 units in 8 groups:")
-    print(f"  first update {cave['first']:.1f} ms (cpu {cave['first_cpu']:.1f}), median {cave['median']:.3f} ms "
-          f"(cpu {cave['median_cpu']:.3f}), p90 {cave['p90']:.2f} ms "
-          f"(x{cave['median'] / arena_2000:.1f} the arena median at 2,000 units)")
-    print(f"  mean distance to the goals {cave['before']:.1f} -> {cave['after']:.1f} "
-          f"({cave['after'] / cave['before']:.0%}), arrived {cave['arrived']:.0%}")
-    print()
+    cave = cave_input()
+    frames_cave = 200 if args.quick else 600
+    ours = cave_level(frames_cave, cave)
+    print(f"Generated 256 x 256 cave as polygons ({ours['nodes']} corner waypoints, k=8), 2,000 units in 8 groups:")
+    vs_arena = f" (x{ours['median'] / arena_2000:.1f} the arena median at 2,000 units)" if arena_2000 else ""
+    print(f"  first update {ours['first']:.1f} ms (cpu {ours['first_cpu']:.1f}), median {ours['median']:.3f} ms "
+          f"(cpu {ours['median_cpu']:.3f}), p90 {ours['p90']:.2f} ms{vs_arena}")
+    print(f"  mean distance to the goals {ours['before']:.1f} -> {ours['after']:.1f} "
+          f"({ours['after'] / ours['before']:.0%}) after {frames_cave * DT:.0f} s, arrived {ours['arrived']:.1%} "
+          f"({ours['settled']:.1%} settled near their slots)")
+    rvo = cave_pyrvo(frames_cave, cave)
+    if isinstance(rvo, str):
+        print(f"  pyrvo ORCA: {rvo}")
+    else:
+        print(f"  pyrvo ORCA (C++, straight at the goals, no routes): median {rvo['median']:.3f} ms "
+              f"(cpu {rvo['median_cpu']:.3f}), ratio pyrvo / navmesh x{rvo['median'] / ours['median']:.2f} wall, "
+              f"x{rvo['median_cpu'] / ours['median_cpu']:.2f} cpu; mean distance {rvo['before']:.1f} -> {rvo['after']:.1f}")
+    nm = cave_pynavmesh(3 if args.quick else 10, cave)
+    if isinstance(nm, str):
+        print(f"  pynavmesh crowd: {nm}")
+    else:
+        print(f"  pynavmesh crowd (pure Python, {nm['setup_s']:.1f} s to load the mesh, {nm['paths_s']:.1f} s for "
+              f"2,000 paths): median {nm['median']:.1f} ms (cpu {nm['median_cpu']:.1f}), ratio pynavmesh / navmesh "
+              f"x{nm['median'] / ours['median']:,.0f} wall, x{nm['median_cpu'] / ours['median_cpu']:,.0f} cpu")
+    if args.cave_only:
+        return
     print("Open plane 400 x 400, all units to the centre: median wall ms per update (cpu ms),")
     print("ratio = peer / navmesh on wall time")
     for n in sizes:

@@ -8,12 +8,13 @@ out it is an error.
 
 from __future__ import annotations
 
+from typing import Protocol
+
 import numpy as np
 import shapely
 from numpy.typing import ArrayLike, NDArray
 
 from navmesh.errors import InvalidGeometryError
-from navmesh.sight import LineOfSight
 
 __all__ = ["ENDPOINT_TOLERANCE", "BOUNDS_MARGIN", "level_size", "endpoint_tolerance", "nearest_walkable"]
 
@@ -31,6 +32,13 @@ _NUDGES = (0.0, 1e-12, 1e-11, 1e-10, 1e-9, 1e-8, 1e-7, 1e-6, 1e-5, 1e-4)
 _DIRECTIONS = np.column_stack([np.cos(np.arange(16) * np.pi / 8), np.sin(np.arange(16) * np.pi / 8)])
 
 
+class Walkability(Protocol):
+    """The walkability rule of :func:`nearest_walkable`: a :class:`~navmesh.sight.LineOfSight`,
+    or a rule that also keeps a unit type out of terrain it may not enter."""
+
+    def walkable(self, points: NDArray[np.float64]) -> NDArray[np.bool_]: ...
+
+
 def level_size(box: tuple[float, float, float, float]) -> float:
     """A level's size for relative tolerances: the larger side of its bounding box
     ``(xmin, ymin, xmax, ymax)`` or its largest coordinate, at least 1 (world units)."""
@@ -45,7 +53,7 @@ def endpoint_tolerance(bounds: shapely.Geometry) -> float:
 
 
 def nearest_walkable(
-    los: LineOfSight, region: shapely.Geometry, points: ArrayLike, *, size: float
+    los: Walkability, region: shapely.Geometry, points: ArrayLike, *, size: float
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """The nearest walkable point to each point, and how far each one moved.
 
@@ -59,8 +67,8 @@ def nearest_walkable(
 
     Parameters
     ----------
-    los : LineOfSight
-        The walkability rule.
+    los : LineOfSight or Walkability
+        The walkability rule (its ``walkable(points)``).
     region : shapely geometry
         The walkable region W of ``los`` (eroded bounds minus inflated obstacles), non-empty.
     points : float array of shape (n, 2)

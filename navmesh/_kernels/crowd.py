@@ -1,6 +1,9 @@
-"""numba kernel of the crowd update: steering along shared routes, shortcuts, separation and
-wall sliding for every unit in one call (:func:`crowd_step`; the arrays are those of
-:class:`navmesh.steering.Crowd`, the walls those of :class:`navmesh.steering.Walls`).
+"""numba kernels of the crowd update, called in turn by :meth:`navmesh.steering.Crowd.update`:
+:func:`crowd_steer` (each unit's drive along its route: reached points, shortcuts, progress
+watches) and :func:`crowd_step` (separation, giving way, wall sliding, one relaxation pass). The
+arrays are those of :class:`navmesh.steering.Crowd`, the walls those of
+:class:`navmesh.steering.Walls`. Two kernels rather than one: each compiles faster than the
+whole did, and the motion kernel does not carry the sight tests.
 
 Kernels trust their inputs and also run as plain Python with ``NUMBA_DISABLE_JIT=1``.
 """
@@ -15,14 +18,21 @@ from navmesh._kernels.buckets import hash_points, near_buckets
 from navmesh._kernels.signatures import njit, plain_arguments
 from navmesh._kernels.walls import safe_move, target_visible
 
+# seconds, in units of ``settle``, a unit may go without lowering its order's least route cost
+# left before it gives up and finishes where it stands: alone (walls hold it), or touching others
+# (a queue that may still move on)
+GIVE_UP_ALONE = 4.0
+GIVE_UP_CROWDED = 12.0
+
 
 @njit(cache=True)
-def crowd_step(
-    dt, frame, pos, vel, heading, radius, speed, cls, active, moving, arrived, cur, lost, stuck, stall, best,
-    settled, tries, slot, slot_mult, min_mult, route_xy, route_next, route_rest, route_mult, sep_weight, settle, barrier,
-    edges, grid, cell_ptr, cell_items, ref, eps,
+def crowd_steer(
+    dt, frame, pos, radius, speed, cls, active, moving, arrived, cur, lost, stuck, stall, best, settled, tries,
+    slot, slot_mult, min_mult, goal_best, goal_stall, drive, route_xy, route_next, route_rest, route_mult, settle,
+    barrier, edges, grid, cell_ptr, cell_items, ref, eps,
 ):
-    """Advance every active unit by ``dt`` seconds.
+    """Each active unit's drive (``drive``, units per second, before separation) for a step of
+    ``dt`` seconds.
 
     Per unit with an order (``moving``): steer toward its current route point (``route_xy[cur]``;
     ``cur = -1`` means its own slot; units keep holding their slot after arriving). A route
@@ -41,30 +51,27 @@ def crowd_step(
     where it stands, and counts the attempt in ``tries``); on an odd count, a unit on its route
     skips to the point after its current one (and counts that), and a unit heading for its
     slot in sight counts as arrived where it stands (others hold it off its slot: the group
-    still finishes; ``settled``, it then stands wherever separation leaves it). A unit on its way
+    still finishes; ``settled``, it then stands wherever separation leaves it). Over all that,
+    the order's watch ``goal_best`` / ``goal_stall`` (reset only by a new order or slot, never by
+    a re-plan) holds the least route cost left the unit reached (distance to its target times
+    ``min_mult`` plus ``route_rest``) and the seconds since it lowered it by a quarter radius: past
+    ``GIVE_UP_ALONE * settle`` seconds (``GIVE_UP_CROWDED * settle`` while it touches another
+    unit) the unit counts as arrived and settled where it stands, so a unit whose re-plans keep
+    returning the route it cannot walk (a door its body does not fit) still finishes; the
+    watch's least cost only falls, so every unit finishes in bounded time. A unit on its way
     that has made no progress for a fifth of ``settle``, touches another on its way with a
     lower id and heads toward it stops driving for that frame (gives way): the lowest id of a jam always moves on, so two units never push each
     other to a standstill in a gap that only one fits through. A shortcut lies in one terrain class, so its cost is its length times the
     multiplier at its end (``route_mult`` of the row, ``slot_mult`` for the slot); the route it
     replaces costs at least the distance to the current point times the unit type's smallest
     multiplier (``min_mult``) plus the route cost between the rows (``route_rest``: cost from a row
-    to the route's end). A zero multiplier (grids) skips the cost test; add
-    separation from neighbours closer than the sum of radii (found by a spatial hash); move with
-    :func:`safe_move`, so a unit centre never ends inside a wall. Then one relaxation pass pushes
-    overlapping pairs apart, again only by safe moves.
+    to the route's end). A zero multiplier (grids) skips the cost test; the
+    give-up itself happens in :func:`crowd_step`, which knows whether the unit touches others.
     """
     n = pos.shape[0]
     buf = np.empty(4096, np.int64)
-    rmax = 0.0
     for i in range(n):
-        if active[i]:
-            rmax = max(rmax, radius[i])
-    hcs = max(2.0 * rmax, 1e-9)
-    start, order, mask = hash_points(pos, active, hcs)
-    near = np.empty(9, np.int64)
-    newpos = pos.copy()
-    crowded = np.zeros(n, np.bool_)
-    for i in range(n):
+        drive[i, 0], drive[i, 1] = 0.0, 0.0
         if not active[i]:
             continue
         px, py = pos[i, 0], pos[i, 1]
@@ -172,6 +179,15 @@ def crowd_step(
                         tries[i] += 1
                         cur[i] = route_next[c]
                         best[i] = math.inf
+            if not arrived[i]:
+                # the order's watch: the least route cost left (a lower bound: the distance to
+                # the target at the smallest multiplier, plus the route's cost after it)
+                left = d * min_mult[i] + (route_rest[c] if c >= 0 else 0.0)
+                if left < goal_best[i] - 0.25 * radius[i]:
+                    goal_best[i] = left
+                    goal_stall[i] = 0.0
+                else:
+                    goal_stall[i] += dt
             if d > eps * 8.0:
                 v = speed[i]
                 if slow == 0.0:
@@ -180,87 +196,125 @@ def crowd_step(
                         v = speed[i] * max(d / brake, 0.2)
                     v = min(v, d / dt)
                 dvx, dvy = dx / d * v, dy / d * v
-        # separation; a unit on its way that has made no progress for a fifth of ``settle`` and
-        # touches one with a lower id, also on its way, and heads toward it gives way (stops
-        # driving), so two never push each other to a standstill in a gap only one fits through
-        going = moving[i] and not arrived[i] and stall[i] > 0.2 * settle
-        give_way = False
-        sx, sy = 0.0, 0.0
-        for q in range(near_buckets(px, py, hcs, mask, near)):
-            cc = near[q]
-            for k in range(start[cc], start[cc + 1]):
-                j = order[k]
-                if j == i:
-                    continue
-                ddx, ddy = px - pos[j, 0], py - pos[j, 1]
-                rr = radius[i] + radius[j]
-                d2 = ddx * ddx + ddy * ddy
-                if d2 >= rr * rr:
-                    continue
-                crowded[i] = True
-                if j < i and going and moving[j] and not arrived[j] and dvx * -ddx + dvy * -ddy > 0.0:
-                    give_way = True
-                if d2 > 0.0:
-                    dd = math.sqrt(d2)
-                    w = (rr - dd) / rr
-                    sx += ddx / dd * w
-                    sy += ddy / dd * w
-                else:
-                    # same point: split by index so the pair separates deterministically
-                    ang = 2.399963 * (i - j)
-                    sx += math.cos(ang)
-                    sy += math.sin(ang)
-        if give_way:
-            dvx, dvy = 0.0, 0.0
-        vx = dvx + sx * sep_weight * speed[i]
-        vy = dvy + sy * sep_weight * speed[i]
-        vmax = speed[i] * 1.5
-        vv = math.sqrt(vx * vx + vy * vy)
-        if vv > vmax:
-            vx, vy = vx / vv * vmax, vy / vv * vmax
-            vv = vmax
-        qx, qy = px, py
-        if vx != 0.0 or vy != 0.0:  # (most of a crowd stands still on its slots)
-            qx, qy = safe_move(px, py, px + vx * dt, py + vy * dt, cls[i], edges, grid, cell_ptr, cell_items, ref, eps, buf)
-        newpos[i, 0], newpos[i, 1] = qx, qy
-        vel[i, 0], vel[i, 1] = (qx - px) / dt, (qy - py) / dt
-        if moving[i] and not arrived[i] and (dvx != 0.0 or dvy != 0.0):
-            heading[i] = math.atan2(dvy, dvx)
-    # one relaxation pass over the units that overlapped someone: overlapping pairs move apart by
-    # half their overlap each (safe moves); the units hashed again where they stand now
-    start, order, mask = hash_points(newpos, active, hcs)
-    for i in range(n):
-        if not active[i]:
-            continue
-        px, py = newpos[i, 0], newpos[i, 1]
-        if not crowded[i]:
-            pos[i, 0], pos[i, 1] = px, py
-            continue
-        cx_, cy_ = 0.0, 0.0
-        for q in range(near_buckets(px, py, hcs, mask, near)):
-            cc = near[q]
-            for k in range(start[cc], start[cc + 1]):
-                j = order[k]
-                if j == i:
-                    continue
-                ddx, ddy = px - newpos[j, 0], py - newpos[j, 1]
-                rr = radius[i] + radius[j]
-                d2 = ddx * ddx + ddy * ddy
-                if d2 >= rr * rr or d2 == 0.0:
-                    continue
+        drive[i, 0], drive[i, 1] = dvx, dvy
+
+
+@njit(cache=True)
+def _neighbours(i, px, py, pos, radius, start, order, mask, hcs, near, going, dvx, dvy, moving, arrived):
+    """Unit ``i`` at (px, py) against the others of ``pos`` closer than the sum of radii (found
+    by the spatial hash ``start, order, mask`` of cell side ``hcs``): the sums of the directions
+    away from each weighted by the overlap over the radii sum (``wx, wy``) and by the overlap
+    (``ox, oy``), whether any overlaps, and whether unit ``i``, ``going``, must give way (it
+    drives along ``dvx, dvy`` toward one with a lower id that is on its way too). Units on
+    the same point are split by index, so the pair separates deterministically."""
+    wx, wy, ox, oy = 0.0, 0.0, 0.0, 0.0
+    touched, give_way = False, False
+    for q in range(near_buckets(px, py, hcs, mask, near)):
+        cc = near[q]
+        for k in range(start[cc], start[cc + 1]):
+            j = order[k]
+            if j == i:
+                continue
+            ddx, ddy = px - pos[j, 0], py - pos[j, 1]
+            rr = radius[i] + radius[j]
+            d2 = ddx * ddx + ddy * ddy
+            if d2 >= rr * rr:
+                continue
+            touched = True
+            if j < i and going and moving[j] and not arrived[j] and dvx * -ddx + dvy * -ddy > 0.0:
+                give_way = True
+            if d2 > 0.0:
                 dd = math.sqrt(d2)
-                push = 0.25 * (rr - dd)
-                cx_ += ddx / dd * push
-                cy_ += ddy / dd * push
-        if cx_ != 0.0 or cy_ != 0.0:
-            lim = radius[i] * 0.5
-            cl = math.sqrt(cx_ * cx_ + cy_ * cy_)
-            if cl > lim:
-                cx_, cy_ = cx_ / cl * lim, cy_ / cl * lim
-            qx, qy = safe_move(px, py, px + cx_, py + cy_, cls[i], edges, grid, cell_ptr, cell_items, ref, eps, buf)
-            pos[i, 0], pos[i, 1] = qx, qy
-        else:
-            pos[i, 0], pos[i, 1] = px, py
+                ux, uy = ddx / dd, ddy / dd
+            else:
+                ang = 2.399963 * (i - j)
+                ux, uy, dd = math.cos(ang), math.sin(ang), 0.0
+            wx += ux * (rr - dd) / rr
+            wy += uy * (rr - dd) / rr
+            ox += ux * (rr - dd)
+            oy += uy * (rr - dd)
+    return wx, wy, ox, oy, touched, give_way
+
+
+@njit(cache=True)
+def crowd_step(
+    dt, pos, vel, heading, radius, speed, cls, active, moving, arrived, stall, settled, slot, goal_stall, drive,
+    sep_weight, settle, edges, grid, cell_ptr, cell_items, ref, eps,
+):
+    """Move every active unit by its ``drive`` (from :func:`crowd_steer`) plus separation for
+    ``dt`` seconds.
+
+    Separation pushes a unit away from neighbours closer than the sum of radii (a spatial hash
+    finds them), ``sep_weight`` times its speed at a full-radius overlap. A unit on its way that
+    has made no progress for a fifth of ``settle``, touches another on its way with a lower id
+    and heads toward it stops driving for that frame (gives way): the lowest id of a jam always
+    moves on, so two units never push each other to a standstill in a gap that only one fits
+    through. A unit past its order's watch (``goal_stall`` over ``GIVE_UP_ALONE * settle``, or
+    ``GIVE_UP_CROWDED * settle`` while it touches another unit) counts as arrived and
+    ``settled`` where it stands. The speed is capped at 1.5 times the unit's; the move is a
+    :func:`safe_move`, so a unit centre never ends inside a wall. Then one relaxation pass
+    pushes overlapping pairs apart by a quarter of their overlap each (at most half a radius),
+    again only by safe moves. ``vel`` gets the velocity over the step, ``heading`` the drive's
+    direction of a unit on its way.
+    """
+    n = pos.shape[0]
+    buf = np.empty(4096, np.int64)
+    rmax = 0.0
+    for i in range(n):
+        if active[i]:
+            rmax = max(rmax, radius[i])
+    hcs = max(2.0 * rmax, 1e-9)
+    near = np.empty(9, np.int64)
+    newpos = pos.copy()
+    crowded = np.zeros(n, np.bool_)
+    for rnd in range(2):
+        # round 0: drive and separation; round 1: relaxation of the pairs that overlapped
+        now = pos if rnd == 0 else newpos
+        start, order, mask = hash_points(now, active, hcs)
+        for i in range(n):
+            if not active[i]:
+                continue
+            px, py = now[i, 0], now[i, 1]
+            if rnd == 1 and not crowded[i]:
+                pos[i, 0], pos[i, 1] = px, py
+                continue
+            dvx, dvy = drive[i, 0], drive[i, 1]
+            going = rnd == 0 and moving[i] and not arrived[i] and stall[i] > 0.2 * settle
+            wx, wy, ox, oy, touched, give_way = _neighbours(
+                i, px, py, now, radius, start, order, mask, hcs, near, going, dvx, dvy, moving, arrived
+            )
+            if rnd == 1:
+                cx_, cy_ = 0.25 * ox, 0.25 * oy
+                cl = math.sqrt(cx_ * cx_ + cy_ * cy_)
+                if cl > 0.5 * radius[i]:
+                    cx_, cy_ = cx_ / cl * 0.5 * radius[i], cy_ / cl * 0.5 * radius[i]
+                if cl > 0.0:
+                    px, py = safe_move(px, py, px + cx_, py + cy_, cls[i], edges, grid, cell_ptr, cell_items, ref, eps, buf)
+                pos[i, 0], pos[i, 1] = px, py  # (the others still read where the first round left it)
+                continue
+            crowded[i] = touched
+            if give_way:
+                dvx, dvy = 0.0, 0.0
+            if moving[i] and not arrived[i] and goal_stall[i] > (GIVE_UP_CROWDED if touched else GIVE_UP_ALONE) * settle:
+                # no route cost won for that long, re-plans and slot trades included: it
+                # finishes where it stands ("arrived near": settled)
+                arrived[i] = True
+                settled[i] = True
+                slot[i, 0], slot[i, 1] = px, py
+                dvx, dvy = 0.0, 0.0
+            vx = dvx + wx * sep_weight * speed[i]
+            vy = dvy + wy * sep_weight * speed[i]
+            vmax = speed[i] * 1.5
+            vv = math.sqrt(vx * vx + vy * vy)
+            if vv > vmax:
+                vx, vy = vx / vv * vmax, vy / vv * vmax
+            qx, qy = px, py
+            if vx != 0.0 or vy != 0.0:  # (most of a crowd stands still on its slots)
+                qx, qy = safe_move(px, py, px + vx * dt, py + vy * dt, cls[i], edges, grid, cell_ptr, cell_items, ref, eps, buf)
+            newpos[i, 0], newpos[i, 1] = qx, qy
+            vel[i, 0], vel[i, 1] = (qx - px) / dt, (qy - py) / dt
+            if moving[i] and not arrived[i] and (dvx != 0.0 or dvy != 0.0):
+                heading[i] = math.atan2(dvy, dvx)
 
 
 plain_arguments(globals())

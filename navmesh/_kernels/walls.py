@@ -77,13 +77,6 @@ def point_status(x, y, cls, edges, grid, cell_ptr, cell_items, ref, eps):
 
 
 @njit(cache=True)
-def point_free(x, y, cls, edges, grid, cell_ptr, cell_items, ref, eps):
-    """Whether a unit of radius class ``cls`` may stand at (x, y): inside its free space and at
-    least ``eps`` away from every wall edge. Outside the grid is not free."""
-    return point_status(x, y, cls, edges, grid, cell_ptr, cell_items, ref, eps) == 1
-
-
-@njit(cache=True)
 def segment_hit(ax, ay, bx, by, cls, edges, grid, cell_ptr, cell_items, buf):
     """First wall edge the segment a -> b crosses: (t along the segment in [0, 1], edge id), or
     (2.0, -1) when it crosses none. A too long segment reports (0.0, -1).
@@ -91,7 +84,7 @@ def segment_hit(ax, ay, bx, by, cls, edges, grid, cell_ptr, cell_items, buf):
     A crossing means a and b lie strictly on opposite sides of the edge's line and the edge's
     ends on opposite sides of the segment's line, an edge end lying exactly on that line
     counting as on its left (so a segment entering through a vertex crosses one of its two
-    edges). Running along an edge or ending on it is no crossing: :func:`point_free` on the end
+    edges). Running along an edge or ending on it is no crossing: :func:`point_status` of the end
     point settles those.
     """
     base = cls * (int(grid[3]) * int(grid[4]))
@@ -132,17 +125,6 @@ def _cross_t(ax, ay, bx, by, px, py, qx, qy, seg):
 
 
 @njit(cache=True)
-def _crosses_in_cell(ax, ay, bx, by, slot, edges, cell_ptr, cell_items, seg):
-    """Whether the segment a -> b crosses a wall edge of cell slot ``slot`` (as in
-    :func:`segment_hit`)."""
-    for k in range(cell_ptr[slot], cell_ptr[slot + 1]):
-        e = cell_items[k]
-        if _cross_t(ax, ay, bx, by, edges[e, 0], edges[e, 1], edges[e, 2], edges[e, 3], seg) >= 0.0:
-            return True
-    return False
-
-
-@njit(cache=True)
 def segment_crosses(ax, ay, bx, by, cls, edges, grid, cell_ptr, cell_items):
     """Whether the segment a -> b crosses any wall edge of class ``cls`` (the crossings of
     :func:`segment_hit`), walking the cells it passes from a and stopping at the first
@@ -168,12 +150,14 @@ def segment_crosses(ax, ay, bx, by, cls, edges, grid, cell_ptr, cell_items):
         lo = max(0, math.floor(min(ya, yb) - CELL_EPS))
         hi = min(ny - 1, math.floor(max(ya, yb) + CELL_EPS))
         if gy1 >= gy0:
-            for iy in range(lo, hi + 1):
-                if _crosses_in_cell(ax, ay, bx, by, base + iy * nx + ix, edges, cell_ptr, cell_items, seg):
-                    return True
+            iy0, iy1, sy = lo, hi + 1, 1
         else:
-            for iy in range(hi, lo - 1, -1):
-                if _crosses_in_cell(ax, ay, bx, by, base + iy * nx + ix, edges, cell_ptr, cell_items, seg):
+            iy0, iy1, sy = hi, lo - 1, -1
+        for iy in range(iy0, iy1, sy):
+            slot = base + iy * nx + ix
+            for k in range(cell_ptr[slot], cell_ptr[slot + 1]):
+                e = cell_items[k]
+                if _cross_t(ax, ay, bx, by, edges[e, 0], edges[e, 1], edges[e, 2], edges[e, 3], seg) >= 0.0:
                     return True
         if ix == last:
             return False
@@ -213,18 +197,6 @@ def target_visible(ax, ay, bx, by, cls, barrier, edges, grid, cell_ptr, cell_ite
 
 
 @njit(cache=True)
-def targets_visible(a, b, cls, barrier, edges, grid, cell_ptr, cell_items, ref, eps):
-    """Bulk :func:`target_visible` for rows of ``a``, ``b`` (m, 2) and classes ``cls`` (m,)."""
-    out = np.empty(a.shape[0], np.bool_)
-    buf = np.empty(4096, np.int64)
-    for i in range(a.shape[0]):
-        out[i] = target_visible(
-            a[i, 0], a[i, 1], b[i, 0], b[i, 1], cls[i], barrier, edges, grid, cell_ptr, cell_items, ref, eps, buf
-        )
-    return out
-
-
-@njit(cache=True)
 def first_in_sight(a, targets, cand, cost, cls, barrier, edges, grid, cell_ptr, cell_items, ref, eps):
     """Per row i of ``a`` (m, 2): the first column j of ``cand[i]`` (m, k; rows of ``targets``,
     sorted by ``cost[i]`` ascending) with a finite cost whose target is in sight
@@ -246,64 +218,35 @@ def first_in_sight(a, targets, cand, cost, cls, barrier, edges, grid, cell_ptr, 
     return out
 
 
+# what :func:`bulk` answers per row
+STATUS, SEGMENT, SIGHT, MOVE = 0, 1, 2, 3
+
+
 @njit(cache=True)
-def segments_free(a, b, cls, edges, grid, cell_ptr, cell_items, ref, eps):
-    """Bulk :func:`segment_free` for rows of ``a``, ``b`` (m, 2) and classes ``cls`` (m,)."""
+def bulk(a, b, cls, barrier, what, edges, grid, cell_ptr, cell_items, ref, eps):
+    """One question per row i of ``a`` (m, 2) for class ``cls[i]``, written to ``out[i]`` of a
+    float (m, 2) array: ``what = STATUS``: :func:`point_status` of ``a[i]`` (``b`` unused);
+    ``SEGMENT``: 1.0 where ``a[i]`` is not inside a wall and :func:`segment_free` to ``b[i]``,
+    else 0.0; ``SIGHT``: 1.0 where :func:`target_visible` (barrier class ``barrier``), else
+    0.0; ``MOVE``: the end of :func:`safe_move` from ``a[i]`` toward ``b[i]`` (both columns).
+    One kernel for the bulk questions: one compilation instead of one per question."""
     m = a.shape[0]
-    out = np.empty(m, np.bool_)
+    out = np.zeros((m, 2))
     buf = np.empty(4096, np.int64)
     for i in range(m):
-        out[i] = point_status(a[i, 0], a[i, 1], cls[i], edges, grid, cell_ptr, cell_items, ref, eps) >= 0 and segment_free(
-            a[i, 0], a[i, 1], b[i, 0], b[i, 1], cls[i], edges, grid, cell_ptr, cell_items, ref, eps, buf
-        )
+        ax, ay, bx, by, c = a[i, 0], a[i, 1], b[i, 0], b[i, 1], cls[i]
+        if what == MOVE:
+            out[i, 0], out[i, 1] = safe_move(ax, ay, bx, by, c, edges, grid, cell_ptr, cell_items, ref, eps, buf)
+        elif what == SIGHT:
+            if target_visible(ax, ay, bx, by, c, barrier, edges, grid, cell_ptr, cell_items, ref, eps, buf):
+                out[i, 0] = 1.0
+        else:
+            st = point_status(ax, ay, c, edges, grid, cell_ptr, cell_items, ref, eps)
+            if what == STATUS:
+                out[i, 0] = st
+            elif st >= 0 and segment_free(ax, ay, bx, by, c, edges, grid, cell_ptr, cell_items, ref, eps, buf):
+                out[i, 0] = 1.0
     return out
-
-
-@njit(cache=True)
-def points_free(p, cls, edges, grid, cell_ptr, cell_items, ref, eps):
-    """Bulk :func:`point_free` for rows of ``p`` (m, 2) and classes ``cls`` (m,)."""
-    out = np.empty(p.shape[0], np.bool_)
-    for i in range(p.shape[0]):
-        out[i] = point_free(p[i, 0], p[i, 1], cls[i], edges, grid, cell_ptr, cell_items, ref, eps)
-    return out
-
-
-@njit(cache=True)
-def points_status(p, cls, edges, grid, cell_ptr, cell_items, ref, eps):
-    """Bulk :func:`point_status` (1 free, 0 on a wall, -1 inside) for rows of ``p`` (m, 2) and
-    classes ``cls`` (m,)."""
-    out = np.empty(p.shape[0], np.int64)
-    for i in range(p.shape[0]):
-        out[i] = point_status(p[i, 0], p[i, 1], cls[i], edges, grid, cell_ptr, cell_items, ref, eps)
-    return out
-
-
-@njit(cache=True)
-def safe_moves(a, b, cls, edges, grid, cell_ptr, cell_items, ref, eps):
-    """Bulk :func:`safe_move` from rows of ``a`` toward rows of ``b`` (m, 2), classes ``cls``."""
-    out = np.empty_like(a)
-    buf = np.empty(4096, np.int64)
-    for i in range(a.shape[0]):
-        out[i, 0], out[i, 1] = safe_move(
-            a[i, 0], a[i, 1], b[i, 0], b[i, 1], cls[i], edges, grid, cell_ptr, cell_items, ref, eps, buf
-        )
-    return out
-
-
-@njit(cache=True)
-def _nearest_edge(x, y, cls, edges, grid, cell_ptr, cell_items):
-    """The wall edge of class ``cls`` nearest to (x, y) among those of its cell, or -1."""
-    c = cell_of(x, y, grid)
-    if c < 0:
-        return -1
-    slot = cls * (int(grid[3]) * int(grid[4])) + c
-    best, best_e = math.inf, -1
-    for k in range(cell_ptr[slot], cell_ptr[slot + 1]):
-        e = cell_items[k]
-        d2 = _seg_dist2(x, y, edges[e, 0], edges[e, 1], edges[e, 2], edges[e, 3])
-        if d2 < best:
-            best, best_e = d2, e
-    return best_e
 
 
 @njit(cache=True)
@@ -324,9 +267,19 @@ def safe_move(px, py, qx, qy, cls, edges, grid, cell_ptr, cell_items, ref, eps, 
             return qx, qy  # one wall-free cell holds the whole step
     t, e = segment_hit(px, py, qx, qy, cls, edges, grid, cell_ptr, cell_items, buf)
     if e < 0 and t > 1.0:
-        if point_free(qx, qy, cls, edges, grid, cell_ptr, cell_items, ref, eps):
+        if point_status(qx, qy, cls, edges, grid, cell_ptr, cell_items, ref, eps) == 1:
             return qx, qy
-        t, e = 1.0, _nearest_edge(qx, qy, cls, edges, grid, cell_ptr, cell_items)
+        # the wall edge nearest q among those of its cell
+        t, e = 1.0, -1
+        cq = cell_of(qx, qy, grid)
+        if cq >= 0:
+            sq = cls * (int(grid[3]) * int(grid[4])) + cq
+            near = math.inf
+            for k in range(cell_ptr[sq], cell_ptr[sq + 1]):
+                ek = cell_items[k]
+                d2 = _seg_dist2(qx, qy, edges[ek, 0], edges[ek, 1], edges[ek, 2], edges[ek, 3])
+                if d2 < near:
+                    near, e = d2, ek
     if e >= 0:
         ax, ay = edges[e, 0], edges[e, 1]
         ex, ey = edges[e, 2] - ax, edges[e, 3] - ay
@@ -338,12 +291,12 @@ def safe_move(px, py, qx, qy, cls, edges, grid, cell_ptr, cell_items, ref, eps, 
             k = ((qx - ax) * ex + (qy - ay) * ey) / ll
             sx, sy = ax + k * ex - off * ey, ay + k * ey + off * ex
             t2, e2 = segment_hit(px, py, sx, sy, cls, edges, grid, cell_ptr, cell_items, buf)
-            if e2 < 0 and t2 > 1.0 and point_free(sx, sy, cls, edges, grid, cell_ptr, cell_items, ref, eps):
+            if e2 < 0 and t2 > 1.0 and point_status(sx, sy, cls, edges, grid, cell_ptr, cell_items, ref, eps) == 1:
                 return sx, sy
         back = t * 0.5
         hx, hy = px + (qx - px) * back, py + (qy - py) * back
         t3, e3 = segment_hit(px, py, hx, hy, cls, edges, grid, cell_ptr, cell_items, buf)
-        if e3 < 0 and t3 > 1.0 and point_free(hx, hy, cls, edges, grid, cell_ptr, cell_items, ref, eps):
+        if e3 < 0 and t3 > 1.0 and point_status(hx, hy, cls, edges, grid, cell_ptr, cell_items, ref, eps) == 1:
             return hx, hy
     return px, py
 

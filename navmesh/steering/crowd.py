@@ -8,8 +8,8 @@ instead of one per unit. Route work waits in a queue and is budgeted per :meth:`
 at most ``expansions_per_update`` node expansions of search work (sliced
 :meth:`~navmesh.NavQuery.start_search` searches, resumed over as many updates as they need; a
 route tree counts one expansion per graph node) and ``joins_per_update`` units joining a tree,
-so a large order never freezes a frame. The per-frame motion is one compiled call
-(:func:`navmesh._kernels.crowd.crowd_step`). Units cut corners of their routes only where that
+so a large order never freezes a frame. The per-frame motion is two compiled calls
+(:func:`navmesh._kernels.crowd.crowd_steer`, then :func:`~navmesh._kernels.crowd.crowd_step`). Units cut corners of their routes only where that
 does not raise their cost: a shortcut crosses no terrain boundary and costs, under the unit
 type's :class:`~navmesh.terrain.CostProfile`, no more than the route it skips (so a tank keeps to
 the road round a swamp even where the plain ground beside the road is in sight).
@@ -65,7 +65,7 @@ class Crowd:
         the grid's own cell costs do). Walls for the motion are the level's obstacles (or
         blocked cells) inflated by each unit's radius and, on a NavMap, the terrain the unit's
         profile forbids, grown by the radius too, so the body stays out of it (a lane along a
-        tagged link the profile may use stays open: :func:`~navmesh.steering.walls.forbidden_area`).
+        tagged link the profile may use stays open: :func:`~navmesh.forbidden.forbidden_area`).
         Route points that lie in a unit's walls (corners for a smaller radius, routes along a
         ford's outline) are moved to the nearest point the unit may stand on.
         A grid's wrap-around is not followed.
@@ -97,7 +97,12 @@ class Crowd:
         Seconds (> 0, default 1.5) a unit may go without coming closer to its target before
         the crowd acts: a unit heading for its slot then counts as arrived where it stands
         (its slot is held by others or walled off, so the group still finishes) and one on
-        its route gets a path of its own planned from where it stands.
+        its route gets a path of its own planned from where it stands. Over that, a unit that
+        has not lowered its route cost left (to its slot) for ``4 * settle_time`` seconds
+        (``12 * settle_time`` while it touches other units: a queue that may still move on) gives
+        up its slot and finishes where it stands, re-plans included: a re-plan that returns a
+        route it cannot walk (a door too narrow for its body, a corridor others block for good)
+        cannot keep it busy forever. Such a unit is ``arrived`` and ``settled``.
 
     Attributes
     ----------
@@ -114,7 +119,11 @@ class Crowd:
         True once the unit stands on its slot of its latest order, or, its slot in sight but
         held by others it cannot pass, stands as close as it got (``settle_time``): every
         unit of an order arrives, also when the group cannot reach all its slots (a slot it
-        cannot reach at all becomes the end of its partial path).
+        cannot reach at all becomes the end of its partial path), at the latest when its
+        progress stops for good (``settle_time``).
+    settled : bool array (n,)
+        True where an arrived unit finished off its slot ("arrived near": its slot held by
+        others, walled off or out of reach for its body); False on its slot or still moving.
     alive : bool array (n,)
         False for removed units.
     last_expansions : int
@@ -202,6 +211,11 @@ class Crowd:
     def arrived(self) -> NDArray[np.bool_]:
         """Whether each unit stands on the slot of its latest order (n,)."""
         return self._units.view("arrived")
+
+    @property
+    def settled(self) -> NDArray[np.bool_]:
+        """Whether each arrived unit finished off its slot, where it stands ("arrived near") (n,)."""
+        return self._units.view("settled")
 
     @property
     def alive(self) -> NDArray[np.bool_]:
@@ -301,7 +315,7 @@ class Crowd:
         a["moving"][ids] = False
         a["cls"][ids] = cls
         a["cur"][ids] = -1
-        units.restart(ids)
+        units.new_goal(ids)
         a["shadow"][ids] = a["positions"][ids]
         a["slot"][ids] = a["positions"][ids]
         a["prof"][ids] = self._profiles.index(profile)
@@ -461,7 +475,7 @@ class Crowd:
     # -- motion -----------------------------------------------------------------------------
     def update(self, dt: float) -> None:
         """Advance the crowd by ``dt`` seconds (>= 0): pending route searches within the budget,
-        then one compiled step for every unit. ``dt = 0`` (a paused game) only checks positions
+        then the two compiled steps for every unit. ``dt = 0`` (a paused game) only checks positions
         written since the last update."""
         t = check_float("dt", dt, 0.0)
         self._check_written()
@@ -487,10 +501,13 @@ class Crowd:
             a["tries"][stuck] += 1
             orders.replan(orders.swap_slots(stuck))
         routes = self._routes
-        CK.crowd_step(
-            t, self._frame, *units.kernel_views(), routes.xy, routes.next, routes.rest, routes.mult,
-            self.separation, self.settle_time, self._walls.barrier_class, *self._walls.arrays,
+        steer, step = units.kernel_views()
+        walls = self._walls.arrays
+        CK.crowd_steer(
+            t, self._frame, *steer, routes.xy, routes.next, routes.rest, routes.mult,
+            self.settle_time, self._walls.barrier_class, *walls,
         )
+        CK.crowd_step(t, *step, self.separation, self.settle_time, *walls)
         a["shadow"][:n] = a["positions"][:n]
         self._frame += 1
 
@@ -516,7 +533,7 @@ class Crowd:
         for c in np.unique(a["cls"][changed]).tolist():
             sel = changed[a["cls"][changed] == c]
             pos[sel] = self._walls.nearest_free(pos[sel], int(c))
-        self._units.restart(changed)
+        self._units.new_goal(changed)
         shadow[changed] = pos[changed]
 
     def path_of(self, uid: int) -> Path:

@@ -79,7 +79,7 @@ class Orders:
         a["moving"][u] = False
         a["arrived"][u] = False
         a["cur"][u] = -1
-        self.units.restart(u)
+        self.units.new_goal(u)
         a["tries"][u] = 0
         self.slot_mults(u)
         self._queue_searches(oid, u)
@@ -101,6 +101,7 @@ class Orders:
             ids = order.ids[a["order"][order.ids] == oid]
             a["cur"][ids] = -1
             a["moving"][ids] = False
+            self.units.new_goal(ids)
             self.slot_mults(ids)
             self._queue_searches(oid, ids)
         self.routes.dirty = True
@@ -376,6 +377,10 @@ class Orders:
             if swapped[k] < now[k] + a["radii"][u]:
                 v = int(near[k])
                 a["slot"][u], a["slot"][v] = a["slot"][v].copy(), su
+                if a["arrived"][v]:
+                    # it had finished: its order's watch starts again for the new slot (only
+                    # then, so two stuck units trading slots back and forth still give up)
+                    self.units.new_goal(np.array([v]))
                 a["arrived"][v] = False
                 self.slot_mults(np.array([u, v]))
                 out.append(np.array([v]))

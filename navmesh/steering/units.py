@@ -15,12 +15,16 @@ from numpy.typing import NDArray
 from navmesh._checks import MAX_COORDINATE
 from navmesh.errors import InvalidOptionError, describe
 
-__all__ = ["KERNEL_FIELDS", "UnitArrays", "check_float"]
+__all__ = ["STEER_FIELDS", "STEP_FIELDS", "UnitArrays", "check_float"]
 
-# the unit fields of navmesh._kernels.crowd.crowd_step, in its argument order
-KERNEL_FIELDS = (
-    "positions", "velocities", "headings", "radii", "speeds", "cls", "alive", "moving", "arrived", "cur",
-    "lost", "stuck", "stall", "best", "settled", "tries", "slot", "slot_mult", "min_mult",
+# the unit fields of navmesh._kernels.crowd.crowd_steer and crowd_step, in their argument order
+STEER_FIELDS = (
+    "positions", "radii", "speeds", "cls", "alive", "moving", "arrived", "cur", "lost", "stuck", "stall", "best",
+    "settled", "tries", "slot", "slot_mult", "min_mult", "goal_best", "goal_stall", "drive",
+)
+STEP_FIELDS = (
+    "positions", "velocities", "headings", "radii", "speeds", "cls", "alive", "moving", "arrived", "stall",
+    "settled", "slot", "goal_stall", "drive",
 )
 
 
@@ -33,7 +37,10 @@ class UnitArrays:
     the scheduler), ``stall`` / ``best`` / ``settled`` / ``tries`` (progress watch), ``shadow``
     (positions as the last update left them), ``slot`` (2,), ``prof`` (profile index), ``order``
     (order id, -1: none), ``slot_mult`` (terrain multiplier at the slot), ``min_mult`` (the unit
-    type's smallest multiplier).
+    type's smallest multiplier), ``goal_best`` / ``goal_stall`` (the order's progress watch: the
+    least route cost left that the unit reached in its order, and the seconds since it last
+    lowered it; re-plans do not reset it, see :meth:`new_goal`), ``drive`` (2,) (the velocity
+    toward its target before separation, passed from one kernel to the next).
     """
 
     FIELDS: ClassVar[dict[str, tuple[type, tuple[int, ...]]]] = {
@@ -59,12 +66,18 @@ class UnitArrays:
         "order": (np.int64, ()),
         "slot_mult": (np.float64, ()),
         "min_mult": (np.float64, ()),
+        "goal_best": (np.float64, ()),
+        "goal_stall": (np.float64, ()),
+        "drive": (np.float64, (2,)),
     }
 
     def __init__(self, cap: int = 16) -> None:
         self.n = 0
         self.cap = 0
         self.arrays: dict[str, NDArray[Any]] = {}
+        self._views: tuple[list[NDArray[Any]], list[NDArray[Any]]] = ([], [])
+        self._views_of: dict[str, NDArray[Any]] | None = None
+        self._views_n = -1
         self.grow(cap)
 
     def grow(self, cap: int) -> None:
@@ -78,6 +91,7 @@ class UnitArrays:
         for name in ("cur", "order"):
             new[name][self.n :] = -1
         new["best"][self.n :] = np.inf
+        new["goal_best"][self.n :] = np.inf
         self.arrays = new
         self.cap = cap
 
@@ -103,10 +117,23 @@ class UnitArrays:
         a["lost"][u] = False
         a["settled"][u] = False
 
-    def kernel_views(self) -> list[NDArray[Any]]:
-        """The views :func:`navmesh._kernels.crowd.crowd_step` takes, in its order."""
-        n = self.n
-        return [self.arrays[name][:n] for name in KERNEL_FIELDS]
+    def new_goal(self, u: NDArray[np.int64]) -> None:
+        """Units ``u`` got a new order, slot or position from outside: both progress watches
+        start again (:meth:`restart` and the order's watch, which a re-plan never resets, so a
+        unit re-planned again and again without coming closer still gives up in time)."""
+        self.restart(u)
+        self.arrays["goal_best"][u] = np.inf
+        self.arrays["goal_stall"][u] = 0.0
+
+    def kernel_views(self) -> tuple[list[NDArray[Any]], list[NDArray[Any]]]:
+        """The unit views :func:`navmesh._kernels.crowd.crowd_steer` and
+        :func:`~navmesh._kernels.crowd.crowd_step` take, in their order (made again only when
+        the storage grew or ``n`` changed)."""
+        if self._views_of is not self.arrays or self._views_n != self.n:
+            n = self.n
+            self._views = ([self.arrays[f][:n] for f in STEER_FIELDS], [self.arrays[f][:n] for f in STEP_FIELDS])
+            self._views_of, self._views_n = self.arrays, n
+        return self._views
 
 
 def check_float(name: str, value: Any, low: float, *, strict: bool = False) -> float:

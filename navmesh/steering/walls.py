@@ -18,12 +18,13 @@ from numpy.typing import ArrayLike, NDArray
 from navmesh._kernels import buckets as BK
 from navmesh._kernels import walls as K
 from navmesh.errors import InvalidGeometryError, InvalidOptionError, NodeNotFoundError
-from navmesh.geometry import cell_rectangles, inflate
+from navmesh.forbidden import forbidden_area
+from navmesh.geometry import cell_rectangles
 from navmesh.grid import GridMap
 from navmesh.sight import LineOfSight
 from navmesh.terrain import CostProfile
 
-__all__ = ["Walls", "forbidden_area", "level_geometry", "terrain_edges"]
+__all__ = ["Walls", "level_geometry", "terrain_edges"]
 
 
 def terrain_edges(source: Any) -> NDArray[np.float64]:
@@ -77,68 +78,6 @@ def level_geometry(source: Any) -> tuple[list[shapely.Geometry], shapely.Geometr
             + (" without a level (a mesh read from a file has none; build it with build_navmesh(level))" if level is None and hasattr(source, "agent_radius") else "")
         )
     return list(level.obstacles), level.bounds
-
-
-def forbidden_area(
-    source: Any, profile: CostProfile | None, radius: float = 0.0, *, body: bool = False
-) -> shapely.Geometry | None:
-    """The terrain a unit of this type may not enter, or None where there is none.
-
-    With ``body`` False, where its centre may not be (the terrain itself, as the planner counts
-    terrain); with ``body`` True, where its centre may not be for its body to stay out of that
-    terrain (the terrain grown by ``radius``: :func:`navmesh.geometry.inflate`, round joins, never less than the
-    radius).
-
-    The terrain at a point follows the painter's rule of :mod:`navmesh.terrain` (the last region
-    containing it wins), so a ford or bridge region painted over water is not water, up to its
-    outline included: routes may run along that outline, so without ``body`` the area stops
-    ``1e-7`` times the level's size short of it (a unit centre may stand that far into the water
-    beside a ford, nowhere else; the kernels' wall tolerance is a thousand times finer). A manual
-    link with a surface tag (a ``"bridge"`` or ``"ford|requires:wade"`` link) ignores the terrain
-    under it; where the profile may use it (its tag not forbidden, its required capability held)
-    a lane along it stays open: the segment buffered by ``max(2 * radius, length / 20)``, wide
-    enough for a unit that reaches a route point within one radius. Off-mesh links (teleports,
-    ladders) are not walked and open nothing.
-
-    Parameters
-    ----------
-    source : NavMap or GridMap
-        A GridMap has no terrain regions (its cell costs apply): always None.
-    profile : CostProfile or None
-    radius : float
-        Unit radius in world units, >= 0 (the lane width, and the growth with ``body``).
-    body : bool
-        Grow the terrain by the radius (keyword-only; default False).
-
-    Returns
-    -------
-    shapely geometry or None
-    """
-    level = getattr(source, "level", None)
-    if profile is None or not profile.forbidden or level is None or isinstance(source, GridMap):
-        return None
-    x0, y0, x1, y1 = level.bounds.bounds
-    # (the margin keeps a centre's route along an allowed region's outline open; a body kept
-    # a radius off the terrain has no use for it)
-    margin = 0.0 if body and radius > 0 else 1e-7 * max(x1 - x0, y1 - y0)
-    area = shapely.Polygon()
-    for region in level.terrain:
-        if not profile.allows(region.tag):
-            area = shapely.union(area, region.polygon)
-        elif not area.is_empty:
-            grown = shapely.buffer(region.polygon, margin, join_style="mitre") if margin else region.polygon
-            area = shapely.difference(area, grown)
-    if body and radius > 0 and not area.is_empty:
-        # round corners whose chords stay outside the circle: the body never reaches the terrain
-        area = shapely.union_all(inflate(shapely.get_parts(area), radius, join="round", quad_segs=8))
-    lanes = []
-    for lk in level.links:
-        if lk.tag and lk.kind != "forbidden" and profile.allows(lk.tag, lk.requires):
-            seg = shapely.LineString(np.asarray(level.waypoints)[[lk.a, lk.b], :2])
-            lanes.append(seg.buffer(max(2.0 * radius, seg.length / 20.0), cap_style="flat"))
-    if lanes:
-        area = shapely.difference(area, shapely.union_all(lanes))
-    return None if area.is_empty else area
 
 
 def _line_of_sight(source: Any, obstacles: Sequence[shapely.Geometry], bounds: shapely.Geometry, radius: float) -> LineOfSight:
@@ -271,14 +210,14 @@ class Walls:
     def walkable(self, points: ArrayLike, cls: int | ArrayLike) -> NDArray[np.bool_]:
         """Whether a unit of class ``cls`` may stand at each point (n, 2)."""
         p = self._points("points", points)
-        return K.points_free(p, self._classes(cls, len(p)), *self.arrays)
+        return K.bulk(p, p, self._classes(cls, len(p)), -1, K.STATUS, *self.arrays)[:, 0] == 1.0
 
     def visible(self, a: ArrayLike, b: ArrayLike, cls: int | ArrayLike) -> NDArray[np.bool_]:
         """Whether a unit of class ``cls`` can walk straight from ``a[i]`` to ``b[i]`` (m, 2)."""
         pa, pb = self._points("a", a), self._points("b", b)
         if pa.shape != pb.shape:
             raise InvalidGeometryError(f"a has shape {pa.shape} and b {pb.shape}; expected the same")
-        return K.segments_free(pa, pb, self._classes(cls, len(pa)), *self.arrays)
+        return K.bulk(pa, pb, self._classes(cls, len(pa)), -1, K.SEGMENT, *self.arrays)[:, 0] > 0.5
 
     def sees(self, a: ArrayLike, b: ArrayLike, cls: int | ArrayLike) -> NDArray[np.bool_]:
         """:meth:`visible`, but the targets ``b`` may lie on a wall (corner waypoints): each
@@ -286,14 +225,14 @@ class Walls:
         pa, pb = self._points("a", a), self._points("b", b)
         if pa.shape != pb.shape:
             raise InvalidGeometryError(f"a has shape {pa.shape} and b {pb.shape}; expected the same")
-        return K.targets_visible(pa, pb, self._classes(cls, len(pa)), -1, *self.arrays)
+        return K.bulk(pa, pb, self._classes(cls, len(pa)), -1, K.SIGHT, *self.arrays)[:, 0] > 0.5
 
     def shortcut(self, a: ArrayLike, b: ArrayLike, cls: int | ArrayLike) -> NDArray[np.bool_]:
         """:meth:`sees`, and the segment crosses no terrain boundary."""
         pa, pb = self._points("a", a), self._points("b", b)
         if pa.shape != pb.shape:
             raise InvalidGeometryError(f"a has shape {pa.shape} and b {pb.shape}; expected the same")
-        return K.targets_visible(pa, pb, self._classes(cls, len(pa)), self.barrier_class, *self.arrays)
+        return K.bulk(pa, pb, self._classes(cls, len(pa)), self.barrier_class, K.SIGHT, *self.arrays)[:, 0] > 0.5
 
     def move(self, a: ArrayLike, b: ArrayLike, cls: int | ArrayLike) -> NDArray[np.float64]:
         """Where units of class ``cls`` standing at ``a[i]`` end when they try to step to
@@ -302,13 +241,13 @@ class Walls:
         pa, pb = self._points("a", a), self._points("b", b)
         if pa.shape != pb.shape:
             raise InvalidGeometryError(f"a has shape {pa.shape} and b {pb.shape}; expected the same")
-        return K.safe_moves(pa, pb, self._classes(cls, len(pa)), *self.arrays)
+        return K.bulk(pa, pb, self._classes(cls, len(pa)), -1, K.MOVE, *self.arrays)
 
     def status(self, points: ArrayLike, cls: int | ArrayLike) -> NDArray[np.int64]:
         """Per point (n, 2): 1 where a unit of class ``cls`` may stand, 0 on a wall (within the
         kernels' tolerance), -1 inside a wall or outside the bounds."""
         p = self._points("points", points)
-        return K.points_status(p, self._classes(cls, len(p)), *self.arrays)
+        return K.bulk(p, p, self._classes(cls, len(p)), -1, K.STATUS, *self.arrays)[:, 0].astype(np.int64)
 
     def nearest_free(self, points: ArrayLike, cls: int) -> NDArray[np.float64]:
         """Each point moved to the nearest point of the class's free space (nudged inside)."""
@@ -343,7 +282,8 @@ class Walls:
             p = p[None, :]
         if p.ndim != 2 or p.shape[1] < 2 or not np.isfinite(p).all():
             raise InvalidGeometryError(f"{name} has shape {p.shape}; expected finite (n, 2) positions")
-        return np.ascontiguousarray(p[:, :2])
+        p = np.ascontiguousarray(p[:, :2])
+        return p if p.flags.writeable else p.copy()  # (one kernel specialisation: writable arrays)
 
     def _classes(self, cls: int | ArrayLike, n: int) -> NDArray[np.int64]:
         c = np.broadcast_to(np.asarray(cls, dtype=np.int64), (n,)).copy()

@@ -57,7 +57,7 @@ class CostRules:
         mult = np.empty(n + 2)
         mult[:n] = self.point_mult(nav.points) if n else np.zeros(0)
         self.walls = tuple(nav.walls)
-        barriers = LK.wall_grid(LK.segment_edges(nav.barrier_segments()), extent=nav.walls_extent())
+        barriers = LK.wall_grid(LK.segment_edges(nav.barrier_segments(profile=profile)), extent=nav.walls_extent())
         self.base = Rules((), np.ascontiguousarray(weights.values, dtype=np.float64), mult, (*self.walls, *barriers[:4]))
 
     def for_danger(self, danger: object) -> Rules:
@@ -68,7 +68,7 @@ class CostRules:
         nav = self.navmap
         mult = self.base.mult.copy()
         mult[: self.n_nodes] = self.point_mult(nav.points, zones, mult[: self.n_nodes])
-        barriers = LK.wall_grid(LK.segment_edges(nav.barrier_segments(zones)), extent=nav.walls_extent())
+        barriers = LK.wall_grid(LK.segment_edges(nav.barrier_segments(zones, profile=self.profile)), extent=nav.walls_extent())
         return Rules(zones, nav.arc_danger(self.base.weights, zones), mult, (*self.walls, *barriers[:4]))
 
     def point_mult(self, points: NDArray[np.float64], zones: tuple[DangerZone, ...] = (),

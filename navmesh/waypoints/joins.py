@@ -121,6 +121,8 @@ class Endpoints:
         self.table[:n] = nav.points
         usable = np.ones(n, bool)  # waypoints inside W: seeing one proves a position walkable
         usable[nav.blocked_waypoints] = False
+        self.body = nav.body_zone(costs.profile)  # where this unit type's centre may not stand
+        self._region: shapely.Geometry | None = None
         self.walls = costs.walls
         opts = nav.options
         corner = nav.corner_edges
@@ -204,20 +206,32 @@ class Endpoints:
         np.cumsum(counts, out=ptr[1:])
         return ptr, nodes, dist
 
+    def walkable(self, pts: NDArray[np.float64]) -> NDArray[np.bool_]:
+        """Whether this unit type may stand at each point (n, 2): walkable for the map's agent
+        radius, and outside the map's body zone for the unit's profile."""
+        ok = self.navmap.line_of_sight.walkable(pts)
+        if self.body is not None and len(pts):
+            ok &= ~shapely.contains_xy(self.body, pts[:, 0], pts[:, 1])
+        return ok
+
     def moved_inside(self, pts: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-        """Nearest walkable points to ``pts`` (n, 2) and how far each moved (see
-        :func:`~navmesh.endpoints.nearest_walkable`)."""
+        """Nearest points to ``pts`` (n, 2) where this unit type may stand (:meth:`walkable`) and
+        how far each moved (see :func:`~navmesh.endpoints.nearest_walkable`)."""
         nav = self.navmap
-        if len(pts) == 0 or nav.line_of_sight.walkable(pts).all():
+        if len(pts) == 0 or self.walkable(pts).all():
             return pts, np.zeros(len(pts))
-        region = nav.walkable_region  # built on first use: only when a point needs moving
+        if self._region is None:  # built on first use: only when a point needs moving
+            region = nav.walkable_region
+            self._region = region if self.body is None else shapely.difference(region, self.body)
+        region = self._region
         if region.is_empty:
             raise NodeNotFoundError(
-                f"no walkable point exists for agent_radius={nav.options.agent_radius}: the obstacles cover the level"
+                f"no walkable point exists for agent_radius={nav.options.agent_radius}: the obstacles "
+                "(and the terrain this unit type may not enter) cover the level"
             )
         x0, y0, x1, y1 = nav.level.bounds.bounds
         try:
-            return nearest_walkable(nav.line_of_sight, region, pts, size=max(1.0, x1 - x0, y1 - y0))
+            return nearest_walkable(self, region, pts, size=max(1.0, x1 - x0, y1 - y0))
         except InvalidGeometryError as err:
             raise NodeNotFoundError(str(err)) from None
 
@@ -232,9 +246,11 @@ class Endpoints:
         ptr, nodes, dist = self.visible(p, floor)
         moved = np.zeros(len(p), bool)
         proven = ptr[1:] > ptr[:-1]  # joined waypoints are walkable ones
+        if self.body is not None:
+            proven &= ~shapely.contains_xy(self.body, p[:, 0], p[:, 1])
         if not proven.all():
             doubt = np.flatnonzero(~proven)
-            bad = doubt[~self.navmap.line_of_sight.walkable(p[doubt, :2])]
+            bad = doubt[~self.walkable(p[doubt, :2])]
             if len(bad):
                 p, moved[bad] = self._moved(p, bad, strict, names, outside_ok)
                 ptr, nodes, dist = self.visible(p, floor)
@@ -261,8 +277,9 @@ class Endpoints:
             i = int(np.argmax(far))
             raise NodeNotFoundError(
                 f"{names(int(bad[i]))}={p[bad[i]].tolist()} is not walkable for agent_radius="
-                f"{nav.options.agent_radius}: it lies inside an obstacle (inflated by the agent radius) or "
-                f"outside the eroded bounds, {how_far[i]:.6g} world units from the nearest walkable point "
+                f"{nav.options.agent_radius}: it lies inside an obstacle (inflated by the agent radius), "
+                f"outside the eroded bounds, or within the agent radius of terrain this unit type may not "
+                f"enter, {how_far[i]:.6g} world units from the nearest walkable point "
                 f"{inside[i].tolist()} (pass strict=False to start from there)"
             )
         p = p.copy()

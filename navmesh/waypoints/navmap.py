@@ -20,7 +20,8 @@ from navmesh.errors import (
     NodeNotFoundError,
     describe,
 )
-from navmesh.geometry import as_polygon
+from navmesh.forbidden import forbidden_area
+from navmesh.geometry import as_polygon, segment_lines
 from navmesh.sight import LineOfSight
 from navmesh.graph import EdgeWeights, NavGraph
 from navmesh.level import Level
@@ -102,6 +103,7 @@ class NavMap:
         # derived geometry of the map itself, built on first use (per-unit-type data lives in NavQuery)
         self._walls: LK.WallGrid | None = None
         self._barriers: NDArray[np.float64] | None = None
+        self._body_zones: dict[CostProfile, shapely.Geometry | None] = {}
 
     # -- shape ----------------------------------------------------------------------------------
     @property
@@ -159,6 +161,11 @@ class NavMap:
         values = prof.arc_weights(
             self.graph.lengths, self.terrain.lengths, self.terrain.tag_names, self.graph.tags, self.graph.tag_names
         )
+        body = self.body_zone(prof)
+        if body is not None:
+            walk = np.flatnonzero((self.arc_kinds != ARC_OFFMESH) & np.isfinite(values))
+            p2 = self.points[:, :2]
+            values[walk[_enters(body, p2[self.graph.arc_sources[walk]], p2[self.graph.indices[walk]])]] = np.inf
         return self.graph.weights(self.arc_danger(values, zones) if zones else values)
 
     def arc_danger(self, values: NDArray[np.float64], zones: Sequence[DangerZone]) -> NDArray[np.float64]:
@@ -196,16 +203,45 @@ class NavMap:
         lengths = np.sqrt(((pb - pa) ** 2).sum(axis=1))
         names, tl = self.level.terrain_layer().lengths(pa[:, :2], pb[:, :2])
         w = prof.segment_weights(lengths, tl, names)
+        body = self.body_zone(prof)
+        if body is not None:
+            w[_enters(body, pa[:, :2], pb[:, :2])] = np.inf
         if zones:
             w = add_danger(w, pa[:, :2], pb[:, :2], zones)
         return w
 
     def point_multipliers(self, points: ArrayLike, profile: CostProfile | None = None) -> NDArray[np.float64]:
-        """Terrain multiplier at each point for ``profile`` (painter's rule); ``inf`` in forbidden terrain."""
+        """Terrain multiplier at each point for ``profile`` (painter's rule); ``inf`` in forbidden
+        terrain and, for an agent radius > 0, within that radius of it (:meth:`body_zone`)."""
         prof = check_profile(profile)
-        tags = self.level.terrain_layer().tag_at(np.asarray(points, dtype=np.float64))
+        pts = np.asarray(points, dtype=np.float64)
+        tags = self.level.terrain_layer().tag_at(pts)
         names, index = np.unique(np.asarray(tags, dtype=str), return_inverse=True)
-        return prof.tag_multipliers(names.tolist())[index.reshape(-1)]
+        mult = prof.tag_multipliers(names.tolist())[index.reshape(-1)]
+        body = self.body_zone(prof)
+        if body is not None and len(pts):
+            p2 = pts.reshape(-1, pts.shape[-1])
+            mult[shapely.contains_xy(body, p2[:, 0], p2[:, 1])] = np.inf
+        return mult
+
+    def body_zone(self, profile: CostProfile | None) -> shapely.Geometry | None:
+        """Where this map's agent may not put its centre for ``profile``: the terrain the profile
+        forbids, grown by ``agent_radius`` so that the whole body stays out
+        (:func:`~navmesh.forbidden.forbidden_area` with ``body=True``, prepared; cached per profile).
+
+        Arcs, joins and shortcuts that run inside it are closed (:meth:`weights`,
+        :meth:`straight_costs`), and a start or goal inside it is moved out as one inside a wall.
+        None when nothing is forbidden or the agent radius is 0 (terrain is then judged at the centre).
+        """
+        prof = check_profile(profile)
+        if not self.options.agent_radius or not prof.forbidden or not self.level.terrain:
+            return None
+        if prof not in self._body_zones:
+            zone = forbidden_area(self, prof, self.options.agent_radius, body=True)
+            if zone is not None:
+                shapely.prepare(zone)
+            self._body_zones[prof] = zone
+        return self._body_zones[prof]
 
     # -- visibility -----------------------------------------------------------------------------
     def visible(self, a: ArrayLike, b: ArrayLike) -> NDArray[np.bool_]:
@@ -221,9 +257,10 @@ class NavMap:
             self._walls = wall_grid_for(self.line_of_sight)
         return self._walls
 
-    def barrier_segments(self, danger: Sequence[DangerZone] = ()) -> NDArray[np.float64]:
+    def barrier_segments(self, danger: Sequence[DangerZone] = (), profile: CostProfile | None = None) -> NDArray[np.float64]:
         """Segments (m, 4) a straight shortcut may not touch: terrain region boundaries, manual and
-        off-mesh link segments, forbidden link segments, and squares around danger zones."""
+        off-mesh link segments, forbidden link segments, squares around danger zones, and the
+        outline of ``profile``'s :meth:`body_zone`."""
         if self._barriers is None:
             segs = []
             for region in self.level.terrain:
@@ -241,6 +278,12 @@ class NavMap:
             (cx, cy), r = z.centre, z.radius
             sq = np.array([[cx - r, cy - r], [cx + r, cy - r], [cx + r, cy + r], [cx - r, cy + r], [cx - r, cy - r]])
             out.append(np.column_stack([sq[:-1], sq[1:]]))
+        body = None if profile is None else self.body_zone(profile)
+        if body is not None:
+            for poly in shapely.get_parts(body):
+                for ring in [poly.exterior, *poly.interiors]:
+                    c = np.asarray(ring.coords)[:, :2]
+                    out.append(np.column_stack([c[:-1], c[1:]]))
         return np.concatenate(out)
 
     def walls_extent(self) -> tuple[float, float, float, float]:
@@ -428,3 +471,19 @@ def check_danger(danger: Iterable[DangerZone]) -> tuple[DangerZone, ...]:
 
 
 DEFAULT_PROFILE = CostProfile()
+
+
+def _enters(zone: shapely.Geometry, a: NDArray[np.float64], b: NDArray[np.float64]) -> NDArray[np.bool_]:
+    """Which segments ``a[i] -> b[i]`` run inside ``zone`` for more than rounding noise (1e-9 of
+    their length, or of 1): touching its outline or running along it does not count."""
+    out = np.zeros(len(a), dtype=bool)
+    if len(a) == 0:
+        return out
+    lines = segment_lines(a, b)
+    hit = np.flatnonzero(shapely.intersects(zone, lines))
+    if hit.size:
+        edge = shapely.length(shapely.intersection(lines[hit], shapely.boundary(zone)))
+        inside = shapely.length(shapely.intersection(lines[hit], zone)) - edge
+        length = np.sqrt(((b[hit] - a[hit]) ** 2).sum(axis=1))
+        out[hit] = inside > 1e-9 * np.maximum(length, 1.0)
+    return out

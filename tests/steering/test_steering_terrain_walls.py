@@ -9,7 +9,7 @@ import shapely
 import navmesh
 from navmesh.errors import InvalidOptionError
 from navmesh.steering import Crowd, Walls
-from navmesh.steering.walls import forbidden_area
+from navmesh.forbidden import forbidden_area
 
 RIVER = shapely.box(14, 0, 18, 20)  # x 14..18, the whole height of a 32 x 20 level
 FORD = shapely.box(13, 8, 19, 12)  # painted over the river: not water
