@@ -18,6 +18,9 @@ The peers do not all solve the same problem:
   same as a straight one (the entered cell's weight), with a Chebyshev heuristic. Its paths are
   shorter in steps and its problem is easier; it also checks and copies the whole weight array on
   every call.
+- tcod (libtcod's A*, C) as its users set it up: ``tcod.path.AStar(cost, diagonal=1.41)`` made
+  once per map (the passable flags as costs), then ``get_path`` per query. Like pyastar2d it cuts
+  corners (a diagonal step between two walls is allowed); a diagonal step costs 1.41.
 - arcade's ``astar_calculate_path``: cuts corners, diagonal cost 1.42, re-sorts its open set at
   every step and gives up (returns None) after 500 expansions, so it only gets the short queries
   and the number it actually solved is printed.
@@ -113,6 +116,9 @@ def bench_map(name: str, n_queries: int, n_slow: int, repeats: int) -> None:
                 pyastar2d.astar_path(weights, a, b, allow_diagonal=True)
 
         runs["pyastar2d"] = run_pyastar
+    tcod_astar = tcod_runner(grid, pairs)
+    if tcod_astar is not None:
+        runs["tcod"] = tcod_astar
     t = median_times(runs, repeats)
     t_astar = t["astar"]
     print(row("navmesh grid_astar", t_astar, len(pairs), t_astar, f"{wrong} lengths off the published optimum"))
@@ -121,6 +127,10 @@ def bench_map(name: str, n_queries: int, n_slow: int, repeats: int) -> None:
         print("  pyastar2d: not installed")
     else:
         print(row("pyastar2d (C++)", t["pyastar2d"], len(pairs), t_astar, "cuts corners, diagonal = straight cost"))
+    if tcod_astar is None:
+        print("  tcod: not installed")
+    else:
+        print(row("tcod AStar (libtcod, C)", t["tcod"], len(pairs), t_astar, "cuts corners, diagonal 1.41"))
 
     slow_pairs = [pairs[i] for i in spread(len(pairs), n_slow)]
     try:
@@ -211,8 +221,22 @@ def longest_pairs(grid: GridMap, n_pairs: int, n_keep: int, seed: int) -> tuple[
     return [(s, t) for _, s, t in keep], np.array([c for c, _, _ in keep])
 
 
+def tcod_runner(grid: GridMap, pairs: Sequence[tuple[int, int]]) -> Callable[[], object] | None:
+    """A loop of tcod's A* over ``pairs`` as its users write it (the pathfinder made once per map,
+    ``get_path`` per query), or None when tcod is not installed."""
+    try:
+        import tcod.path
+    except ImportError:
+        return None
+    astar = tcod.path.AStar((~grid.blocked).astype(np.int8), diagonal=1.41)  # indexed [row, col]
+    w = grid.width
+    rc = [(*divmod(s, w), *divmod(t, w)) for s, t in pairs]
+    return lambda: [astar.get_path(*q) for q in rc]
+
+
 def speed_limit_runs(grid: GridMap, pairs: list[tuple[int, int]], pyastar2d: Any) -> dict[str, Callable[[], object]]:
-    """One loop per search over ``pairs``: find_path, jps_plus, jump_point_search, grid_astar, pyastar2d."""
+    """One loop per search over ``pairs``: find_path, jps_plus, jump_point_search, grid_astar,
+    pyastar2d and (when installed) tcod."""
     weights = np.where(grid.blocked, np.inf, 1.0).astype(np.float32)
     w = grid.width
     rc = [(divmod(s, w), divmod(t, w)) for s, t in pairs]
@@ -220,13 +244,17 @@ def speed_limit_runs(grid: GridMap, pairs: list[tuple[int, int]], pyastar2d: Any
     def loop(search: Callable[..., object]) -> Callable[[], object]:
         return lambda: [search(grid, s, t) for s, t in pairs]
 
-    return {
+    runs: dict[str, Callable[[], object]] = {
         "find_path": lambda: [grid.find_path(s, t) for s, t in pairs],
         "jps+": loop(jps_plus),
         "jps": loop(jump_point_search),
         "astar": loop(grid_astar),
         "pyastar2d": lambda: [pyastar2d.astar_path(weights, a, b, allow_diagonal=True) for a, b in rc],
     }
+    tcod_astar = tcod_runner(grid, pairs)
+    if tcod_astar is not None:
+        runs["tcod"] = tcod_astar
+    return runs
 
 
 def bench_speed_limit(repeats: int, n_longest: int) -> None:
@@ -250,9 +278,9 @@ def bench_speed_limit(repeats: int, n_longest: int) -> None:
             pairs = list(zip(scen.start_cells(g.width)[pick].tolist(), scen.goal_cells(g.width)[pick].tolist()))
             maps.append((name, g, pairs, scen.optimal[pick]))
     print(f"\nSpeed limit (issue 13): the {n_longest} longest queries per map, median of {repeats} rounds;"
-          " ratio = time / pyastar2d time (<= 1: faster)")
+          " ratio = time / pyastar2d time (<= 1: faster); tcod = tcod AStar's ratio")
     print(f"  {'map':<28} {'preprocess':>11} {'memory':>9}  {'find_path':>9} {'jps+':>7} {'jps':>7} {'A*':>7}"
-          f"  {'pyastar2d ms/q':>14}  {'method':<9} answers")
+          f"  {'pyastar2d ms/q':>14}  {'tcod':>7}  {'method':<9} answers")
     for name, grid, pairs, optimal in maps:
         fresh = GridMap(grid.costs)
         t0 = time.perf_counter()
@@ -265,10 +293,11 @@ def bench_speed_limit(repeats: int, n_longest: int) -> None:
         wrong += int(np.sum(np.abs(plain - costs) > 1e-9 * np.maximum(costs, 1)))
         t = median_times(speed_limit_runs(grid, pairs, pyastar2d), repeats)
         base = t["pyastar2d"]
+        tcod_ratio = f"{t['tcod'] / base:6.2f}x" if "tcod" in t else "-"
         method = "jps+" if grid.find_path(*pairs[0]).expansions == jps_plus(grid, *pairs[0]).expansions else "A*"
         print(f"  {name:<28} {build * 1e3:8.1f} ms {table.nbytes / 2**20:6.1f} MiB  "
               f"{t['find_path'] / base:8.2f}x {t['jps+'] / base:6.2f}x {t['jps'] / base:6.2f}x {t['astar'] / base:6.2f}x"
-              f"  {base / len(pairs) * 1e3:14.3f}  {method:<9} {len(pairs) - wrong}/{len(pairs)} optimal")
+              f"  {base / len(pairs) * 1e3:14.3f}  {tcod_ratio:>7}  {method:<9} {len(pairs) - wrong}/{len(pairs)} optimal")
 
 
 def bench_flow_field(repeats: int) -> None:

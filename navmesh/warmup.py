@@ -170,12 +170,16 @@ def _mesh(ctx: dict[str, Any]) -> None:
     from navmesh.level import Level
     from navmesh.polymesh.build import build_navmesh
     from navmesh.polymesh.query import MeshQuery
+    from navmesh.terrain import CostProfile, TerrainRegion
 
-    level = Level.rectangle(12, 10, obstacles=[[(5, 2), (7, 2), (7, 8), (5, 8)]])
-    query = MeshQuery(build_navmesh(level, agent_radius=0.25))
+    swamp = TerrainRegion([(0, 0), (4, 0), (4, 3), (0, 3)], "swamp")  # a build with terrain splits polygons
+    level = Level.rectangle(12, 10, obstacles=[[(5, 2), (7, 2), (7, 8), (5, 8)]], terrain=[swamp])
+    mesh = build_navmesh(level, agent_radius=0.25)
+    query = MeshQuery(mesh)
     query.find_path((1, 1), (11, 9))
     query.find_path((1, 1), (2, 2))
     query.raycast((1, 1), (11, 1))
+    MeshQuery(mesh, CostProfile("warm", multipliers={"swamp": 2.0})).find_path((1, 1), (11, 9))  # terrain corridor
 
 
 _STEPS: dict[str, tuple[tuple[str, Callable[[dict[str, Any]], None]], ...]] = {

@@ -13,39 +13,45 @@ from navmesh._kernels.signatures import njit, plain_arguments
 
 
 @njit(cache=True)
-def flow_dijkstra(moves, half_cost, height, width, wrap_r, wrap_c, goals, max_cost):
-    """Least cost from every cell to its nearest goal; steps cost the same both ways.
+def flow_field(moves, half_cost, height, width, wrap_r, wrap_c, goals, max_cost, rel_tol):
+    """A flow field in one call: the least cost from every cell to its nearest goal, then the
+    best step of every cell. Steps cost the same both ways.
 
-    Returns (cost, origin, rank, expansions): ``cost`` is inf where unreached (or beyond
-    ``max_cost``), ``origin`` the index into ``goals`` of the nearest goal (-1 where unreached),
-    ``rank`` the order in which cells were settled (-1 where unreached). Every settled cell other
-    than a goal has a neighbour of lower rank through which its cost was set (its parent), even
-    where float rounding makes costs tie.
+    First a Dijkstra search from all ``goals`` at once settles every cell within ``max_cost``;
+    every settled cell other than a goal has a neighbour settled earlier through which its cost
+    was set (its parent), even where float rounding makes costs tie. Then each settled cell
+    other than a goal gets the direction code (0..7) of its best step: one that keeps the path
+    least-cost (``cost[v] + step <= cost[u]`` within ``rel_tol``) and leads to a cell settled
+    earlier (so following the codes always ends at a goal: the parent always qualifies); among
+    those the one pointing most nearly at the cell's goal (largest cosine) wins, so units follow
+    the straight line instead of zig-zagging; exact ties go to the lower code.
+
+    Returns (cost, origin, codes, expansions): ``cost`` is inf where unreached (or beyond
+    ``max_cost``), ``origin`` the index into ``goals`` of the nearest goal and ``codes`` the
+    direction codes (-1 at goals and unreached cells; ``origin`` is -1 where unreached).
     """
     n = height * width
-    # cost and settled flag side by side (the workspace layout of navmesh._kernels.grid)
-    state = np.zeros(2 * n, np.float64)
-    for v in range(n):
-        state[2 * v] = np.inf
+    cost = np.full(n, np.inf)
+    settled = np.zeros(n, np.int32)  # 1 once settled (the stamp of navmesh._kernels.grid's workspace)
     origin = np.full(n, -1, np.int32)
-    rank = np.full(n, -1, np.int32)
+    rank = np.full(n, -1, np.int32)  # the order in which cells were settled
     cap = n + HEAP_RESERVE
     heap = np.empty(2 * cap, np.float64)
     size = 0
     for i in range(len(goals)):
         t = goals[i]
         if origin[t] < 0:
-            state[2 * t] = 0.0
+            cost[t] = 0.0
             origin[t] = i
             size = H.push(heap, size, 0.0, t)
     expansions = 0
     while size > 0:
         du, u, size = H.pop(heap, size)
-        if state[2 * u + 1] == 1.0 or du > state[2 * u]:
+        if settled[u] == 1 or du > cost[u]:
             continue
         if du > max_cost:
             break
-        state[2 * u + 1] = 1.0
+        settled[u] = 1
         rank[u] = expansions
         expansions += 1
         r = u // width
@@ -57,51 +63,31 @@ def flow_dijkstra(moves, half_cost, height, width, wrap_r, wrap_c, goals, max_co
             if (m >> d) & 1 == 0:
                 continue
             v = neighbor(r, c, d, height, width)
-            if state[2 * v + 1] == 1.0:
+            if settled[v] == 1:
                 continue
             nd = du + STEP_LEN[d] * (hu + half_cost[v])
-            if nd < state[2 * v]:
-                state[2 * v] = nd
+            if nd < cost[v]:
+                cost[v] = nd
                 origin[v] = ou
                 if size == cap:
-                    size = compact(heap, size, state, 1.0, height, width, wrap_r, wrap_c, 0, 0.0)
+                    size = compact(heap, size, cost, settled, 1, height, width, wrap_r, wrap_c, 0, 0.0)
                 size = H.push(heap, size, nd, v)
-    cost = np.empty(n, np.float64)
-    for v in range(n):
-        if state[2 * v + 1] == 1.0:
-            cost[v] = state[2 * v]
-        else:
-            cost[v] = np.inf
-            origin[v] = -1
-    return cost, origin, rank, expansions
-
-
-@njit(cache=True)
-def flow_directions(moves, half_cost, height, width, wrap_r, wrap_c, cost, origin, rank, is_goal, goals,
-                    rel_tol):
-    """Direction code (0..7) of the best next step from every reached cell; -1 at goals/unreached.
-
-    A step is "best" when it keeps the path least-cost: ``cost[v] + step <= cost[u]`` within
-    ``rel_tol``, and leads to a cell settled earlier (``rank[v] < rank[u]``, so following the
-    codes always ends at a goal, even where rounding makes neighbouring costs equal: the cell the
-    search reached ``u`` from always qualifies). Among such steps the one pointing most nearly at
-    the cell's goal (largest cosine) wins, so units follow the straight line instead of
-    zig-zagging; exact ties go to the lower code.
-    """
-    n = height * width
-    out = np.full(n, -1, np.int8)
+    codes = np.full(n, -1, np.int8)
     for u in range(n):
         ru = rank[u]
-        if ru < 0 or is_goal[u]:
+        if ru < 0:
+            cost[u] = np.inf
+            origin[u] = -1
+            continue
+        t = goals[origin[u]]
+        if t == u:
             continue
         cu = cost[u]
         r = u // width
         c = u - r * width
-        t = goals[origin[u]]
         tr = t // width
-        tc = t - tr * width
         vr_goal = tr - r
-        vc_goal = tc - c
+        vc_goal = t - tr * width - c
         if wrap_r and abs(vr_goal) * 2 > height:
             vr_goal -= height if vr_goal > 0 else -height
         if wrap_c and abs(vc_goal) * 2 > width:
@@ -124,8 +110,8 @@ def flow_directions(moves, half_cost, height, width, wrap_r, wrap_c, cost, origi
             if score > best_score:
                 best_score = score
                 best = d
-        out[u] = best
-    return out
+        codes[u] = best
+    return cost, origin, codes, expansions
 
 
 @njit(cache=True)

@@ -3,9 +3,9 @@
 JPS (Harabor and Grastien) works on a copy of the passable flags padded with a blocked border
 ("free", shape (height + 2) * (width + 2) flattened), so scans never need a bounds check. ``pw``
 is the padded width; a padded id is (row + 1) * pw + (col + 1). The search state is the
-workspace layout of :mod:`navmesh._kernels.grid`, sized for the padded grid. With a JPS+ jump
-table (:mod:`navmesh._kernels.jumps`) each scan is one table lookup; without one the scans walk
-the cells. Both give the same successors, so the same paths.
+workspace layout of :mod:`navmesh._kernels.grid`, sized for the padded grid, and the open list
+is A*'s. With a JPS+ jump table (:mod:`navmesh._kernels.jumps`) each scan is one table lookup;
+without one the scans walk the cells. Both give the same successors, so the same paths.
 """
 
 from __future__ import annotations
@@ -14,22 +14,12 @@ import numpy as np
 
 from navmesh._kernels import grid_heap as H
 from navmesh._kernels.grid import DCOL, DROW, HEAP_RESERVE, cell_centers, compact, nearest_expanded, octile
-from navmesh._kernels.heap import trace_back
 from navmesh._kernels.jumps import jump_diagonal, jump_straight
 from navmesh._kernels.signatures import njit, plain_arguments
 from navmesh._kernels.status import BUDGET, EXHAUSTED, FOUND
 
 _FAST = HEAP_RESERVE  # capacity of the stack of jump points expanded without touching the heap
 _NO_BUDGET = 1 << 62
-
-
-@njit(cache=True)
-def _sign(x):
-    if x > 0:
-        return 1
-    if x < 0:
-        return -1
-    return 0
 
 
 @njit(cache=True)
@@ -68,46 +58,49 @@ def _jump_diagonal(free, pw, v, sx, sy, goal):
 
 
 @njit(cache=True)
-def _straight(free, table, pw, ur, uc, sx, sy, goal, gr, gc):
-    """Straight jump by unit step (sx, sy) from the cell one such step from (ur, uc): through
-    ``table`` when it has entries."""
-    v = (ur + sy) * pw + uc + sx
+def _jump(free, table, pw, ur, uc, sx, sy, goal, gr, gc):
+    """Jump by unit step (sx, sy) from the cell one such step from (ur, uc): the first jump point
+    or -1; a diagonal step must be legal (both side cells free). Through ``table`` when it has
+    entries, else by scanning; the search calls this from one place only, which keeps its
+    compiled code small."""
+    vr = ur + sy
+    vc = uc + sx
+    v = vr * pw + vc
     if table.shape[0] > 0:
-        return jump_straight(free, table, pw, v, ur + sy, uc + sx, sx, sy, goal, gr, gc)
+        if sx != 0 and sy != 0:
+            return jump_diagonal(free, table, pw, v, vr, vc, sx, sy, goal, gr, gc)
+        return jump_straight(free, table, pw, v, vr, vc, sx, sy, goal, gr, gc)
+    if sx != 0 and sy != 0:
+        return _jump_diagonal(free, pw, v, sx, sy, goal)
     return _jump_straight(free, pw, v, sx + sy * pw, pw if sy == 0 else 1, goal)
 
 
 @njit(cache=True)
-def _diagonal(free, table, pw, ur, uc, sx, sy, goal, gr, gc):
-    """Diagonal jump by (sx, sy) from the cell one such step from (ur, uc) (entered legally):
-    through ``table`` when it has entries."""
-    v = (ur + sy) * pw + uc + sx
-    if table.shape[0] > 0:
-        return jump_diagonal(free, table, pw, v, ur + sy, uc + sx, sx, sy, goal, gr, gc)
-    return _jump_diagonal(free, pw, v, sx, sy, goal)
-
-
-@njit(cache=True)
-def jps(free, table, pheight, pw, start, goal, cost_unit, max_expansions, state, gen, parent, heap):
-    """Jump Point Search on padded flags; ids are padded ids. Returns (status, end, expansions).
+def jps(free, table, pheight, pw, width, start, goal, cost_unit, max_expansions, g, stamp, gen, parent, heap, geo):
+    """Jump Point Search on padded flags (``start``/``goal`` are padded ids).
 
     ``table`` is the JPS+ jump table of ``free`` (:mod:`navmesh._kernels.jumps`), or an array
     of shape (0, 8) to scan cell by cell; both give the same successors.
 
     Optimal for 8-connected, uniform-cost grids where a diagonal step needs both side cells free.
-    ``cost_unit`` is the cost of one straight step; ``state``/``parent`` hold jump points only.
-    ``max_expansions`` = 0 means no budget. As in :func:`navmesh._kernels.grid.astar`, a
-    successor whose key does not exceed the key just taken is expanded next without a heap round
-    trip (the octile heuristic stays consistent across jumps).
+    ``cost_unit`` is the cost of one straight step; the workspace (``g``, ``stamp``, ``gen``,
+    ``parent``, ``heap``, see :mod:`navmesh._kernels.grid`) holds jump points only.
+    ``max_expansions`` = 0 means no budget. The loop is A*'s
+    (:func:`navmesh._kernels.grid.astar`, equal-key successors expanded without a heap round
+    trip): the octile heuristic stays consistent across jumps.
+
+    Returns (status, nodes, points, cost, expansions): ``nodes`` every cell (unpadded ids) along
+    the straight runs between the jump points up to the goal (or, when not found, the expanded
+    jump point nearest the goal), ``points`` their centres.
     """
-    seen = 2.0 * gen
-    closed = seen + 1.0
+    seen = np.int32(2 * gen)
+    closed = np.int32(2 * gen + 1)
     cap = len(heap) // 2
     limit = max_expansions if max_expansions > 0 else _NO_BUDGET
     gr = goal // pw
     gc = goal - gr * pw
-    state[2 * start] = 0.0
-    state[2 * start + 1] = seen
+    g[start] = 0.0
+    stamp[start] = seen
     parent[start] = -1
     size = 0
     stack = np.empty(_FAST, np.int64)
@@ -115,8 +108,9 @@ def jps(free, table, pheight, pw, start, goal, cost_unit, max_expansions, state,
     sp = 1
     fu = 0.0
     expansions = 0
+    dx = np.empty(8, np.int64)
+    dy = np.empty(8, np.int64)
     status = EXHAUSTED
-    succ = np.empty(8, np.int64)
     while True:
         if sp > 0:
             sp -= 1
@@ -125,7 +119,7 @@ def jps(free, table, pheight, pw, start, goal, cost_unit, max_expansions, state,
             fu, u, size = H.pop(heap, size)
         else:
             break
-        if state[2 * u + 1] == closed:
+        if stamp[u] == closed:
             continue
         if u == goal:
             status = FOUND
@@ -133,85 +127,63 @@ def jps(free, table, pheight, pw, start, goal, cost_unit, max_expansions, state,
         if expansions == limit:
             status = BUDGET
             break
-        state[2 * u + 1] = closed
+        stamp[u] = closed
         expansions += 1
-        gu = state[2 * u]
+        gu = g[u]
         ur = u // pw
         uc = u - ur * pw
-        n_succ = 0
+        # the pruned directions to scan (all eight from the start), natural before forced: their
+        # order decides among equally short paths
         p = parent[u]
         if p < 0:
             for d in range(8):
-                sx = DCOL[d]
-                sy = DROW[d]
-                if d < 4:
-                    j = _straight(free, table, pw, ur, uc, sx, sy, goal, gr, gc)
-                elif free[u + sx] and free[u + sy * pw] and free[u + sx + sy * pw]:
-                    j = _diagonal(free, table, pw, ur, uc, sx, sy, goal, gr, gc)
-                else:
-                    j = -1
-                if j >= 0:
-                    succ[n_succ] = j
-                    n_succ += 1
+                dx[d] = DCOL[d]
+                dy[d] = DROW[d]
+            n_dir = 8
         else:
             pr = p // pw
-            pc = p - pr * pw
-            sx = _sign(uc - pc)
-            sy = _sign(ur - pr)
-            if sx != 0 and sy != 0:
-                fx = free[u + sx]
-                fy = free[u + sy * pw]
-                if fx:
-                    j = _straight(free, table, pw, ur, uc, sx, 0, goal, gr, gc)
-                    if j >= 0:
-                        succ[n_succ] = j
-                        n_succ += 1
-                if fy:
-                    j = _straight(free, table, pw, ur, uc, 0, sy, goal, gr, gc)
-                    if j >= 0:
-                        succ[n_succ] = j
-                        n_succ += 1
-                if fx and fy and free[u + sx + sy * pw]:
-                    j = _diagonal(free, table, pw, ur, uc, sx, sy, goal, gr, gc)
-                    if j >= 0:
-                        succ[n_succ] = j
-                        n_succ += 1
-            else:
-                step = sx + sy * pw
+            sx = min(max(uc - (p - pr * pw), -1), 1)  # signs of the step from the parent
+            sy = min(max(ur - pr, -1), 1)
+            dx[0] = sx
+            dy[0] = sy
+            n_dir = 1
+            if sx != 0 and sy != 0:  # diagonal: its two components, then itself
+                dx[0] = sx
+                dy[0] = 0
+                dx[1] = 0
+                dy[1] = sy
+                dx[2] = sx
+                dy[2] = sy
+                n_dir = 3
+            else:  # straight: ahead, then per side with a forced neighbour the side and its diagonal
                 side = pw if sy == 0 else 1
-                ahead = free[u + step]
-                if ahead:
-                    j = _straight(free, table, pw, ur, uc, sx, sy, goal, gr, gc)
-                    if j >= 0:
-                        succ[n_succ] = j
-                        n_succ += 1
+                step = sx + sy * pw
                 for s in (-1, 1):
                     so = s * side
                     if free[u + so] and not free[u + so - step]:
-                        j = _straight(free, table, pw, ur, uc, s if sy != 0 else 0, s if sy == 0 else 0, goal, gr, gc)
-                        if j >= 0:
-                            succ[n_succ] = j
-                            n_succ += 1
-                        if ahead and free[u + step + so]:
-                            if sy == 0:
-                                j = _diagonal(free, table, pw, ur, uc, sx, s, goal, gr, gc)
-                            else:
-                                j = _diagonal(free, table, pw, ur, uc, s, sy, goal, gr, gc)
-                            if j >= 0:
-                                succ[n_succ] = j
-                                n_succ += 1
-        for k in range(n_succ):
-            v = succ[k]
-            sv = state[2 * v + 1]
+                        dx[n_dir] = s if sy != 0 else 0
+                        dy[n_dir] = s if sy == 0 else 0
+                        dx[n_dir + 1] = sx if sx != 0 else s
+                        dy[n_dir + 1] = sy if sy != 0 else s
+                        n_dir += 2
+        for k in range(n_dir):
+            sx = dx[k]
+            sy = dy[k]
+            if sx != 0 and sy != 0 and not (free[u + sx] and free[u + sy * pw] and free[u + sx + sy * pw]):
+                continue  # a diagonal step is legal only with both side cells free
+            v = _jump(free, table, pw, ur, uc, sx, sy, goal, gr, gc)
+            if v < 0:
+                continue
+            sv = stamp[v]
             if sv == closed:
                 continue
             vr = v // pw
             vc = v - vr * pw
             ng = gu + cost_unit * octile(abs(vr - ur), abs(vc - uc))
-            if sv == seen and ng >= state[2 * v]:
+            if sv == seen and ng >= g[v]:
                 continue
-            state[2 * v] = ng
-            state[2 * v + 1] = seen
+            g[v] = ng
+            stamp[v] = seen
             parent[v] = u
             key = ng + cost_unit * octile(abs(vr - gr), abs(vc - gc))
             if key <= fu and sp < _FAST:
@@ -219,51 +191,42 @@ def jps(free, table, pheight, pw, start, goal, cost_unit, max_expansions, state,
                 sp += 1
             else:
                 if size == cap:
-                    size = compact(heap, size, state, closed, pheight, pw, False, False, goal, cost_unit)
+                    size = compact(heap, size, g, stamp, closed, pheight, pw, False, False, goal, cost_unit)
                 size = H.push(heap, size, key, v)
-    if status == FOUND:
-        return status, goal, expansions
-    return status, nearest_expanded(state, closed, pheight, pw, False, False, goal), expansions
+    end = goal if status == FOUND else nearest_expanded(g, stamp, closed, pheight, pw, False, False, goal)
+    nodes = unpad_jump_path(parent, end, pw, width)
+    return status, nodes, cell_centers(nodes, pheight - 2, width, geo), g[end], expansions
 
 
 @njit(cache=True)
 def unpad_jump_path(parent, end, pw, width):
-    """Cells (unpadded ids) along the straight segments between the jump points ending at ``end``."""
-    jumps = trace_back(parent, end)
+    """Cells (unpadded ids) along the straight runs between the jump points, from the root of the
+    ``parent`` links to ``end``."""
     total = 1
-    for i in range(1, len(jumps)):
-        a = jumps[i - 1]
-        b = jumps[i]
+    b = end
+    while parent[b] >= 0:
+        a = parent[b]
         total += max(abs(b // pw - a // pw), abs(b % pw - a % pw))
+        b = a
     out = np.empty(total, np.int32)
-    r = jumps[0] // pw
-    c = jumps[0] - r * pw
-    out[0] = (r - 1) * width + (c - 1)
-    k = 1
-    for i in range(1, len(jumps)):
-        br = jumps[i] // pw
-        bc = jumps[i] - br * pw
-        sr = _sign(br - r)
-        sc = _sign(bc - c)
-        while r != br or c != bc:
+    k = total - 1
+    b = end
+    r = b // pw
+    c = b - r * pw
+    out[k] = (r - 1) * width + (c - 1)
+    while parent[b] >= 0:  # back along each run, from its far end to its jump point
+        a = parent[b]
+        ar = a // pw
+        ac = a - ar * pw
+        sr = min(max(ar - r, -1), 1)
+        sc = min(max(ac - c, -1), 1)
+        while r != ar or c != ac:
             r += sr
             c += sc
+            k -= 1
             out[k] = (r - 1) * width + (c - 1)
-            k += 1
+        b = a
     return out
-
-
-@njit(cache=True)
-def jps_path(free, table, pheight, pw, width, start, goal, cost_unit, max_expansions, state, gen, parent, heap,
-             geo):
-    """:func:`jps` plus the full cell chain (unpadded ids) and its centres.
-
-    Returns (status, nodes, points, cost, expansions).
-    """
-    status, end, expansions = jps(free, table, pheight, pw, start, goal, cost_unit, max_expansions,
-                                  state, gen, parent, heap)
-    nodes = unpad_jump_path(parent, end, pw, width)
-    return status, nodes, cell_centers(nodes, pheight - 2, width, geo), state[2 * end], expansions
 
 
 plain_arguments(globals())

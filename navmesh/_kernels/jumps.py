@@ -33,24 +33,9 @@ JCOL = np.array([0, 1, 0, -1, 1, 1, -1, -1], dtype=np.int64)
 JROW = np.array([-1, 0, 1, 0, -1, 1, 1, -1], dtype=np.int64)
 
 
-@njit(cache=True)
-def straight_index(sx, sy):
-    """Direction index of a straight unit step (sx, sy) (exactly one of them non-zero)."""
-    if sy < 0:
-        return 0
-    if sx > 0:
-        return 1
-    if sy > 0:
-        return 2
-    return 3
-
-
-@njit(cache=True)
-def diagonal_index(sx, sy):
-    """Direction index of a diagonal unit step (sx, sy) (both non-zero)."""
-    if sx > 0:
-        return 4 if sy < 0 else 5
-    return 6 if sy > 0 else 7
+#: Direction index of a unit step (sx, sy), at ``3 * sy + sx + 4`` (a table rather than a
+#: function: one compiled helper less in every kernel that looks a direction up).
+DIRECTION = np.array([7, 0, 4, 3, -1, 1, 6, 2, 5], dtype=np.int64)
 
 
 @njit(cache=True)
@@ -81,8 +66,8 @@ def _fill_diagonal(free, pw, d, table, lo, hi):
     sx = JCOL[d]
     sy = JROW[d]
     step = sx + sy * pw
-    h_row = table[:, straight_index(sx, 0)]
-    v_row = table[:, straight_index(0, sy)]
+    h_row = table[:, DIRECTION[4 + sx]]
+    v_row = table[:, DIRECTION[3 * sy + 4]]
     row = table[:, d]
     n = len(free)
     first, last, inc = (hi - 1, lo - 1, -1) if step > 0 else (lo, hi, 1)
@@ -162,7 +147,7 @@ def jump_straight(free, table, pw, v, vr, vc, sx, sy, goal, gr, gc):
     or -1; uses ``table``."""
     if free[v] == 0:
         return -1
-    x = table[v, straight_index(sx, sy)]
+    x = table[v, DIRECTION[3 * sy + sx + 4]]
     if sy == 0:
         on = gr == vr
         gap = (gc - vc) * sx
@@ -180,7 +165,7 @@ def jump_straight(free, table, pw, v, vr, vc, sx, sy, goal, gr, gc):
 def jump_diagonal(free, table, pw, v, vr, vc, sx, sy, goal, gr, gc):
     """Stop cell of the diagonal scan from ``v`` (entered legally; row ``vr``, column ``vc``)
     along (sx, sy), or -1."""
-    x = table[v, diagonal_index(sx, sy)]
+    x = table[v, DIRECTION[3 * sy + sx + 4]]
     last = x if x >= 0 else -x - 1
     best = x if x >= 0 else -1
     # Where the run crosses the goal's row: the goal is on the diagonal or ahead along sx.
@@ -192,7 +177,7 @@ def jump_diagonal(free, table, pw, v, vr, vc, sx, sy, goal, gr, gc):
         elif gap > 0:
             a = v + i * (sx + sy * pw) + sx
             if free[a]:
-                y = table[a, straight_index(sx, 0)]
+                y = table[a, DIRECTION[4 + sx]]
                 if y >= 0 or gap - 1 < -y:
                     best = i
     i = (gc - vc) * sx
@@ -201,7 +186,7 @@ def jump_diagonal(free, table, pw, v, vr, vc, sx, sy, goal, gr, gc):
         if gap > 0:
             a = v + i * (sx + sy * pw) + sy * pw
             if free[a]:
-                y = table[a, straight_index(0, sy)]
+                y = table[a, DIRECTION[3 * sy + 4]]
                 if y >= 0 or gap - 1 < -y:
                     best = i
     if best < 0:

@@ -15,9 +15,17 @@ Expanding a node projects the root through the interval onto the other edges of 
 
 f = g + h, where h is the length of the shortest way root -> interval -> goal (the goal mirrored
 through the interval's line when it lies on the root's side). Root pruning: a node whose root
-vertex was reached before with a smaller g (by more than ``eps``) is dropped. The first node
+vertex was reached before with a smaller g (by more than ``eps``) is dropped. Intermediate
+pruning: a lone successor with the same root is expanded at once, off the heap. The first node
 popped whose polygon contains the goal ends the search: its f is the length of a real path and
 no open node can do better.
+
+Dead ends: polygons of the dead-end forest (OP_DEAD_ENDS of :func:`search`) are entered only on the way
+from a start or to a goal inside them. When every start and goal polygon lies in one dead-end
+branch the corridor between them is unique, and the funnel algorithm through it gives the exact
+path without a search (mazes: the whole mesh is one such tree).
+
+Every operation goes through the one entry kernel :func:`search` (one compiled call tree).
 
 Mesh arrays (see :class:`navmesh.polymesh.mesh.PolyMesh`): ``xy`` (V, 2), ``indptr``,
 ``indices`` (vertex per slot), ``nbr`` (polygon across each slot's edge), ``twins`` (the slot
@@ -89,15 +97,22 @@ def h_value(rx, ry, lx, ly, qx, qy, gx, gy):
 # One call per query: numba unboxes every array argument on each call (about a microsecond
 # each), so the mesh travels as one int64 array and the workspace as one int64 and one float64
 # array, each with its section offsets in a header (``mi[k]:mi[k + 1]`` is section k).
-(M_INDPTR, M_INDICES, M_NBR, M_TWINS, M_OWNER, M_CORNER, M_OPEN, M_DEAD, M_UP, M_CELL_PTR, M_CELL_POLYS,
- M_COMPONENT, M_SECTIONS) = range(13)
-# workspace sections: ints in wi (after the stamp wi[0] and the offsets), floats in wf
+(M_INDPTR, M_INDICES, M_NBR, M_TWINS, M_OWNER, M_CORNER, M_OPEN, M_DEAD, M_UP, M_DEPTH, M_CELL_PTR, M_CELL_POLYS,
+ M_COMPONENT, M_SECTIONS) = range(14)
+# workspace sections: ints in wi (after the header), floats in wf
 (W_ROOT, W_SLOT, W_PARENT, W_HEAP, W_ROOT_STAMP, W_MARK, W_START_POLYS, W_GOAL_POLYS, W_OUT_POLYS) = range(9)
 (F_INTERVAL, F_G, F_KEYS, F_ROOT_G, F_OUT_POINTS) = range(5)
-_W_HEAD = 1 + 10 + 6  # stamp, offsets of the 9 int sections in wi, of the 5 float sections in wf
+# the header of wi: the stamp, the offsets of the 9 int sections in wi and of the 5 float sections
+# in wf, then the search state kept between calls (a sliced search pauses and goes on)
+S_NODES, S_HEAP, S_EXPANSIONS, S_FINAL, S_LCA, S_N_START, S_N_GOAL = range(17, 24)
+_W_HEAD = 24
 MAX_HITS = 64  # polygons one point may touch (a vertex shared by many polygons)
 OFF_MESH = 4  # status: an endpoint lies in no open polygon (the caller applies its endpoint policy)
 RUNNING = 5  # begin: the search goes on in run
+SHARED = -1  # final "node": start and goal share a polygon
+CORRIDOR = -2  # final "node": start and goal in one dead-end tree: the funnel through its one corridor
+# operations of the one entry kernel :func:`search`
+OP_FIND, OP_BEGIN, OP_RUN, OP_TRACE, OP_LOCATE, OP_DEAD_ENDS = range(6)
 
 
 def pack(sections):
@@ -116,7 +131,7 @@ def pack(sections):
 def workspace(n_vertices, n_polygons, capacity):
     """Reusable search arrays for ``capacity`` search nodes: (wi, wf). ``wi[0]`` is the search
     stamp (per-vertex and per-polygon marks are valid only when they equal it, so nothing is
-    cleared between searches), then the section offsets."""
+    cleared between searches), then the section offsets and the search state."""
     c = int(capacity)
     ints = [c, c, c, c, n_vertices, n_polygons, MAX_HITS, MAX_HITS, c + 2]
     floats = [4 * c, c, c, n_vertices, 2 * (c + 3)]
@@ -133,22 +148,17 @@ def _sec(a, offsets, k):
 
 
 @njit(cache=True)
-def _wint(wi, k):
-    return wi[wi[1 + k]:wi[2 + k]]
-
-
-@njit(cache=True)
-def _wfloat(wi, wf, k):
-    return wf[wi[11 + k]:wi[12 + k]]
-
-
-@njit(cache=True)
-def _locate(px, py, xy, indptr, indices, cell_ptr, cell_polys, grid, open_poly, out):
+def _locate(px, py, xy, mi, grid, out):
     """Open polygons whose closed area contains (px, py), written to ``out``; returns their count.
 
-    ``grid`` = (x0, y0, inverse cell size, nx, ny); ``cell_ptr``/``cell_polys`` list, per cell
+    ``grid`` = (x0, y0, inverse cell size, nx, ny); the mesh's cell lists give, per cell
     (row-major, x fastest), the polygons whose bounding box meets it.
     """
+    indptr = _sec(mi, mi, M_INDPTR)
+    indices = _sec(mi, mi, M_INDICES)
+    cell_ptr = _sec(mi, mi, M_CELL_PTR)
+    cell_polys = _sec(mi, mi, M_CELL_POLYS)
+    open_poly = _sec(mi, mi, M_OPEN)
     nx = int(grid[3])
     ny = int(grid[4])
     if nx == 0:
@@ -179,103 +189,147 @@ def _locate(px, py, xy, indptr, indices, cell_ptr, cell_polys, grid, open_poly, 
 
 
 @njit(cache=True)
-def locate(xy, mi, grid, px, py, out):
-    """Open polygons containing (px, py) on the packed mesh ``mi``, written to ``out``; their count."""
-    return _locate(px, py, xy, _sec(mi, mi, M_INDPTR), _sec(mi, mi, M_INDICES), _sec(mi, mi, M_CELL_PTR),
-                   _sec(mi, mi, M_CELL_POLYS), grid, _sec(mi, mi, M_OPEN), out)
+def search(op, xy, mi, grid, wi, wf, sx, sy, gx, gy, n_start, n_goal, eps, budget):
+    """The one entry of the Polyanya kernels: operation ``op`` on the packed mesh ``mi`` with the
+    workspace (wi, wf). Returns (status, points, polygons, expansions, length).
 
-
-@njit(cache=True)
-def _on_segment(ax, ay, bx, by, px, py):
-    if _orient(ax, ay, bx, by, px, py) != 0.0:
-        return False
-    return min(ax, bx) <= px <= max(ax, bx) and min(ay, by) <= py <= max(ay, by)
-
-
-@njit(cache=True)
-def dead_ends(indptr, nbr, open_poly):
-    """The dead-end forest: polygons peeled off by repeatedly removing open polygons with at most
-    one open neighbour left, and for each its neighbour towards the rest (``up``, -1 for the last
-    of a component). A shortest path enters such a branch only to reach a goal inside it, and
-    leaves it only from a start inside it, always through ``up``.
+    - OP_FIND: the whole search from (sx, sy) to (gx, gy). ``n_start`` / ``n_goal``: how many
+      start / goal polygons the caller wrote to the workspace's sections, or -1 to locate the
+      point here. With FOUND the path's turning points (start ... goal) are the first
+      ``points`` rows of the workspace's point section and the polygons crossed the first
+      ``polygons`` entries of its polygon section; OFF_MESH when an endpoint lies in no open
+      polygon; EXHAUSTED; BUDGET after ``budget`` expansions; NEED_SPACE when the node pool
+      is full (grow the workspace and call again).
+    - OP_BEGIN: start a search (the polygons given); status FOUND (no expansion needed: go on
+      with OP_TRACE), RUNNING (go on with OP_RUN) or NEED_SPACE.
+    - OP_RUN: expand nodes until a goal polygon, an empty heap or ``budget`` expansions in
+      total; status FOUND (OP_TRACE next), EXHAUSTED, BUDGET (call again with a larger budget:
+      the search goes on exactly where it stopped) or NEED_SPACE (begin again with more room).
+    - OP_TRACE: write the path of a FOUND search (as OP_FIND).
+    - OP_LOCATE: the open polygons containing (sx, sy), written to the start section; status =
+      their count.
+    - OP_DEAD_ENDS: fill the mesh's dead-end sections (the notes in its branch).
     """
-    n = len(indptr) - 1
-    deg = np.zeros(n, np.int64)
-    dead = np.zeros(n, np.int64)
-    up = np.full(n, -1, np.int64)
-    queue = np.empty(n, np.int64)
-    queued = np.zeros(n, np.bool_)
-    head = 0
-    tail = 0
-    for p in range(n):
-        if not open_poly[p]:
-            continue
-        for e in range(indptr[p], indptr[p + 1]):
-            q = nbr[e]
-            if q >= 0 and open_poly[q]:
-                deg[p] += 1
-        if deg[p] <= 1:
-            queue[tail] = p
-            tail += 1
-            queued[p] = True
-    while head < tail:
-        p = queue[head]
-        head += 1
-        dead[p] = 1
-        for e in range(indptr[p], indptr[p + 1]):
-            q = nbr[e]
-            if q >= 0 and open_poly[q] and not dead[q]:
-                up[p] = q
-                deg[q] -= 1
-                if deg[q] <= 1 and not queued[q]:
-                    queue[tail] = q
-                    tail += 1
-                    queued[q] = True
-    return dead, up
-
-
-@njit(cache=True)
-def find(xy, mi, grid, wi, wf, sx, sy, gx, gy, n_start, n_goal, eps, budget):
-    """Polyanya from (sx, sy) to (gx, gy) on the packed mesh ``mi`` with the workspace (wi, wf).
-
-    ``n_start`` / ``n_goal``: how many start / goal polygons the caller wrote to the workspace's
-    sections, or -1 to locate the point here. Returns (status, points, polygons, expansions,
-    length): with FOUND the path's turning points (start ... goal) are the first ``points`` rows
-    of the workspace's point section and the polygons crossed the first ``polygons`` entries of
-    its polygon section; OFF_MESH when an endpoint lies in no open polygon; NEED_SPACE when the
-    node pool is full (grow the workspace and call again).
-    """
-    start_polys = _wint(wi, W_START_POLYS)
-    goal_polys = _wint(wi, W_GOAL_POLYS)
-    indptr = _sec(mi, mi, M_INDPTR)
-    indices = _sec(mi, mi, M_INDICES)
-    open_poly = _sec(mi, mi, M_OPEN)
-    if n_start < 0:
-        n_start = _locate(sx, sy, xy, indptr, indices, _sec(mi, mi, M_CELL_PTR), _sec(mi, mi, M_CELL_POLYS), grid,
-                          open_poly, start_polys)
-    if n_goal < 0:
-        n_goal = _locate(gx, gy, xy, indptr, indices, _sec(mi, mi, M_CELL_PTR), _sec(mi, mi, M_CELL_POLYS), grid,
-                         open_poly, goal_polys)
-    if n_start == 0 or n_goal == 0:
-        return OFF_MESH, 0, 0, 0, 0.0
-    comp = _sec(mi, mi, M_COMPONENT)
-    apart = True
-    for i in range(n_start):
-        for j in range(n_goal):
-            if comp[start_polys[i]] == comp[goal_polys[j]]:
-                apart = False
-    if apart:
-        return EXHAUSTED, 0, 0, 0, 0.0
-    status, n_nodes, size = begin(xy, mi, wi, wf, sx, sy, gx, gy, n_start, n_goal, eps)
-    final = -1
-    expansions = 0
-    if status == RUNNING:
-        status, final, expansions, n_nodes, size = run(xy, mi, wi, wf, sx, sy, gx, gy, n_goal, eps, n_nodes, size,
-                                                       0, budget, -1)
-    if status != FOUND:
-        return status, 0, 0, expansions, 0.0
-    n_pts, n_polys, length = trace(xy, mi, wi, wf, final, sx, sy, gx, gy)
-    return FOUND, n_pts, n_polys, expansions, length
+    if op == OP_DEAD_ENDS:
+        # The dead-end forest, written to the mesh's dead / up / depth sections: polygons peeled off
+        # by repeatedly removing open polygons with at most one open neighbour left (neighbours counted
+        # once however many edges they share), for each its neighbour towards the rest (``up``, -1 for
+        # the last of a component) and its number of steps up to the top of its branch (``depth``). A
+        # shortest path enters such a branch only to reach a goal inside it, and leaves it only from a
+        # start inside it, always through ``up``; inside one branch the way between two polygons is
+        # unique.
+        indptr = _sec(mi, mi, M_INDPTR)
+        nbr = _sec(mi, mi, M_NBR)
+        open_poly = _sec(mi, mi, M_OPEN)
+        dead = _sec(mi, mi, M_DEAD)
+        up = _sec(mi, mi, M_UP)
+        depth = _sec(mi, mi, M_DEPTH)
+        n = len(indptr) - 1
+        deg = np.zeros(n, np.int64)
+        queue = np.zeros(n, np.int64)
+        head = 0
+        tail = 0
+        for p in range(n):
+            dead[p] = 0
+            up[p] = -1
+            depth[p] = 0
+        for p in range(n):
+            if not open_poly[p]:
+                continue
+            lo = indptr[p]
+            hi = indptr[p + 1]
+            for e in range(lo, hi):
+                q = nbr[e]
+                # the edges a polygon shares with one neighbour are consecutive: count the first
+                if q >= 0 and open_poly[q] and (hi - lo < 2 or nbr[e - 1 if e > lo else hi - 1] != q):
+                    deg[p] += 1
+            if deg[p] <= 1:
+                queue[tail] = p
+                tail += 1
+                dead[p] = 2  # queued
+        while head < tail:
+            p = queue[head]
+            head += 1
+            dead[p] = 1
+            lo = indptr[p]
+            hi = indptr[p + 1]
+            for e in range(lo, hi):
+                q = nbr[e]
+                if q >= 0 and open_poly[q] and dead[q] != 1 and nbr[e - 1 if e > lo else hi - 1] != q:
+                    up[p] = q
+                    deg[q] -= 1
+                    if deg[q] <= 1 and dead[q] == 0:
+                        queue[tail] = q
+                        tail += 1
+                        dead[q] = 2
+        for k in range(tail - 1, -1, -1):  # a polygon's way up is peeled after it: tops first
+            p = queue[k]
+            q = up[p]
+            depth[p] = depth[q] + 1 if q >= 0 and dead[q] else 0
+        return 0, 0, 0, 0, 0.0
+    # the workspace's sections (offsets in its header: ints in wi, floats in wf)
+    nroot, nslot, npar, vals = wi[wi[1]:wi[2]], wi[wi[2]:wi[3]], wi[wi[3]:wi[4]], wi[wi[4]:wi[5]]
+    root_stamp, mark, start_polys, goal_polys = wi[wi[5]:wi[6]], wi[wi[6]:wi[7]], wi[wi[7]:wi[8]], wi[wi[8]:wi[9]]
+    out_polys = wi[wi[9]:wi[10]]
+    nint, ng, keys, root_g = wf[wi[11]:wi[12]], wf[wi[12]:wi[13]], wf[wi[13]:wi[14]], wf[wi[14]:wi[15]]
+    pts = wf[wi[15]:wi[16]]
+    if op == OP_LOCATE or op == OP_FIND:
+        for k in range(2 if op == OP_FIND else 1):  # one call site of _locate: the start, then the goal
+            if op == OP_LOCATE or (n_start if k == 0 else n_goal) < 0:
+                c = _locate(sx if k == 0 else gx, sy if k == 0 else gy, xy, mi, grid,
+                            start_polys if k == 0 else goal_polys)
+                if k == 0:
+                    n_start = c
+                else:
+                    n_goal = c
+        if op == OP_LOCATE:
+            return n_start, 0, 0, 0, 0.0
+        if n_start == 0 or n_goal == 0:
+            return OFF_MESH, 0, 0, 0, 0.0
+        comp = _sec(mi, mi, M_COMPONENT)
+        apart = True
+        for i in range(n_start):
+            for j in range(n_goal):
+                if comp[start_polys[i]] == comp[goal_polys[j]]:
+                    apart = False
+        if apart:
+            return EXHAUSTED, 0, 0, 0, 0.0
+    if op == OP_FIND or op == OP_BEGIN:
+        wi[S_N_START] = n_start
+        wi[S_N_GOAL] = n_goal
+        status = _begin(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, start_polys[:n_start],
+                        goal_polys[:n_goal], nint, ng, keys, root_g, sx, sy, gx, gy, eps, budget)
+        if op == OP_BEGIN or status != RUNNING:
+            if op == OP_BEGIN or status != FOUND:
+                return status, 0, 0, wi[S_EXPANSIONS], 0.0
+            op = OP_TRACE
+    if op == OP_FIND or op == OP_RUN:
+        status = _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys[:wi[S_N_GOAL]], nint,
+                      ng, keys, root_g, sx, sy, gx, gy, eps, budget)
+        if status != FOUND or op == OP_RUN:
+            return status, 0, 0, wi[S_EXPANSIONS], 0.0
+    # OP_TRACE
+    final = wi[S_FINAL]
+    if final == CORRIDOR:
+        n_pts, n_polys = _funnel(xy, mi, wi[S_LCA], start_polys[:wi[S_N_START]], goal_polys[:wi[S_N_GOAL]],
+                                 out_polys, nroot, nslot, pts, sx, sy, gx, gy)
+    else:
+        n_pts, n_polys = _trace(xy, mi, nroot, nslot, npar, nint, out_polys, pts, final, sx, sy, gx, gy)
+    # drop points equal to the one before (a root on the start, a turn on a root)
+    keep = 1
+    for j in range(1, n_pts):
+        if pts[2 * j] != pts[2 * keep - 2] or pts[2 * j + 1] != pts[2 * keep - 1]:
+            pts[2 * keep] = pts[2 * j]
+            pts[2 * keep + 1] = pts[2 * j + 1]
+            keep += 1
+    if keep == 1:  # start == goal: a path of two equal points
+        pts[2] = pts[0]
+        pts[3] = pts[1]
+        keep = 2
+    length = 0.0
+    for k in range(1, keep):
+        length += _dist(pts[2 * k] - pts[2 * k - 2], pts[2 * k + 1] - pts[2 * k - 1])
+    return FOUND, keep, n_polys, wi[S_EXPANSIONS], length
 
 
 @njit(cache=True)
@@ -317,12 +371,12 @@ def _add(nroot, nslot, nint, ng, npar, root_g, root_stamp, n_nodes, slot, lx, ly
 
 
 @njit(cache=True)
-def begin(xy, mi, wi, wf, sx, sy, gx, gy, n_start, n_goal, eps):
-    """Start a search with a new stamp: mark the goal's branch of the dead-end forest and store
-    the start's nodes. The start and goal polygons are the first ``n_start`` / ``n_goal``
-    entries of the workspace's sections. Returns (status, n_nodes, heap size): FOUND (a
-    start polygon is a goal polygon: :func:`trace` with final node -1), NEED_SPACE, or RUNNING
-    (go on with :func:`run`)."""
+def _begin(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, start_polys, goal_polys, nint, ng, keys, root_g,
+           sx, sy, gx, gy, eps, budget):
+    """Start a search with a new stamp: mark the dead-end polygons it may enter and store the
+    start's nodes; the state goes to the workspace's header. Returns FOUND (a start polygon is a
+    goal polygon, or both ends lie in one dead-end branch: the final node is SHARED or CORRIDOR),
+    NEED_SPACE, or RUNNING."""
     indptr = _sec(mi, mi, M_INDPTR)
     indices = _sec(mi, mi, M_INDICES)
     nbr = _sec(mi, mi, M_NBR)
@@ -330,31 +384,53 @@ def begin(xy, mi, wi, wf, sx, sy, gx, gy, n_start, n_goal, eps):
     open_poly = _sec(mi, mi, M_OPEN)
     dead = _sec(mi, mi, M_DEAD)
     up = _sec(mi, mi, M_UP)
+    depth = _sec(mi, mi, M_DEPTH)
     wi[0] += 1
     stamp = wi[0]
-    start_polys = _wint(wi, W_START_POLYS)[:n_start]
-    goal_polys = _wint(wi, W_GOAL_POLYS)[:n_goal]
-    for i in range(n_start):
-        for j in range(n_goal):
+    wi[S_NODES] = 0
+    wi[S_HEAP] = 0
+    wi[S_EXPANSIONS] = 0
+    wi[S_FINAL] = -1
+    for i in range(len(start_polys)):
+        for j in range(len(goal_polys)):
             if start_polys[i] == goal_polys[j]:
-                _wint(wi, W_OUT_POLYS)[0] = start_polys[i]  # for trace
-                return FOUND, 0, 0
-    nroot = _wint(wi, W_ROOT)
-    nslot = _wint(wi, W_SLOT)
-    npar = _wint(wi, W_PARENT)
-    vals = _wint(wi, W_HEAP)
-    root_stamp = _wint(wi, W_ROOT_STAMP)
-    mark = _wint(wi, W_MARK)
-    nint = _wfloat(wi, wf, F_INTERVAL)
-    ng = _wfloat(wi, wf, F_G)
-    keys = _wfloat(wi, wf, F_KEYS)
-    root_g = _wfloat(wi, wf, F_ROOT_G)
-    # the goal polygons and their ancestors in the dead-end forest may be entered
-    for j in range(len(goal_polys)):
-        v = goal_polys[j]
-        while v >= 0 and mark[v] != stamp:
+                wi[S_FINAL] = SHARED
+                _sec(wi, wi[1:], W_OUT_POLYS)[0] = start_polys[i]  # for the trace
+                return FOUND
+    # dead-end branches the search may enter: with every end in one branch, the ways up from
+    # each end to their lowest common polygon (the one corridor); otherwise the ways up from
+    # each end to the live core
+    lca = start_polys[0] if dead[start_polys[0]] else -1
+    for k in range(len(start_polys) + len(goal_polys)):
+        v = start_polys[k] if k < len(start_polys) else goal_polys[k - len(start_polys)]
+        if lca < 0 or not dead[v]:
+            lca = -1
+            break
+        # the lowest common polygon of the two ways up (-1 when their branches differ)
+        while depth[lca] > depth[v]:
+            lca = up[lca]
+        while depth[v] > depth[lca]:
+            v = up[v]
+        while lca != v and lca >= 0:
+            if depth[lca] == 0:
+                lca = -1
+            else:
+                lca = up[lca]
+                v = up[v]
+    wi[S_LCA] = lca
+    steps = 0
+    for k in range(len(start_polys) + len(goal_polys)):
+        v = start_polys[k] if k < len(start_polys) else goal_polys[k - len(start_polys)]
+        while v >= 0 and dead[v] and mark[v] != stamp:
             mark[v] = stamp
-            v = up[v] if dead[v] else -1
+            steps += 1
+            v = -1 if v == lca else up[v]
+    if lca >= 0 and steps <= budget:
+        if steps + 2 > len(nroot):
+            return NEED_SPACE
+        wi[S_FINAL] = CORRIDOR
+        wi[S_EXPANSIONS] = steps
+        return FOUND
     n_nodes = 0
     size = 0
     for k in range(len(start_polys)):
@@ -363,36 +439,41 @@ def begin(xy, mi, wi, wf, sx, sy, gx, gy, n_start, n_goal, eps):
         hi = indptr[p + 1]
         for e in range(lo, hi):
             q = nbr[e]
-            # step into q: always into the live core, into a dead-end branch only towards the
-            # goal (q marked) or out of it (q is p's way up)
-            if q < 0 or not open_poly[q] or (dead[q] and mark[q] != stamp and not (dead[p] and up[p] == q)):
+            if q < 0 or not open_poly[q] or (dead[q] and mark[q] != stamp):
                 continue
             a = indices[e]
             b = indices[e + 1] if e + 1 < hi else indices[lo]
-            if _on_segment(xy[a, 0], xy[a, 1], xy[b, 0], xy[b, 1], sx, sy):
-                continue
+            ax, ay, bx, by = xy[a, 0], xy[a, 1], xy[b, 0], xy[b, 1]
+            if (_orient(ax, ay, bx, by, sx, sy) == 0.0 and min(ax, bx) <= sx <= max(ax, bx)
+                    and min(ay, by) <= sy <= max(ay, by)):
+                continue  # the start lies on this edge
             n = _add(nroot, nslot, nint, ng, npar, root_g, root_stamp, n_nodes, twins[e],
                      xy[b, 0], xy[b, 1], xy[a, 0], xy[a, 1], -1, 0.0, -1, stamp, eps)
             if n < 0:
-                return NEED_SPACE, 0, 0
+                return NEED_SPACE
             if n > n_nodes:
                 size = heap_push(keys, vals, size, _f(xy, nroot, nint, ng, n_nodes, sx, sy, gx, gy), n_nodes)
             n_nodes = n
-    return RUNNING, n_nodes, size
+    wi[S_NODES] = n_nodes
+    wi[S_HEAP] = size
+    return RUNNING
 
 
 @njit(cache=True)
-def run(xy, mi, wi, wf, sx, sy, gx, gy, n_goal, eps, n_nodes, size, expansions, budget, hand):
-    """Expand nodes until a goal polygon, an empty heap, or ``expansions`` reaching ``budget`` (a
-    total, not a count for this call). ``hand``: the node to expand first (checked already), or
-    -1 to take the best open node. Returns (status, final node, expansions, n_nodes, heap size).
-    After BUDGET the final node is the node in hand (off the heap): a call with a larger budget,
-    the returned counters and ``hand`` = that node goes on exactly where this one stopped, in the
-    same order as one call (sliced searches); NEED_SPACE leaves a half-expanded node: begin
-    again with more room.
+def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nint, ng, keys, root_g, sx, sy, gx, gy,
+         eps, budget):
+    """Expand nodes until a goal polygon, an empty heap, or the expansions reaching ``budget`` (a
+    total, not a count for this call); the state is read from and written back to the
+    workspace's header. The node in hand (``S_FINAL`` >= 0 after BUDGET) is expanded first: a
+    call with a larger budget goes on exactly where the last one stopped, in the same order as
+    one call (sliced searches). After FOUND ``S_FINAL`` is the final node; NEED_SPACE leaves a
+    half-expanded node: begin again with more room.
     """
     stamp = wi[0]
-    goal_polys = _wint(wi, W_GOAL_POLYS)[:n_goal]
+    n_nodes = wi[S_NODES]
+    size = wi[S_HEAP]
+    expansions = wi[S_EXPANSIONS]
+    i = wi[S_FINAL]
     indptr = _sec(mi, mi, M_INDPTR)
     indices = _sec(mi, mi, M_INDICES)
     nbr = _sec(mi, mi, M_NBR)
@@ -401,39 +482,37 @@ def run(xy, mi, wi, wf, sx, sy, gx, gy, n_goal, eps, n_nodes, size, expansions, 
     corner = _sec(mi, mi, M_CORNER)
     open_poly = _sec(mi, mi, M_OPEN)
     dead = _sec(mi, mi, M_DEAD)
-    up = _sec(mi, mi, M_UP)
-    nroot = _wint(wi, W_ROOT)
-    nslot = _wint(wi, W_SLOT)
-    npar = _wint(wi, W_PARENT)
-    vals = _wint(wi, W_HEAP)
-    root_stamp = _wint(wi, W_ROOT_STAMP)
-    mark = _wint(wi, W_MARK)
-    nint = _wfloat(wi, wf, F_INTERVAL)
-    ng = _wfloat(wi, wf, F_G)
-    keys = _wfloat(wi, wf, F_KEYS)
-    root_g = _wfloat(wi, wf, F_ROOT_G)
-    i = hand
+    status = EXHAUSTED
     while True:
         if i < 0:  # take the best open node
             if size == 0:
-                return EXHAUSTED, -1, expansions, n_nodes, size
+                i = -1
+                break
             f, i, size = heap_pop(keys, vals, size)
             root = nroot[i]
             if root >= 0 and root_stamp[root] == stamp and root_g[root] + eps < ng[i]:
                 i = -1
                 continue
             p = owner[nslot[i]]
+            found = False
             for j in range(len(goal_polys)):
                 if goal_polys[j] == p:
-                    return FOUND, i, expansions, n_nodes, size
+                    found = True
+            if found:
+                status = FOUND
+                break
         if expansions >= budget:
-            return BUDGET, i, expansions, n_nodes, size
+            status = BUDGET
+            break
         expansions += 1
         first = n_nodes
-        n_nodes = _expand(xy, indptr, indices, nbr, twins, owner, corner, open_poly, dead, up, mark, nroot, nslot,
+        n_nodes = _expand(xy, indptr, indices, nbr, twins, owner, corner, open_poly, dead, mark, nroot, nslot,
                           nint, ng, npar, root_g, root_stamp, n_nodes, i, sx, sy, stamp, eps)
         if n_nodes < 0:
-            return NEED_SPACE, -1, expansions, 0, size
+            status = NEED_SPACE
+            n_nodes = 0
+            i = -1
+            break
         # intermediate pruning: a lone successor with the same root, outside the goal polygons,
         # is expanded at once instead of going through the heap (its f is no smaller)
         i_next = -1
@@ -449,11 +528,16 @@ def run(xy, mi, wi, wf, sx, sy, gx, gy, n_goal, eps, n_nodes, size, expansions, 
         for k in range(first, n_nodes):
             size = heap_push(keys, vals, size, _f(xy, nroot, nint, ng, k, sx, sy, gx, gy), k)
         i = -1
+    wi[S_NODES] = n_nodes
+    wi[S_HEAP] = size
+    wi[S_EXPANSIONS] = expansions
+    wi[S_FINAL] = i
+    return status
 
 
 @njit(cache=True)
-def _expand(xy, indptr, indices, nbr, twins, owner, corner, open_poly, dead, up, mark, nroot, nslot, nint, ng,
-            npar, root_g, root_stamp, n_nodes, i, sx, sy, stamp, eps):
+def _expand(xy, indptr, indices, nbr, twins, owner, corner, open_poly, dead, mark, nroot, nslot, nint, ng, npar,
+            root_g, root_stamp, n_nodes, i, sx, sy, stamp, eps):
     """Store the successors of node ``i``; returns the new node count (-1: the pool is full)."""
     root = nroot[i]
     g = ng[i]
@@ -471,7 +555,6 @@ def _expand(xy, indptr, indices, nbr, twins, owner, corner, open_poly, dead, up,
     qy = nint[4 * i + 3]
     va = indices[e0]  # left vertex
     vb = indices[_next_slot(indptr, p, e0)]  # right vertex
-    up_p = up[p] if dead[p] else -2
     if _orient(rx, ry, qx, qy, lx, ly) <= 0.0:
         # collinear: turn at the nearer end (if possible) and see the whole polygon
         dl = _dist(lx - rx, ly - ry)
@@ -491,7 +574,7 @@ def _expand(xy, indptr, indices, nbr, twins, owner, corner, open_poly, dead, up,
         while e != e0:
             en = _next_slot(indptr, p, e)
             q = nbr[e]
-            if q >= 0 and open_poly[q] and (not dead[q] or mark[q] == stamp or up_p == q):
+            if q >= 0 and open_poly[q] and (not dead[q] or mark[q] == stamp):
                 a = indices[e]
                 b = indices[en]
                 n_nodes = _add(nroot, nslot, nint, ng, npar, root_g, root_stamp, n_nodes, twins[e],
@@ -518,7 +601,7 @@ def _expand(xy, indptr, indices, nbr, twins, owner, corner, open_poly, dead, up,
         srb = _orient(rx, ry, qx, qy, bx, by)
         slb = _orient(rx, ry, lx, ly, bx, by)
         q = nbr[e]
-        if q >= 0 and open_poly[q] and (not dead[q] or mark[q] == stamp or up_p == q):
+        if q >= 0 and open_poly[q] and (not dead[q] or mark[q] == stamp):
             a = indices[e]
             ax = xy[a, 0]
             ay = xy[a, 1]
@@ -573,33 +656,31 @@ def _expand(xy, indptr, indices, nbr, twins, owner, corner, open_poly, dead, up,
     return n_nodes
 
 
+
+
 @njit(cache=True)
-def trace(xy, mi, wi, wf, final, sx, sy, gx, gy):
+def _trace(xy, mi, nroot, nslot, npar, nint, polys, pts, final, sx, sy, gx, gy):
     """Write the turning points (start ... goal) and the polygons crossed, from the final node
-    (-1: start and goal share a polygon), to the workspace's output sections; returns (points,
-    polygons, length)."""
+    (SHARED: start and goal share a polygon), to the output sections ``polys`` and ``pts``;
+    returns (points, polygons); :func:`search` drops repeated points and sums the length."""
     nbr = _sec(mi, mi, M_NBR)
     owner = _sec(mi, mi, M_OWNER)
-    nroot = _wint(wi, W_ROOT)
-    nslot = _wint(wi, W_SLOT)
-    npar = _wint(wi, W_PARENT)
-    polys = _wint(wi, W_OUT_POLYS)
-    nint = _wfloat(wi, wf, F_INTERVAL)
-    pts = _wfloat(wi, wf, F_OUT_POINTS)
     if final < 0:  # the shared polygon is in polys[0] already (begin)
         pts[0] = sx
         pts[1] = sy
         pts[2] = gx
         pts[3] = gy
-        return 2, 1, _dist(gx - sx, gy - sy)
+        return 2, 1
     # the turn before the goal: straight from the root, or around an end of the interval
     root = nroot[final]
     rx = xy[root, 0] if root >= 0 else sx
     ry = xy[root, 1] if root >= 0 else sy
     lx, ly, qx, qy = nint[4 * final], nint[4 * final + 1], nint[4 * final + 2], nint[4 * final + 3]
     turn = 0  # 0 straight, 1 via L, 2 via R
-    if _orient(rx, ry, qx, qy, lx, ly) <= 0.0:
-        if not ((rx == lx and ry == ly) or (rx == qx and ry == qy) or _on_segment(lx, ly, qx, qy, rx, ry)):
+    side = _orient(rx, ry, qx, qy, lx, ly)
+    if side <= 0.0:
+        on_interval = side == 0.0 and min(lx, qx) <= rx <= max(lx, qx) and min(ly, qy) <= ry <= max(ly, qy)
+        if not ((rx == lx and ry == ly) or (rx == qx and ry == qy) or on_interval):
             via_l = _dist(lx - rx, ly - ry) + _dist(gx - lx, gy - ly)
             via_q = _dist(qx - rx, qy - ry) + _dist(gx - qx, gy - qy)
             turn = 1 if via_l <= via_q else 2
@@ -645,21 +726,136 @@ def trace(xy, mi, wi, wf, final, sx, sy, gx, gy):
     polys[0] = nbr[nslot[first]]
     pts[0] = sx
     pts[1] = sy
-    # drop points equal to the one before (a root on the start, a turn on a root)
-    keep = 1
-    for j in range(1, n_pts):
-        if pts[2 * j] != pts[2 * keep - 2] or pts[2 * j + 1] != pts[2 * keep - 1]:
-            pts[2 * keep] = pts[2 * j]
-            pts[2 * keep + 1] = pts[2 * j + 1]
-            keep += 1
-    if keep == 1:  # start == goal: a path of two equal points
-        pts[2] = pts[0]
-        pts[3] = pts[1]
-        keep = 2
-    total = 0.0
-    for k in range(1, keep):
-        total += _dist(pts[2 * k] - pts[2 * k - 2], pts[2 * k + 1] - pts[2 * k - 1])
-    return keep, n_chain + 1, total
+    return n_pts, n_chain + 1
+
+
+
+
+@njit(cache=True)
+def _funnel(xy, mi, lca, start_polys, goal_polys, polys, left, right, pts, sx, sy, gx, gy):
+    """The shortest path when every start and goal polygon lies in one dead-end branch: its
+    polygons form a tree, so the way from the start polygons to the goal polygons (through their
+    lowest common polygon ``lca``) is the only corridor, and string pulling through its portals
+    (the funnel algorithm) gives the exact path. ``left`` / ``right`` (at least as long as the
+    corridor plus two) receive the portals' vertex ids. Writes the polygons and the turning
+    points like :func:`_trace`; returns (points, polygons)."""
+    indptr = _sec(mi, mi, M_INDPTR)
+    indices = _sec(mi, mi, M_INDICES)
+    nbr = _sec(mi, mi, M_NBR)
+    up = _sec(mi, mi, M_UP)
+    # the corridor: up from the first start polygon to lca, then down to the first goal polygon
+    m = 0
+    v = start_polys[0]
+    while True:
+        polys[m] = v
+        m += 1
+        if v == lca:
+            break
+        v = up[v]
+    v = goal_polys[0]
+    n_down = 0
+    while v != lca:
+        n_down += 1
+        v = up[v]
+    v = goal_polys[0]
+    for j in range(m + n_down - 1, m - 1, -1):
+        polys[j] = v
+        v = up[v]
+    m += n_down
+    # the start (goal) polygons around the start (goal) point form one connected piece of the
+    # tree: the corridor begins at the last of them and ends at the first goal polygon after it
+    first = 0
+    last = m - 1
+    for side in range(2):
+        more = True
+        while more:
+            more = False
+            if first + 1 < m if side == 0 else last - 1 > first:
+                v = polys[first + 1] if side == 0 else polys[last - 1]
+                ends = start_polys if side == 0 else goal_polys
+                for j in range(len(ends)):
+                    if ends[j] == v:
+                        more = True
+            if more:
+                if side == 0:
+                    first += 1
+                else:
+                    last -= 1
+    m = last - first + 1
+    for j in range(m):
+        polys[j] = polys[first + j]
+    # portals (left, right vertex seen from the corridor's start; -1 = the start / goal point):
+    # the edges a polygon shares with the next are one straight run of its slots
+    left[0] = -1
+    right[0] = -1
+    for k in range(m - 1):
+        p = polys[k]
+        q = polys[k + 1]
+        lo = indptr[p]
+        hi = indptr[p + 1]
+        e = lo
+        while nbr[e] != q:
+            e += 1
+        a = e
+        while nbr[a - 1 if a > lo else hi - 1] == q and (a - 1 if a > lo else hi - 1) != e:
+            a = a - 1 if a > lo else hi - 1
+        b = e
+        while nbr[b + 1 if b + 1 < hi else lo] == q and (b + 1 if b + 1 < hi else lo) != a:
+            b = b + 1 if b + 1 < hi else lo
+        right[k + 1] = indices[a]
+        left[k + 1] = indices[b + 1 if b + 1 < hi else lo]
+    left[m] = -1
+    right[m] = -1
+    n_portals = m + 1
+    # simple stupid funnel (Mononen): apex, and the funnel's left and right ends
+    pts[0] = sx
+    pts[1] = sy
+    n_pts = 1
+    ax, ay = sx, sy
+    lx, ly, rx, ry = sx, sy, sx, sy
+    ia = 0
+    il = 0
+    ir = 0
+    i = 1
+    while i < n_portals:
+        vl = left[i]
+        vr = right[i]
+        plx, ply = (xy[vl, 0], xy[vl, 1]) if vl >= 0 else (gx, gy)
+        prx, pry = (xy[vr, 0], xy[vr, 1]) if vr >= 0 else (gx, gy)
+        if _orient(ax, ay, plx, ply, prx, pry) == 0.0:
+            # the portal seen edge-on (the apex on its line): the path passes its nearer end, or
+            # the apex itself when that lies on the portal; the funnel narrows to that point
+            if (plx - ax) * (prx - ax) + (ply - ay) * (pry - ay) <= 0.0:
+                plx, ply = ax, ay
+            elif (plx - ax) * (plx - ax) + (ply - ay) * (ply - ay) > (prx - ax) * (prx - ax) + (pry - ay) * (pry - ay):
+                plx, ply = prx, pry
+            prx, pry = plx, ply
+        if _orient(ax, ay, rx, ry, prx, pry) >= 0.0:  # the right side tightens
+            if (ax == rx and ay == ry) or _orient(ax, ay, lx, ly, prx, pry) < 0.0:
+                rx, ry, ir = prx, pry, i
+            else:  # it crosses the left side: the left end is a turning point
+                pts[2 * n_pts] = lx
+                pts[2 * n_pts + 1] = ly
+                n_pts += 1
+                ax, ay, ia = lx, ly, il
+                rx, ry, ir = lx, ly, il
+                i = ia + 1
+                continue
+        if _orient(ax, ay, lx, ly, plx, ply) <= 0.0:  # the left side tightens
+            if (ax == lx and ay == ly) or _orient(ax, ay, rx, ry, plx, ply) > 0.0:
+                lx, ly, il = plx, ply, i
+            else:
+                pts[2 * n_pts] = rx
+                pts[2 * n_pts + 1] = ry
+                n_pts += 1
+                ax, ay, ia = rx, ry, ir
+                lx, ly, il = rx, ry, ir
+                i = ia + 1
+                continue
+        i += 1
+    pts[2 * n_pts] = gx
+    pts[2 * n_pts + 1] = gy
+    return n_pts + 1, m
 
 
 @njit(cache=True)

@@ -22,9 +22,27 @@ def _find(parent, i):
     return i
 
 
-@njit(cache=True)
 def merge_convex(xy, indptr, indices, twins, tags):
-    """Merge polygons across shared edges while they stay convex; returns (indptr, indices, tags)."""
+    """Merge polygons across shared edges while they stay convex; returns (indptr, indices, tags).
+
+    The shared edges are ordered here, longest first, with numpy's stable sort (a sort compiled
+    into the kernel costs more than a second of compile time)."""
+    indptr = np.asarray(indptr, np.int64)
+    indices = np.asarray(indices, np.int64)
+    twins = np.asarray(twins, np.int64)
+    nxt = np.arange(1, len(indices) + 1, dtype=np.int64)
+    if len(indptr) > 1:
+        ends = indptr[1:][np.diff(indptr) > 0]
+        nxt[ends - 1] = indptr[:-1][np.diff(indptr) > 0]
+    cand = np.flatnonzero(twins > np.arange(len(twins)))
+    d = xy[indices[nxt[cand]]] - xy[indices[cand]]
+    order = cand[np.argsort(-(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1]), kind="stable")]
+    return _merge(xy, indptr, indices, twins, np.asarray(tags, np.int64), order)
+
+
+@njit(cache=True)
+def _merge(xy, indptr, indices, twins, tags, order):
+    """The kernel of :func:`merge_convex`: remove the shared edges (a slot of each) in ``order``."""
     n_poly = len(indptr) - 1
     n = len(indices)
     nxt = np.empty(n, np.int64)
@@ -39,23 +57,8 @@ def merge_convex(xy, indptr, indices, twins, tags):
             face[e] = p
     alive = np.ones(n, np.bool_)
     parent = np.arange(n_poly)
-    # shared edges, longest first
-    cand = np.empty(n, np.int64)
-    length = np.empty(n, np.float64)
-    m = 0
-    for e in range(n):
-        t = twins[e]
-        if t > e:
-            a = indices[e]
-            b = indices[nxt[e]]
-            dx = xy[b, 0] - xy[a, 0]
-            dy = xy[b, 1] - xy[a, 1]
-            cand[m] = e
-            length[m] = -(dx * dx + dy * dy)
-            m += 1
-    order = np.argsort(length[:m], kind="mergesort")
-    for k in range(m):
-        h = cand[order[k]]
+    for k in range(len(order)):
+        h = order[k]
         g = twins[h]
         f1 = _find(parent, face[h])
         f2 = _find(parent, face[g])
@@ -164,56 +167,50 @@ def edge_points(xy, a, b, verts, tol):
                     else:
                         items[fill[cy * nx + cx]] = j
                         fill[cy * nx + cx] += 1
-    cap = 16 + len(verts)
-    out_v = np.empty(cap, np.int64)
-    out_e = np.empty(cap, np.int64)
-    out_t = np.empty(cap, np.float64)
+    # a counting pass, then the filling pass (no growing arrays: one allocation per output)
     k = 0
-    for i in range(len(verts)):
-        v = verts[i]
-        px = xy[v, 0]
-        py = xy[v, 1]
-        cx = int((px - x0) / size)
-        cy = int((py - y0) / size)
-        if cx < 0 or cy < 0 or cx >= nx or cy >= ny:
-            continue
-        c = cy * nx + cx
-        for q in range(count[c], count[c + 1]):
-            j = items[q]
-            if a[j] == v or b[j] == v:
+    out_v = np.empty(0, np.int64)
+    out_e = np.empty(0, np.int64)
+    out_t = np.empty(0, np.float64)
+    for sweep in range(2):
+        if sweep == 1:
+            out_v = np.empty(k, np.int64)
+            out_e = np.empty(k, np.int64)
+            out_t = np.empty(k, np.float64)
+            k = 0
+        for i in range(len(verts)):
+            v = verts[i]
+            px = xy[v, 0]
+            py = xy[v, 1]
+            cx = int((px - x0) / size)
+            cy = int((py - y0) / size)
+            if cx < 0 or cy < 0 or cx >= nx or cy >= ny:
                 continue
-            ax = xy[a[j], 0]
-            ay = xy[a[j], 1]
-            dx = xy[b[j], 0] - ax
-            dy = xy[b[j], 1] - ay
-            dd = dx * dx + dy * dy
-            if dd == 0.0:
-                continue
-            t = ((px - ax) * dx + (py - ay) * dy) / dd
-            if not (0.0 < t < 1.0):
-                continue
-            ex = ax + t * dx - px
-            ey = ay + t * dy - py
-            if ex * ex + ey * ey > tol * tol:
-                continue
-            if k == cap:
-                cap *= 2
-                out_v = _grown(out_v, cap)
-                out_e = _grown(out_e, cap)
-                out_t = _grown(out_t, cap)
-            out_v[k] = v
-            out_e[k] = j
-            out_t[k] = t
-            k += 1
-    return out_v[:k].copy(), out_e[:k].copy(), out_t[:k].copy()
-
-
-@njit(cache=True)
-def _grown(arr, cap):
-    out = np.empty(cap, arr.dtype)
-    out[:len(arr)] = arr
-    return out
-
+            c = cy * nx + cx
+            for q in range(count[c], count[c + 1]):
+                j = items[q]
+                if a[j] == v or b[j] == v:
+                    continue
+                ax = xy[a[j], 0]
+                ay = xy[a[j], 1]
+                dx = xy[b[j], 0] - ax
+                dy = xy[b[j], 1] - ay
+                dd = dx * dx + dy * dy
+                if dd == 0.0:
+                    continue
+                t = ((px - ax) * dx + (py - ay) * dy) / dd
+                if not (0.0 < t < 1.0):
+                    continue
+                ex = ax + t * dx - px
+                ey = ay + t * dy - py
+                if ex * ex + ey * ey > tol * tol:
+                    continue
+                if sweep == 1:
+                    out_v[k] = v
+                    out_e[k] = j
+                    out_t[k] = t
+                k += 1
+    return out_v, out_e, out_t
 
 
 @njit(cache=True)

@@ -124,7 +124,7 @@ def _answer_groups(moves, height, width, wrap, starts, order, bounds, group_goal
                 out[i] = fields[f, starts[i]]
         elif b - a == 1:
             i = order[a]
-            out[i] = _bfs_first(moves, height, width, wrap, off, starts[i], t, seen, grp + 1, queue, qf)
+            out[i] = _bfs_first(moves, height, width, wrap, off, False, starts[i], t, seen, grp + 1, queue, qf)
         else:
             dist[:] = -1
             _bfs_steps(moves, height, width, wrap, off, t, dist, queue)

@@ -111,15 +111,12 @@ class FlowField:
             raise NodeNotFoundError(f"goals holds {int(targets[walls][0])}, a blocked cell")
         limit = check_nonneg_float("max_cost", max_cost)
         targets = targets.astype(np.int32)
-        cost, origin, rank, expansions = K_F.flow_dijkstra(
+        cost, origin, codes, expansions = K_F.flow_field(
             a.moves, a.half_cost, a.height, a.width, a.wrap_r, a.wrap_c, targets, np.inf if limit is None else limit,
+            _REL_TOL,
         )
         is_goal = np.zeros(a.n_cells, dtype=np.bool_)
         is_goal[targets] = True
-        codes = K_F.flow_directions(
-            a.moves, a.half_cost, a.height, a.width, a.wrap_r, a.wrap_c, cost, origin, rank, is_goal, targets,
-            _REL_TOL,
-        )
         for arr in (targets, cost, origin, codes, is_goal):
             arr.flags.writeable = False
         self.grid: GridMap = grid

@@ -82,9 +82,9 @@ def _best_first(
     a = grid.arrays
     ws = a.workspaces.borrow(a.n_cells)
     try:
-        status, nodes, points, cost, expansions = K.astar_path(
+        status, nodes, points, cost, expansions = K.astar(
             a.moves, a.half_cost, a.height, a.width, a.wrap, a.uniform, s, t, hscale, budget,
-            ws.state, ws.gen, ws.parent, ws.heap, a.geo,
+            ws.g, ws.stamp, ws.gen, ws.parent, ws.heap, a.geo,
         )
     finally:
         a.workspaces.give_back(ws)
@@ -269,8 +269,9 @@ def _jump_search(
     pt = (t // w + 1) * pw + t % w + 1
     ws = a.workspaces.borrow(len(free))
     try:
-        status, nodes, points, cost, expansions = K_J.jps_path(
-            free, jumps, a.height + 2, pw, w, ps, pt, a.hscale, budget, ws.state, ws.gen, ws.parent, ws.heap, a.geo,
+        status, nodes, points, cost, expansions = K_J.jps(
+            free, jumps, a.height + 2, pw, w, ps, pt, a.hscale, budget, ws.g, ws.stamp, ws.gen, ws.parent, ws.heap,
+            a.geo,
         )
     finally:
         a.workspaces.give_back(ws)
@@ -414,11 +415,8 @@ def first_step(grid: GridMap, start: Any, goal: Any, *, two_step: bool = False) 
 
 def _first_step_forward(a: Any, s: int, t: int, two_step: bool) -> int:
     """The forward breadth-first search of :func:`first_step` on a unit-step map."""
-    if two_step and a.lattice[s]:
-        return int(K_M.first_step_hop(a.moves, a.width, s, t))
-    if a.wrap_r or a.wrap_c:
-        return int(K_M.first_step_bfs_wrap(a.moves, a.height, a.width, s, t))
-    return int(K_M.first_step_bfs(a.moves, a.width, s, t))
+    hop = bool(two_step and a.lattice[s])
+    return int(K_M.first_step_bfs(a.moves, a.height, a.width, a.wrap_r or a.wrap_c, hop, s, t))
 
 
 def first_steps(grid: GridMap, starts: ArrayLike, goals: ArrayLike, *, two_step: bool = False) -> NDArray[np.int32]:

@@ -24,8 +24,10 @@ class Workspace:
 
     Attributes
     ----------
-    state : float64 array of shape (2 * n,)
-        Cost and stamp of each cell side by side (the layout of :mod:`navmesh._kernels.grid`).
+    g : float64 array of shape (n,)
+        Cost of the best path found to each cell (read only where the stamp says "reached").
+    stamp : int32 array of shape (n,)
+        Generation marks of each cell (the layout of :mod:`navmesh._kernels.grid`).
     parent : int32 array of shape (n,)
         The cell each reached cell was reached from.
     heap : float64 array of shape (2 * (n + HEAP_RESERVE),)
@@ -34,10 +36,11 @@ class Workspace:
         The current generation, >= 1.
     """
 
-    __slots__ = ("gen", "heap", "parent", "state")
+    __slots__ = ("g", "gen", "heap", "parent", "stamp")
 
     def __init__(self, n: int) -> None:
-        self.state = np.zeros(2 * n, dtype=np.float64)
+        self.g = np.empty(n, dtype=np.float64)
+        self.stamp = np.zeros(n, dtype=np.int32)
         self.parent = np.empty(n, dtype=np.int32)
         self.heap = np.empty(2 * (n + HEAP_RESERVE), dtype=np.float64)
         self.gen = 1
@@ -51,7 +54,7 @@ class Workspace:
         """Move to the next generation (clearing the stamps once every 2**30 searches)."""
         self.gen += 1
         if self.gen >= _MAX_GEN:
-            self.state[1::2] = 0.0
+            self.stamp[:] = 0
             self.gen = 1
 
 

@@ -277,7 +277,81 @@ def convex_cover(free: shapely.Geometry, level: Level, *, tol: float
         indptr, indices = _insert_t_junctions(xy, indptr, indices, tol)
     _, twins = match_edges(indptr, indices, len(xy), with_twins=True)
     indptr, indices, tags = merge_convex(xy, indptr, indices, twins, tags)
+    for _ in range(3):  # removing one inner vertex may leave a neighbouring one to remove next
+        done = _drop_inner_vertices(xy, indptr, indices, tags)
+        if done is None:
+            break
+        indptr, indices, tags = done
     return xy, indptr, indices, tags
+
+
+def _drop_inner_vertices(xy: NDArray[np.float64], indptr: NDArray[np.int64], indices: NDArray[np.int64],
+                         tags: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]] | None:
+    """Re-mesh the polygons around each vertex inside the free space (not on any wall, as where
+    tile cuts cross) that three or more polygons of one tag share: their union is triangulated
+    without that vertex and merged again. Around such a vertex the polygons form a cycle; without
+    it, a free space without holes has a tree of polygons, so the search's dead-end branches
+    cover it and a query there is a funnel through the one corridor. Returns None when there is
+    no such vertex."""
+    nbr, twins = match_edges(indptr, indices, len(xy), with_twins=True)
+    nxt = next_slots(indptr)
+    owner = np.repeat(np.arange(len(indptr) - 1), np.diff(indptr))
+    on_wall = np.zeros(len(xy), bool)
+    on_wall[indices[nbr < 0]] = True
+    on_wall[indices[nxt[nbr < 0]]] = True
+    count = np.bincount(indices, minlength=len(xy))
+    inner = np.flatnonzero((count >= 3) & ~on_wall)
+    if not len(inner):
+        return None
+    slot_of = {}
+    for e in np.flatnonzero(np.isin(indices, inner)):
+        slot_of.setdefault(int(indices[e]), []).append(int(e))
+    taken = np.zeros(len(indptr) - 1, bool)
+    drop, new_tris, new_tags = [], [], []
+    for v in inner.tolist():
+        slots = slot_of[v]
+        star = owner[slots]
+        if taken[star].any() or len(set(tags[star].tolist())) != 1:
+            continue
+        # the link: each polygon's chain after v up to the vertex before v, going round v
+        link: list[int] = []
+        e = slots[0]
+        for _ in range(len(slots)):
+            x = int(nxt[e])
+            while indices[nxt[x]] != v:  # up to, not including, the vertex before v
+                link.append(int(indices[x]))
+                x = int(nxt[x])
+            e = int(twins[x])  # across the edge into v: the next polygon's slot leaving v
+        if e != slots[0] or len(set(link)) != len(link):
+            continue
+        ring = xy[link]
+        try:
+            tris = shapely.get_coordinates(shapely.constrained_delaunay_triangles(shapely.Polygon(ring))).reshape(-1, 4, 2)
+        except shapely.errors.GEOSException:
+            continue
+        ids = {tuple(p): k for k, p in zip(link, ring.tolist())}
+        tri_ids = [[ids.get(tuple(p)) for p in t[:3].tolist()] for t in tris]
+        if len(tri_ids) != len(link) - 2 or any(None in t for t in tri_ids):
+            continue  # the triangulation dropped or moved a vertex: keep the polygons
+        taken[star] = True
+        drop.extend(star.tolist())
+        new_tris.extend(tri_ids)
+        new_tags.extend([int(tags[star[0]])] * len(tri_ids))
+    if not drop:
+        return None
+    keep = np.ones(len(indptr) - 1, bool)
+    keep[drop] = False
+    sizes = np.diff(indptr)[keep]
+    tri = np.asarray(new_tris, np.int64)
+    p0, p1, p2 = xy[tri[:, 0]], xy[tri[:, 1]], xy[tri[:, 2]]
+    flip = (p1[:, 0] - p0[:, 0]) * (p2[:, 1] - p0[:, 1]) - (p1[:, 1] - p0[:, 1]) * (p2[:, 0] - p0[:, 0]) < 0
+    tri[flip] = tri[flip][:, ::-1]
+    ptr = np.zeros(len(sizes) + len(tri) + 1, np.int64)
+    np.cumsum(np.concatenate([sizes, np.full(len(tri), 3)]), out=ptr[1:])
+    idx = np.concatenate([indices[np.repeat(keep, np.diff(indptr))], tri.reshape(-1)])
+    all_tags = np.concatenate([tags[keep], np.asarray(new_tags, np.int64)])
+    _, twins = match_edges(ptr, idx, len(xy), with_twins=True)
+    return merge_convex(xy, ptr, idx, twins, all_tags)
 
 
 def build_navmesh(level: Level, *, agent_radius: float = 0.0, join: Join = "mitre") -> PolyMesh:

@@ -56,6 +56,8 @@ __all__ = ["MeshQuery", "MeshRaycast"]
 
 _EPS = 1e-10  # root pruning slack, relative to the mesh's size
 _POOL = 1024  # initial search node capacity (grows on demand)
+_NO_BUDGET = 2**62  # "no budget" for the kernels
+_search, _FIND, _NEED_SPACE = PK.search, PK.OP_FIND, PK.NEED_SPACE  # bound once: find_path is hot
 _PAIRS = (tuple, list, np.ndarray)
 _REALS = (float, int, np.float64)  # exactly these types (bool, a subclass of int, goes the long way)
 
@@ -140,13 +142,15 @@ class MeshQuery:
         self._tol = ENDPOINT_TOLERANCE * level_size(self._level_box)
         self._component = self._components()
         open_ = self._open.astype(np.int64)
-        dead, up = PK.dead_ends(m.indptr, m.neighbours.astype(np.int64), open_)
-        # the mesh for the kernels in one array, in the order of PK's M_* sections
-        self._mi = PK.pack([m.indptr, m.indices, m.neighbours, m.twins, m.polygon_of, m.is_corner, open_, dead, up,
-                            grid.cell_ptr, grid.cell_polys, self._component])
+        n = m.n_polygons
+        # the mesh for the kernels in one array, in the order of PK's M_* sections; the kernel
+        # fills the dead-end forest's three sections in place
+        self._mi = PK.pack([m.indptr, m.indices, m.neighbours, m.twins, m.polygon_of, m.is_corner, open_,
+                            np.zeros(n), np.zeros(n), np.zeros(n), grid.cell_ptr, grid.cell_polys, self._component])
         self._grid = grid.grid
+        self._xy_mesh = m.vertices
         self._grow(_POOL)
-        self._hits = np.empty(PK.MAX_HITS, np.int64)
+        self._kernel(PK.OP_DEAD_ENDS, self._ws)
         nxt = next_slots(m.indptr)
         self._edges = np.stack([m.vertices[m.indices], m.vertices[m.indices[nxt]]], axis=1)  # (E, 2, 2)
 
@@ -154,21 +158,34 @@ class MeshQuery:
         return f"MeshQuery({self.mesh!r}, profile={self.profile.name!r})"
 
     # -- endpoints ----------------------------------------------------------------------------
-    def _point(self, name: str, point: ArrayLike) -> NDArray[np.float64]:
+    def _xy(self, name: str, point: ArrayLike) -> tuple[float, float]:
+        """A checked position as two Python floats (numba takes them faster than numpy scalars)."""
         if type(point) in _PAIRS and len(point) == 2 and type(point[0]) in _REALS and type(point[1]) in _REALS:
             # the common (x, y) of plain numbers, without numpy's conversion machinery; anything
             # odd (too large, NaN) takes the long way and its error
             x, y = point
             if -MAX_COORDINATE <= x <= MAX_COORDINATE and -MAX_COORDINATE <= y <= MAX_COORDINATE:
-                return np.array((x, y), dtype=np.float64)
+                return float(x), float(y)
+        p = self._point(name, point)
+        return float(p[0]), float(p[1])
+
+    def _point(self, name: str, point: ArrayLike) -> NDArray[np.float64]:
         p = as_float_array(name, point, InvalidGeometryError)
         if p.shape != (2,) or not (abs(p[0]) <= MAX_COORDINATE and abs(p[1]) <= MAX_COORDINATE):
             raise InvalidGeometryError(f"{name}={describe(point)} is not valid; expected 2 finite coordinates")
         return p
 
+    def _kernel(self, op: int, ws: tuple[NDArray[np.int64], NDArray[np.float64]], s: Any = (0.0, 0.0),
+                g: Any = (0.0, 0.0), n_start: int = 0, n_goal: int = 0, budget: int = 0) -> tuple[int, int, int, int, float]:
+        """One call of the Polyanya entry kernel (:func:`PK.search`) with operation ``op`` on the
+        workspace ``ws``."""
+        return PK.search(op, self.mesh.vertices, self._mi, self._grid, ws[0], ws[1], s[0], s[1], g[0], g[1],
+                         n_start, n_goal, self._eps, budget)
+
     def _where(self, x: float, y: float) -> NDArray[np.int64]:
-        k = PK.locate(self.mesh.vertices, self._mi, self._grid, x, y, self._hits)
-        return self._hits[:k].copy()
+        k = self._kernel(PK.OP_LOCATE, self._ws, (x, y))[0]
+        o = self._start_at
+        return self._ws[0][o:o + k].copy()
 
     def polygon_at(self, point: ArrayLike) -> int:
         """The polygon containing ``point`` (one of them on a shared edge), -1 outside the mesh
@@ -313,12 +330,13 @@ class MeshQuery:
         """
         opts = cached_query_options("any_angle", 1.0, max_expansions, allow_partial, strict, 1)  # one set of checks
         strict, allow_partial, budget = opts.strict, opts.allow_partial, opts.max_expansions
-        s, g = self._point("start", start), self._point("goal", goal)
+        s, g = self._xy("start", start), self._xy("goal", goal)
         status = PK.OFF_MESH
         if self._uniform:  # the common case in one kernel call: both endpoints on the open mesh
             found, status, expansions = self._polyanya(s, None, g, None, budget)
             if found is not None:
                 return found
+        s, g = np.array(s), np.array(g)
         s, s_polys, s_moved = self._endpoint("start", s, strict)
         g, g_polys, g_moved = self._endpoint("goal", g, strict)
         if not self._uniform:
@@ -381,18 +399,21 @@ class MeshQuery:
         """Polyanya between ``s`` and ``g`` (their polygons, or None to locate them in the
         kernel): (the path or None, the kernel's status, expansions); the status is OFF_MESH when
         an endpoint was to be located and lies off the open mesh."""
+        if budget is None:
+            budget = _NO_BUDGET
+        located = s_polys is None and g_polys is None  # the fast path of find_path: locate in the kernel
         while True:
-            wi, wf = self._ws
-            n_start, n_goal = self._place(self._ws, s_polys, g_polys)
-            status, n_pts, n_polys, expansions, length = PK.find(
-                self.mesh.vertices, self._mi, self._grid, wi, wf, s[0], s[1], g[0], g[1], n_start, n_goal,
-                self._eps, 2**62 if budget is None else budget)
-            if status != PK.NEED_SPACE:
+            wi, wf = ws = self._ws
+            n_start, n_goal = (-1, -1) if located else self._place(ws, s_polys, g_polys)
+            status, n_pts, n_polys, expansions, length = _search(
+                _FIND, self._xy_mesh, self._mi, self._grid, wi, wf, s[0], s[1], g[0], g[1], n_start, n_goal,
+                self._eps, budget)
+            if status != _NEED_SPACE:
                 break
             self._grow(4 * self._capacity)
         if status != FOUND:
             return None, status, expansions
-        return self._traced_path(self._ws, self._out, n_pts, n_polys, length, expansions, s_moved, g_moved), status, expansions
+        return self._traced_path(ws, self._out, n_pts, n_polys, length, expansions, s_moved, g_moved), status, expansions
 
     @staticmethod
     def _place(ws: tuple[NDArray[np.int64], NDArray[np.float64]], s_polys: NDArray[np.int64] | None,
@@ -412,7 +433,7 @@ class MeshQuery:
 
     def _traced_path(self, ws: tuple[NDArray[np.int64], NDArray[np.float64]], out: tuple[int, int], n_pts: int,
                      n_polys: int, length: float, expansions: int, s_moved: bool, g_moved: bool) -> Path:
-        """The Path that :func:`PK.trace` wrote to the workspace ``ws`` (``out``: the offsets of
+        """The Path that the kernel's trace wrote to the workspace ``ws`` (``out``: the offsets of
         its output sections, from :meth:`_workspace`)."""
         wi, wf = ws
         o, f = out
@@ -429,6 +450,7 @@ class MeshQuery:
         """Replace the query's own workspace by one for ``capacity`` nodes."""
         self._capacity = capacity
         self._ws, self._out = self._workspace(capacity)
+        self._start_at = int(self._ws[0][1 + PK.W_START_POLYS])
 
     def _not_found(self, status, expansions, s, s_polys, s_moved, g, g_moved, budget, allow_partial) -> Path:
         """The answer when Polyanya ended without a path: out of budget (BUDGET) or EXHAUSTED."""

@@ -93,7 +93,7 @@ class MeshSlicedSearch:
         self._allow_partial = allow_partial
         self._result: Path | None = None
         self._error: Exception | None = None
-        self._status, self._final, self._expansions = FOUND, -1, 0
+        self._status, self._expansions = FOUND, 0
         self._done = False
         self._ws: tuple | None = None
         s, s_polys, _, g, g_polys, _ = ends
@@ -114,21 +114,24 @@ class MeshSlicedSearch:
         return self._expansions
 
     def _begin(self, capacity: int) -> None:
-        """A fresh workspace for ``capacity`` nodes and the start's nodes in it."""
+        """A fresh workspace for ``capacity`` nodes and the start's nodes in it (the search state
+        lives in the workspace)."""
         q = self._query
         s, s_polys, _, g, g_polys, _ = self._ends
         while True:
             self._ws, self._out = q._workspace(capacity)
-            self._n_goal = q._place(self._ws, s_polys, g_polys)[1]
-            status, self._n_nodes, self._size = PK.begin(q.mesh.vertices, q._mi, *self._ws, s[0], s[1], g[0], g[1],
-                                                         min(len(s_polys), PK.MAX_HITS), self._n_goal, q._eps)
+            n_start, n_goal = q._place(self._ws, s_polys, g_polys)
+            status, _, _, self._expansions, _ = q._kernel(PK.OP_BEGIN, self._ws, s, g, n_start, n_goal,
+                                                         self._cap())
             if status != PK.NEED_SPACE:
                 break
             capacity *= 4
         self._capacity = capacity
-        self._expansions, self._hand = 0, -1
         if status == FOUND:
-            self._status, self._final, self._done = FOUND, -1, True
+            self._status, self._done = FOUND, True
+
+    def _cap(self) -> int:
+        return 2**62 if self._budget is None else self._budget
 
     def advance(self, max_expansions: int) -> bool:
         """Run up to ``max_expansions`` (>= 1) more node expansions; return True when finished."""
@@ -140,21 +143,15 @@ class MeshSlicedSearch:
             self._done = True
             return True
         s, _, _, g, _, _ = self._ends
-        target = self._expansions + step
-        if self._budget is not None:
-            target = min(target, self._budget)
+        target = min(self._expansions + step, self._cap())
         while True:
-            status, final, expansions, n_nodes, size = PK.run(
-                q.mesh.vertices, q._mi, *self._ws, s[0], s[1], g[0], g[1], self._n_goal, q._eps, self._n_nodes,
-                self._size, self._expansions, target, self._hand)
+            status, _, _, expansions, _ = q._kernel(PK.OP_RUN, self._ws, s, g, budget=target)
             if status != PK.NEED_SPACE:
                 break
             # the node pool filled up mid-expansion: start over with more room (the search is
             # deterministic, so the replay reaches the same state)
             self._begin(4 * self._capacity)
-        self._status, self._final, self._expansions = status, final, expansions
-        self._n_nodes, self._size = n_nodes, size
-        self._hand = final if status == BUDGET else -1  # the node in hand, expanded first next time
+        self._status, self._expansions = status, expansions
         self._done = status != BUDGET or (self._budget is not None and expansions >= self._budget)
         return self._done
 
@@ -179,8 +176,7 @@ class MeshSlicedSearch:
                 elif self._ws is None:
                     self._result = q._unreachable(s, s_polys, s_moved, g, g_moved, self._allow_partial, self._budget)
                 elif self._status == FOUND:
-                    n_pts, n_polys, length = PK.trace(q.mesh.vertices, q._mi, *self._ws, self._final, s[0], s[1],
-                                                      g[0], g[1])
+                    _, n_pts, n_polys, _, length = q._kernel(PK.OP_TRACE, self._ws, s, g)
                     self._result = q._traced_path(self._ws, self._out, n_pts, n_polys, length, self._expansions,
                                                   s_moved, g_moved)
                 else:

@@ -92,8 +92,11 @@ def test_slices_interleave_with_other_queries_and_one_expansion_per_frame():
 
 
 def test_unfinished_and_bad_options_raise_clear_errors():
-    query = MeshQuery(build_navmesh(Level.rectangle(10, 10, obstacles=[[(4, 0), (6, 0), (6, 8), (4, 8)]])))
+    # a free-standing wall: the search must go round it (inside one dead-end branch the funnel
+    # answers when the search starts)
+    query = MeshQuery(build_navmesh(Level.rectangle(10, 10, obstacles=[[(4, 1), (6, 1), (6, 8), (4, 8)]])))
     search = query.start_search([1, 1], [9, 1])
+    assert not search.finished
     with pytest.raises(InvalidOptionError, match="has not finished"):
         search.result()
     with pytest.raises(InvalidOptionError, match="max_expansions=0"):
