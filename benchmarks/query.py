@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import subprocess
 import sys
@@ -81,17 +82,24 @@ print(json.dumps(median(per_run)))
 """
 
 
-def per_query_median(fn, pairs, runs: int) -> float:
-    """Median over runs of the median per-query seconds."""
-    out = []
+def per_query_stats(fn, pairs, runs: int) -> tuple[float, float]:
+    """Median over runs of the median and of the mean per-query seconds (the mean shows the
+    slow tail that a median hides)."""
+    medians, means = [], []
     for _ in range(runs):
         times = []
         for s, g in pairs:
             t = time.perf_counter()
             fn(s, g)
             times.append(time.perf_counter() - t)
-        out.append(median(times))
-    return median(out)
+        medians.append(median(times))
+        means.append(sum(times) / len(times))
+    return median(medians), median(means)
+
+
+def per_query_median(fn, pairs, runs: int) -> float:
+    """Median over runs of the median per-query seconds."""
+    return per_query_stats(fn, pairs, runs)[0]
 
 
 def baseline_median(ref: str, name: str, pairs, runs: int) -> float | None:
@@ -228,8 +236,8 @@ def big_level(runs: int) -> None:
     pick = np.random.default_rng(7).integers(len(free), size=(200, 2))
     pairs = [(free[a, ::-1].tolist(), free[b, ::-1].tolist()) for a, b in pick]
     query.find_path(*pairs[0])
-    t_any = per_query_median(query.find_path, pairs, runs)
-    t_none = per_query_median(lambda s, g: query.find_path(s, g, refine="none"), pairs, runs)
+    t_any, t_any_mean = per_query_stats(query.find_path, pairs, runs)
+    t_none, t_none_mean = per_query_stats(lambda s, g: query.find_path(s, g, refine="none"), pairs, runs)
     g = nav.graph
     nodes = [(query.snap(s), query.snap(g_)) for s, g_ in pairs]
     astar(g, *nodes[0])
@@ -244,8 +252,9 @@ def big_level(runs: int) -> None:
 
     t_nx = per_query_median(lambda u, v: nx.astar_path_length(graph_nx, u, v, heuristic=h, weight="weight"),
                             nodes[:50], 1)
-    print(f"  {nav.n_nodes} corners, {g.n_edges} arcs. NavQuery.find_path: any-angle {1e3 * t_any:.3f} ms, "
-          f"refine='none' {1e3 * t_none:.3f} ms")
+    print(f"  {nav.n_nodes} corners, {g.n_edges} arcs. NavQuery.find_path: any-angle {1e3 * t_any:.3f} ms "
+          f"(mean {1e3 * t_any_mean:.3f}), refine='none' {1e3 * t_none:.3f} ms (mean {1e3 * t_none_mean:.3f}); "
+          f"load average {os.getloadavg()[0]:.1f}")
     print(f"  node to node on the same graph: navmesh.astar {1e3 * t_ours:.3f} ms, networkx astar "
           f"{1e3 * t_nx:.3f} ms ({t_nx / t_any:.1f}x find_path's time), scipy csgraph.dijkstra (to all) "
           f"{1e3 * t_scipy:.3f} ms ({t_scipy / t_any:.1f}x)")

@@ -140,6 +140,9 @@ def _raise_no_path(status: int, expansions: int, describe: Callable[[], str]) ->
     raise NoPathError(f"{describe()}: the goal is unreachable")
 
 
+_NO_LOG = np.empty(0, np.int32)  # best_first's search log, not kept
+
+
 def _best_first_path(
     graph: NavGraph,
     starts: NDArray[np.int32],
@@ -157,14 +160,21 @@ def _best_first_path(
     hw = check_heuristic(heuristic, heuristic_weight)
     budget = expansion_budget(max_expansions)
     w = graph.resolve_weights(weights)
-    nodes, cost, status, expansions, partial = K.best_first_path(
+    allow_partial = check_flag("allow_partial", allow_partial)
+    g, parent, _, closed, end, total, status, expansions, _, _ = K.best_first(
         graph.indptr, graph.indices, w.values, graph.points,
         starts, frozen(start_costs), goals, frozen(goal_costs), frozen(goal_point),
         HEURISTICS.index(heuristic), hw * w.heuristic_scale(heuristic),
-        budget, check_flag("allow_partial", allow_partial),
+        np.inf, budget, False, _NO_LOG, _NO_LOG, _NO_LOG, _NO_LOG,
     )
-    if len(nodes):
-        return Path(nodes, graph.points.take(nodes, axis=0), cost, expansions, partial)
+    if status == K.FOUND:
+        return path_from_parents(parent, end, graph.points, total, expansions=expansions)
+    if allow_partial and closed.any():
+        # the expanded node nearest the goal point (the first of equals), as far as the search got
+        expanded = np.flatnonzero(closed)
+        d = graph.points[expanded] - goal_point
+        nearest = int(expanded[np.argmin(np.sqrt((d * d).sum(axis=1)))])
+        return path_from_parents(parent, nearest, graph.points, g[nearest], expansions=expansions, partial=True)
     what = "dijkstra" if heuristic == "zero" else "astar"
     _raise_no_path(status, expansions, lambda: f"{what} from node(s) {starts.tolist()} to node(s) {goals.tolist()}")
 

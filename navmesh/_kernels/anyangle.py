@@ -13,7 +13,7 @@ A shortcut that touches a barrier is not taken, so a shortcut always lies in one
 never bypasses a link the designer drew.
 
 The workspace ``ws`` is the tuple (g, parent, closed, touched, exit_cost, exit_ids, keys, vals,
-state, anc, fstate): search state that a search leaves behind and the next :func:`search_begin`
+state, anc, fstate, refused): search state that a search leaves behind and the next :func:`search_begin`
 resets for the nodes it touched only, so a query costs time and memory in what it explores, not in
 the size of the map.
 """
@@ -37,6 +37,16 @@ ST_EXITS = 5  # how many entries of ``exit_ids`` are in use
 N_STATE = 6
 RUNNING = -1
 
+#: ``solve_batch``'s status on its one-call road when a position joins no waypoint
+NOT_JOINED = -2
+
+# columns of ``solve_batch``'s ``info`` (one row per query): one int64 array instead of four,
+# since every array a kernel returns costs a few microseconds to hand to Python
+INFO_END = 0  # query i's rows end at orders[info[i, INFO_END]] (and start where row i - 1's end)
+INFO_STATUS = 1
+INFO_PARTIAL = 2
+INFO_EXPANSIONS = 3
+
 
 def workspace(n_nodes: int, n_edges: int, lookback: int = 1):
     """A fresh workspace tuple for a graph of ``n_nodes`` nodes and ``n_edges`` arcs."""
@@ -46,30 +56,11 @@ def workspace(n_nodes: int, n_edges: int, lookback: int = 1):
     return (
         np.full(m, np.inf), np.full(m, -1, np.int32), np.zeros(m, np.bool_), np.empty(m, np.int32),
         np.full(m, np.inf), np.empty(m, np.int32), np.empty(cap), np.empty(cap, np.int32), state,
-        np.empty(max(lookback, 1), np.int64), np.full(1, np.inf),
+        np.empty(max(lookback, 1), np.int64), np.full(1, np.inf), np.full(m, -1, np.int32),
     )
 
 
 # --- refinement: shortcuts ---------------------------------------------------------------------
-
-
-@njit(cache=True)
-def _shortcut_ok(xy, floor, u, v, los):
-    """Whether the straight walk from node ``u`` to node ``v`` (rows of ``xy``) is allowed: same
-    floor, line of sight, and no barrier touched."""
-    if floor[u] != floor[v]:
-        return False
-    w_edges, w_grid, w_cptr, w_citems, p_pts, p_grid, p_ptr, p_items, b_edges, b_grid, b_cptr, b_citems = los
-    ax, ay, bx, by = xy[u, 0], xy[u, 1], xy[v, 0], xy[v, 1]
-    if b_edges.shape[0] > 0 and segment_touches(ax, ay, bx, by, b_edges, b_grid, b_cptr, b_citems):
-        return False
-    return segment_free(ax, ay, bx, by, w_edges, w_grid, w_cptr, w_citems, p_pts, p_grid, p_ptr, p_items)
-
-
-@njit(cache=True)
-def _straight_cost(xy, mult, u, v):
-    """Cost of the straight walk u -> v if it stays in u's terrain class (inf in closed terrain)."""
-    return mult[u] * np.sqrt((xy[v, 0] - xy[u, 0]) ** 2 + (xy[v, 1] - xy[u, 1]) ** 2)
 
 
 # --- the search --------------------------------------------------------------------------------
@@ -81,13 +72,14 @@ def search_begin(ws, xy, hscale, exits, exit_costs):
 
     The goal joins from node ``exits[j]`` at ``exit_costs[j]`` (the cheapest when repeated).
     """
-    g, parent, closed, touched, exit_cost, exit_ids, keys, vals, state, _, fstate = ws
+    g, parent, closed, touched, exit_cost, exit_ids, keys, vals, state, _, fstate, refused = ws
     n = g.shape[0] - 2
     for i in range(state[ST_TOUCHED]):
         v = touched[i]
         g[v] = np.inf
         parent[v] = -1
         closed[v] = False
+        refused[v] = -1
     for i in range(state[ST_EXITS]):
         exit_cost[exit_ids[i]] = np.inf
     n_exits = 0
@@ -127,7 +119,8 @@ def search_run(indptr, indices, weights, xy, mult, floor, ws, los, entry_nodes, 
     ``lookback == 0`` is plain A*. The heuristic is ``hscale * distance(node, goal)``.
     ``max_expansions <= 0`` means no budget. Pausing and resuming never changes the result.
     """
-    g, parent, closed, touched, exit_cost, _, keys, vals, state, anc, fstate = ws
+    g, parent, closed, touched, exit_cost, _, keys, vals, state, anc, fstate, refused = ws
+    w_edges, w_grid, w_cptr, w_citems, p_pts, p_grid, p_ptr, p_items, b_edges, b_grid, b_cptr, b_citems = los
     n = indptr.shape[0] - 1
     start = n
     goal = n + 1
@@ -185,14 +178,23 @@ def search_run(indptr, indices, weights, xy, mult, floor, ws, los, entry_nodes, 
                 continue
             best = g[u] + w
             bp = u
-            # oldest ancestor first: with uniform costs an older visible ancestor is never worse
+            # oldest ancestor first: with uniform costs an older visible ancestor is never worse.
+            # ``refused[v]`` remembers the last ancestor refused as v's parent: siblings share
+            # their parent, so the same test would come again (v is touched by then, so the next
+            # search_begin clears the entry)
             for j in range(n_anc - 1, -1, -1):
                 a = anc[j]
-                c = g[a] + _straight_cost(xy, mult, a, v)
-                if c <= best and c < g[v] and _shortcut_ok(xy, floor, a, v, los):
-                    best = c
-                    bp = a
-                    break
+                c = g[a] + mult[a] * np.sqrt((xy[v, 0] - xy[a, 0]) ** 2 + (xy[v, 1] - xy[a, 1]) ** 2)
+                if c <= best and c < g[v] and refused[v] != a:
+                    # the shortcut rule (module notes): one floor, no barrier touched, line of sight
+                    if floor[a] == floor[v] and not (b_edges.shape[0] > 0 and segment_touches(
+                            xy[a, 0], xy[a, 1], xy[v, 0], xy[v, 1], b_edges, b_grid, b_cptr, b_citems)) and segment_free(
+                            xy[a, 0], xy[a, 1], xy[v, 0], xy[v, 1], w_edges, w_grid, w_cptr, w_citems, p_pts, p_grid,
+                            p_ptr, p_items):
+                        best = c
+                        bp = a
+                        break
+                    refused[v] = a
             if best < g[v]:
                 if g[v] == np.inf:
                     touched[n_touched] = v
@@ -213,16 +215,15 @@ def search_run(indptr, indices, weights, xy, mult, floor, ws, los, entry_nodes, 
 
 
 @njit(cache=True)
-def search_finish(ws, xy, mult, floor, los, allow_partial, pull, direct):
-    """The path of an ended search as (order, cumulative costs, status, partial).
+def search_finish(ws, allow_partial):
+    """The path of an ended search as (order, cumulative costs, status, partial), before string
+    pulling (:func:`string_pull`) and before the straight walk is weighed (see :func:`solve_batch`).
 
     ``order`` lists rows of ``xy`` (start n first); it is empty when the search failed and
     ``allow_partial`` is False. A partial path ends at the expanded node nearest the goal (the
-    start when none was expanded). With ``pull`` the path is string-pulled. ``direct`` (inf: none)
-    is the cost of walking straight from start to goal: it wins whenever it costs no more, and
-    whenever the search found nothing whole.
+    start when none was expanded).
     """
-    g, parent, _, _, _, _, _, _, state, _, _ = ws
+    g, parent, _, _, _, _, _, _, state, _, _, _ = ws
     n = g.shape[0] - 2
     status = state[ST_STATUS]
     partial = False
@@ -232,27 +233,12 @@ def search_finish(ws, xy, mult, floor, los, allow_partial, pull, direct):
     elif allow_partial:
         end = state[ST_NEAREST] if state[ST_NEAREST] >= 0 else n
         partial = True
-    order = np.empty(0, np.int64)
-    cum = np.empty(0)
-    total = np.inf
-    if end >= 0:
-        order = trace_back(parent, end).astype(np.int64)
-        cum = np.empty(order.shape[0])
-        for i in range(order.shape[0]):
-            cum[i] = g[order[i]]
-        if pull:
-            keep, cum = string_pull(order, xy, mult, floor, cum, los)
-            order = order[keep]
-        total = cum[-1]
-    if direct < np.inf and (end < 0 or partial or direct <= total):
-        order = np.empty(2, np.int64)
-        order[0] = n
-        order[1] = n + 1
-        cum = np.empty(2)
-        cum[0] = 0.0
-        cum[1] = direct
-        status = FOUND
-        partial = False
+    if end < 0:
+        return np.empty(0, np.int64), np.empty(0), status, partial
+    order = trace_back(parent, end).astype(np.int64)
+    cum = np.empty(order.shape[0])
+    for i in range(order.shape[0]):
+        cum[i] = g[order[i]]
     return order, cum, status, partial
 
 
@@ -264,6 +250,7 @@ def string_pull(order, xy, mult, floor, cum_cost, los):
     shortcut that costs no more than the path between them; stop scanning at the first point
     that is not. Returns (kept positions into ``order``, their cumulative costs).
     """
+    w_edges, w_grid, w_cptr, w_citems, p_pts, p_grid, p_ptr, p_items, b_edges, b_grid, b_cptr, b_citems = los
     k = order.shape[0]
     keep = np.empty(k, np.int64)
     cost = np.empty(k)
@@ -276,8 +263,17 @@ def string_pull(order, xy, mult, floor, cum_cost, los):
         c_best = cost[n_keep - 1] + (cum_cost[i + 1] - cum_cost[i])
         j = i + 2
         while j < k:
-            c = _straight_cost(xy, mult, order[i], order[j])
-            if not c <= cum_cost[j] - cum_cost[i] or not _shortcut_ok(xy, floor, order[i], order[j], los):
+            u, v = order[i], order[j]
+            # the straight walk's cost if it stays in u's terrain class (inf in closed terrain)
+            c = mult[u] * np.sqrt((xy[v, 0] - xy[u, 0]) ** 2 + (xy[v, 1] - xy[u, 1]) ** 2)
+            if not c <= cum_cost[j] - cum_cost[i] or floor[u] != floor[v]:
+                break
+            # the shortcut rule (module notes), as in search_run
+            if b_edges.shape[0] > 0 and segment_touches(xy[u, 0], xy[u, 1], xy[v, 0], xy[v, 1], b_edges, b_grid,
+                                                        b_cptr, b_citems):
+                break
+            if not segment_free(xy[u, 0], xy[u, 1], xy[v, 0], xy[v, 1], w_edges, w_grid, w_cptr, w_citems, p_pts,
+                                p_grid, p_ptr, p_items):
                 break
             j_best = j
             c_best = cost[n_keep - 1] + c
@@ -292,25 +288,67 @@ def string_pull(order, xy, mult, floor, cum_cost, los):
 @njit(cache=True)
 def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_mult, ends_floor,
                 entry_ptr, entry_nodes, entry_costs, exit_ptr, exit_nodes, exit_costs, direct, bound,
-                hscale, max_expansions, lookback, allow_partial, pull):
+                hscale, max_expansions, lookback, allow_partial, pull, join_here, joins, k, near, width):
     """Solve queries ``i = 0..m-1`` one after another in one workspace.
 
     Query i writes its ends into rows n and n + 1 (``ends[i]`` = sx, sy, gx, gy, with
     ``ends_mult`` and ``ends_floor``), joins the start to ``entry_nodes[entry_ptr[i]:entry_ptr[i+1]]``
     and the goal from ``exit_nodes[exit_ptr[i]:...]``, and skips the search when ``direct[i]`` is
-    no more than ``bound[i]``, a lower bound of any path's cost. Returns (orders, cums, offsets,
-    status, partial, expansions): query i's rows and cumulative costs are
-    ``orders[offsets[i]:offsets[i + 1]]``.
+    no more than ``bound[i]``, a lower bound of any path's cost. Returns (orders, cums, info):
+    query i's rows and cumulative costs are ``orders[a:b]``, ``cums[a:b]`` with ``b = info[i,
+    INFO_END]`` and ``a`` the previous row's end (0 for the first); ``info[i]`` also holds the
+    status, partial flag (0/1) and expansions (columns ``INFO_*``).
+
+    With ``join_here`` (one query, one floor, uniform ground: ``NavQuery.find_path``'s one-call
+    road) the joins, the straight walk and its bound are made here instead, from ``ends[0]`` and
+    ``joins`` = (ids, points, blocked, dirs, has, grid, start, items, taken, pend_d, pend_i,
+    sel_d, sel_i) as :func:`join_positions` takes them with ``k``, ``near`` and ``width``
+    (the entry, exit, ``direct`` and ``bound`` arguments are then not read); when a position
+    joins no waypoint, ``info[0, INFO_STATUS]`` is :data:`NOT_JOINED` and nothing else is done (the caller
+    then checks walkability and moves the position on the general road).
     """
     n = indptr.shape[0] - 1
     m = ends.shape[0]
-    offsets = np.zeros(m + 1, np.int64)
-    status = np.empty(m, np.int64)
-    partial = np.zeros(m, np.bool_)
-    expansions = np.zeros(m, np.int64)
+    info = np.zeros((m, 4), np.int64)
     cap = 16 * m + 16
     orders = np.empty(cap, np.int64)
     cums = np.empty(cap)
+    if join_here:
+        ids, pts, blocked, dirs, has, pgrid, pstart, pitems, taken, pend_d, pend_i, sel_d, sel_i = joins
+        sx, sy, gx, gy = ends[0, 0], ends[0, 1], ends[0, 2], ends[0, 3]
+        q = np.empty((2, 2))
+        q[0, 0] = sx
+        q[0, 1] = sy
+        q[1, 0] = gx
+        q[1, 1] = gy
+        counts, picked, dist = join_positions(q, np.full(2, -1, np.int64), pts, blocked, dirs, has, k, near, width, np.inf,
+                                              pgrid, pstart, pitems,
+                                              taken, pend_d, pend_i, sel_d, sel_i, los[0], los[1], los[2], los[3],
+                                              los[4], los[5], los[6], los[7])
+        if counts[0] == 0 or counts[1] == 0:
+            info[0, INFO_STATUS] = NOT_JOINED
+            return orders[:0], cums[:0], info
+        c0 = counts[0]
+        c1 = counts[1]
+        entry_ptr = np.zeros(2, np.int64)
+        entry_ptr[1] = c0
+        exit_ptr = np.zeros(2, np.int64)
+        exit_ptr[1] = c1
+        entry_nodes = np.empty(c0, np.int32)
+        entry_costs = np.empty(c0)
+        exit_nodes = np.empty(c1, np.int32)
+        exit_costs = np.empty(c1)
+        for j in range(c0):
+            entry_nodes[j] = ids[picked[j]]
+            entry_costs[j] = dist[j]
+        for j in range(c1):
+            exit_nodes[j] = ids[picked[c0 + j]]
+            exit_costs[j] = dist[c0 + j]
+        length = np.sqrt((gx - sx) * (gx - sx) + (gy - sy) * (gy - sy))
+        direct = np.full(1, np.inf)
+        if segment_free(sx, sy, gx, gy, los[0], los[1], los[2], los[3], los[4], los[5], los[6], los[7]):
+            direct[0] = length
+        bound = np.full(1, hscale * length)
     state = ws[8]
     for i in range(m):
         xy[n, 0] = ends[i, 0]
@@ -321,22 +359,30 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
         mult[n + 1] = ends_mult[i, 1]
         floor[n] = ends_floor[i, 0]
         floor[n + 1] = ends_floor[i, 1]
-        if direct[i] <= bound[i]:
-            order = np.array([n, n + 1], np.int64)
-            cum = np.array([0.0, direct[i]])
-            st = FOUND
-            part = False
-        else:
+        order = np.empty(0, np.int64)
+        cum = np.empty(0)
+        st = EXHAUSTED
+        part = False
+        if direct[i] > bound[i]:  # else no path can beat the straight walk: no search
             e0, e1 = entry_ptr[i], entry_ptr[i + 1]
             x0, x1 = exit_ptr[i], exit_ptr[i + 1]
             search_begin(ws, xy, hscale, exit_nodes[x0:x1], exit_costs[x0:x1])
             search_run(indptr, indices, weights, xy, mult, floor, ws, los, entry_nodes[e0:e1],
                        entry_costs[e0:e1], hscale, max_expansions, lookback, 0)
-            expansions[i] = state[ST_EXPANSIONS]
-            order, cum, st, part = search_finish(ws, xy, mult, floor, los, allow_partial, pull, direct[i])
-        status[i] = st
-        partial[i] = part
-        lo = offsets[i]
+            info[i, INFO_EXPANSIONS] = state[ST_EXPANSIONS]
+            order, cum, st, part = search_finish(ws, allow_partial)
+            if pull and order.shape[0] > 0:
+                keep, cum = string_pull(order, xy, mult, floor, cum, los)
+                order = order[keep]
+        if direct[i] < np.inf and (order.shape[0] == 0 or part or direct[i] <= cum[-1]):
+            # the straight walk wins whenever it costs no more, and whenever nothing whole was found
+            order = np.array([n, n + 1], np.int64)
+            cum = np.array([0.0, direct[i]])
+            st = FOUND
+            part = False
+        info[i, INFO_STATUS] = st
+        info[i, INFO_PARTIAL] = part
+        lo = info[i - 1, INFO_END] if i > 0 else 0
         hi = lo + order.shape[0]
         if hi > cap:
             cap = 2 * hi
@@ -350,8 +396,9 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
         for j in range(hi - lo):
             orders[lo + j] = order[j]
             cums[lo + j] = cum[j]
-        offsets[i + 1] = hi
-    return orders[: offsets[m]], cums[: offsets[m]], offsets, status, partial, expansions
+        info[i, INFO_END] = hi
+    end = info[m - 1, INFO_END] if m > 0 else 0
+    return orders[:end], cums[:end], info
 
 
 # --- linking: nearest visible waypoint per angular cone ------------------------------------------
@@ -375,10 +422,18 @@ def bucket_grid(p):
     cell) with grid = (x0, y0, cell_size, nx, ny); cell c holds ``items[start[c]:start[c + 1]]``
     and ``cell[i]`` is point i's cell."""
     m = p.shape[0]
-    x0 = p[:, 0].min() if m else 0.0
-    y0 = p[:, 1].min() if m else 0.0
-    w = p[:, 0].max() - x0 if m else 0.0
-    h = p[:, 1].max() - y0 if m else 0.0
+    # the extent by hand: numba's array min/max bring their own compiled helpers (about 1 s cold)
+    x0 = y0 = np.inf
+    x1 = y1 = -np.inf
+    for i in range(m):
+        x0 = min(x0, p[i, 0])
+        x1 = max(x1, p[i, 0])
+        y0 = min(y0, p[i, 1])
+        y1 = max(y1, p[i, 1])
+    if m == 0:
+        x0 = y0 = x1 = y1 = 0.0
+    w = x1 - x0
+    h = y1 - y0
     cs = np.sqrt(max(w * h, 1e-300) * 2.0 / max(m, 1))
     cs = max(cs, max(w, h) / max(m, 1), 1e-12)
     nx = int(w / cs) + 1
@@ -407,167 +462,38 @@ def _cell_of(x, y, x0, y0, cs, nx, ny):
 
 
 @njit(cache=True)
-def _visible_search(ux, uy, u, p, blocked, dirs, has, k, near, search_on, max_candidates, max_distance,
-                    grid, start, items, edges, w_grid, cell_ptr, cell_items, pinches, pinch_grid, pinch_ptr,
-                    pinch_items, taken, pend_d, pend_i, sel_d, sel_i, out, out_d, n_out):
-    """Visit the points around (ux, uy) (point ``u``, or -1 for a free position) in order of
-    distance and append to ``out`` (with distances in ``out_d``) the visible ones
-    chosen by two rules; return the new count.
+def join_positions(q, own, p, blocked, dirs, has, k, near, max_candidates, max_distance, pgrid, start, items,
+                   taken, pend_d, pend_i, sel_d, sel_i,
+                   edges, w_grid, cell_ptr, cell_items, pinches, pinch_grid, pinch_ptr, pinch_items):
+    """The points of ``p`` (bucketed by :func:`bucket_grid`) that each origin ``q[i]`` joins or
+    links to: ``own[i]`` is the point the origin is (a waypoint linking to others), or -1 for a
+    free position (a start or goal joining the graph).
 
-    - every visible one among the ``near`` nearest, and with ``search_on``, when none of those
+    Visiting the points around the origin in order of distance, it keeps the visible ones that
+    two rules choose:
+
+    - every visible one among the ``near`` nearest, and for a free position, when none of those
       is visible, every visible one however far (so a position whose nearest visible waypoint
       sits on a graph island still joins the farther ones that may lead on);
     - with ``k`` > 0, the nearest visible one in each of ``k`` equal angular cones whose link is
       taut (:func:`_taut_at`) at both ends, looking at up to ``max_candidates`` points; a point
-      is tested only while its cone is empty, and the search stops once every cone is filled.
+      is tested only while its cone is empty, and the search stops once every cone is filled
+      (with ``near`` = 0 and ``own`` = every point: the cone links, a Yao graph of the
+      visibility graph).
 
-    Blocked points and points farther than ``max_distance`` are never chosen. The ring-by-ring
-    walk of the bucket grid only looks as far as the rules need. ``pend_*`` and ``sel_*`` are
-    scratch arrays of at least ``len(p)`` entries, ``taken`` of at least ``k``.
+    Blocked points (and origins) and points farther than ``max_distance`` are never chosen. The
+    ring-by-ring walk of the bucket grid only looks as far as the rules need. ``taken`` (>= k),
+    ``pend_*`` and ``sel_*`` (>= len(p)) are scratch arrays the caller keeps. Returns (counts per
+    origin, point indices origin by origin (nearest first), their distances).
     """
-    x0, y0, cs = grid[0], grid[1], grid[2]
-    nx = int(grid[3])
-    ny = int(grid[4])
-    c0 = _cell_of(ux, uy, x0, y0, cs, nx, ny)
-    cx = c0 % nx
-    cy = c0 // nx
-    if k > 0:
-        taken[:k] = False
-    width = 2.0 * np.pi / max(k, 1)
-    filled = 0
-    found = 0
-    tested = 0
-    n_pend = 0
-    r = 0
-    # rings beyond this reach cover no cell of the grid
-    r_max = max(max(cx, nx - 1 - cx), max(cy, ny - 1 - cy))
-    wide = False  # ``search_on`` and none of the ``near`` nearest was visible: test every point
-    done = False
-    while not done and r <= r_max:
-        wide = wide or (search_on and found == 0 and tested >= near)
-        if not (tested < near or wide) and (k == 0 or filled >= k or tested >= max_candidates):
-            break
-        for iy in range(cy - r, cy + r + 1):
-            if iy < 0 or iy >= ny:
-                continue
-            step = 1 if (iy == cy - r or iy == cy + r) else 2 * r
-            ix = cx - r
-            while ix <= cx + r:
-                if 0 <= ix < nx:
-                    c = iy * nx + ix
-                    for t in range(start[c], start[c + 1]):
-                        v = items[t]
-                        if v == u or blocked[v]:
-                            continue
-                        d = np.sqrt((p[v, 0] - ux) ** 2 + (p[v, 1] - uy) ** 2)
-                        if d <= max_distance:
-                            pend_d[n_pend] = d
-                            pend_i[n_pend] = v
-                            n_pend += 1
-                ix += step
-        # a point no farther than r cells' width lies in rings 0..r: those candidates are final
-        safe = r * cs if r < r_max else np.inf
-        rest = 0
-        n_sel = 0
-        for t in range(n_pend):
-            if pend_d[t] <= safe:
-                sel_d[n_sel] = pend_d[t]
-                sel_i[n_sel] = pend_i[t]
-                n_sel += 1
-            else:
-                pend_d[rest] = pend_d[t]
-                pend_i[rest] = pend_i[t]
-                rest += 1
-        n_pend = rest
-        if n_sel > 0:
-            # by distance; ties keep the bucket scan order (deterministic for a given point set)
-            order = np.argsort(sel_d[:n_sel], kind="mergesort")
-            for o in order:
-                wide = wide or (search_on and found == 0 and tested >= near)
-                every = tested < near or wide
-                if not every and (k == 0 or filled >= k or tested >= max_candidates):
-                    done = True
-                    break
-                v = sel_i[o]
-                tested += 1
-                dx = p[v, 0] - ux
-                dy = p[v, 1] - uy
-                a = 0
-                cone = False
-                if k > 0:
-                    a = min(max(int((np.arctan2(dy, dx) + np.pi) / width), 0), k - 1)
-                    cone = (not taken[a] and (u < 0 or _taut_at(dirs, has, u, dx, dy))
-                            and _taut_at(dirs, has, v, -dx, -dy))
-                if not every and not cone:
-                    continue
-                if segment_free(ux, uy, p[v, 0], p[v, 1], edges, w_grid, cell_ptr, cell_items,
-                                pinches, pinch_grid, pinch_ptr, pinch_items):
-                    out[n_out] = v
-                    out_d[n_out] = sel_d[o]
-                    n_out += 1
-                    found += 1
-                    if cone:
-                        taken[a] = True
-                        filled += 1
-        if safe >= max_distance:
-            break
-        r += 1
-    return n_out
-
-
-@njit(cache=True)
-def cone_links(p, blocked, dirs, has, k, max_candidates, max_distance,
-               edges, grid, cell_ptr, cell_items, pinches, pinch_grid, pinch_ptr, pinch_items):
-    """For each point, the nearest visible point in each of ``k`` equal angular cones (a Yao
-    graph of the visibility graph), keeping only taut links (see :func:`_visible_search`).
-    ``blocked`` points neither search nor are chosen. Returns (u, v) index arrays of the chosen
-    links (u chose v).
-    """
+    n_q = q.shape[0]
     m = p.shape[0]
-    out_u = np.empty(m * k, np.int64)
-    out_v = np.empty(m * k, np.int64)
-    out_d = np.empty(m * k)
-    if m < 2:
-        return out_u[:0], out_v[:0]
-    pgrid, start, items, _ = bucket_grid(p)
-    taken = np.zeros(k, np.bool_)
-    pend_d = np.empty(m)
-    pend_i = np.empty(m, np.int64)
-    sel_d = np.empty(m)
-    sel_i = np.empty(m, np.int64)
-    n_out = 0
-    for u in range(m):
-        if blocked[u]:
-            continue
-        was = n_out
-        n_out = _visible_search(p[u, 0], p[u, 1], u, p, blocked, dirs, has, k, 0, False, max_candidates,
-                                max_distance, pgrid, start, items, edges, grid, cell_ptr, cell_items,
-                                pinches, pinch_grid, pinch_ptr, pinch_items, taken, pend_d, pend_i, sel_d, sel_i,
-                                out_v, out_d, n_out)
-        out_u[was:n_out] = u
-    return out_u[:n_out], out_v[:n_out]
-
-
-@njit(cache=True)
-def join_positions(q, p, blocked, dirs, has, k, near, max_candidates, max_distance, pgrid, start, items,
-                   taken, pend_d, pend_i, sel_d, sel_i,
-                   edges, grid, cell_ptr, cell_items, pinches, pinch_grid, pinch_ptr, pinch_items):
-    """The points ``p`` (bucketed by :func:`bucket_grid`) that free positions ``q`` (r, 2) join:
-    every visible one among the ``near`` nearest (every visible one however far when none of those is), and with
-    ``k`` > 0 the nearest taut visible one per cone (see :func:`_visible_search`).
-
-    ``taken`` (>= k), ``pend_*`` and ``sel_*`` (>= len(p)) are scratch arrays the caller keeps.
-    Returns (counts per position, point indices position by position (nearest first), their
-    distances).
-    """
-    r = q.shape[0]
-    m = p.shape[0]
-    counts = np.zeros(r, np.int64)
-    cap = r * (min(near, m) + k) + 8
+    counts = np.zeros(n_q, np.int64)
+    cap = n_q * (min(near, m) + k) + 8
     out = np.empty(cap, np.int64)
     out_d = np.empty(cap)
     n_out = 0
-    for i in range(r):
+    for i in range(n_q):
         if cap - n_out < m:  # "search on" may find up to every point (then the output grows)
             # element by element: a slice assignment pulls in numba's shape-mismatch error
             # formatting (string kernels, about 2 s of every cold compile)
@@ -580,10 +506,134 @@ def join_positions(q, p, blocked, dirs, has, k, near, max_candidates, max_distan
             out_d = grown_d
             cap = n_out + m + cap
         was = n_out
-        n_out = _visible_search(q[i, 0], q[i, 1], -1, p, blocked, dirs, has, k, near, True, max_candidates,
-                                max_distance, pgrid, start, items, edges, grid, cell_ptr, cell_items,
-                                pinches, pinch_grid, pinch_ptr, pinch_items, taken, pend_d, pend_i, sel_d, sel_i, out,
-                                out_d, n_out)
+        ux = q[i, 0]
+        uy = q[i, 1]
+        u = own[i]
+        if u >= 0 and blocked[u]:
+            continue
+        search_on = u < 0
+        x0, y0, cs = pgrid[0], pgrid[1], pgrid[2]
+        nx = int(pgrid[3])
+        ny = int(pgrid[4])
+        c0 = _cell_of(ux, uy, x0, y0, cs, nx, ny)
+        cx = c0 % nx
+        cy = c0 // nx
+        if k > 0:
+            taken[:k] = False
+        width = 2.0 * np.pi / max(k, 1)
+        filled = 0
+        found = 0
+        tested = 0
+        n_pend = 0
+        r = 0
+        # rings beyond this reach cover no cell of the grid
+        r_max = max(max(cx, nx - 1 - cx), max(cy, ny - 1 - cy))
+        wide = False  # ``search_on`` and none of the ``near`` nearest was visible: test every point
+        done = False
+        while not done and r <= r_max:
+            wide = wide or (search_on and found == 0 and tested >= near)
+            if not (tested < near or wide) and (k == 0 or filled >= k or tested >= max_candidates):
+                break
+            for iy in range(cy - r, cy + r + 1):
+                if iy < 0 or iy >= ny:
+                    continue
+                step = 1 if (iy == cy - r or iy == cy + r) else 2 * r
+                ix = cx - r
+                while ix <= cx + r:
+                    if 0 <= ix < nx:
+                        c = iy * nx + ix
+                        for t in range(start[c], start[c + 1]):
+                            v = items[t]
+                            if v == u or blocked[v]:
+                                continue
+                            d = np.sqrt((p[v, 0] - ux) ** 2 + (p[v, 1] - uy) ** 2)
+                            if d <= max_distance:
+                                pend_d[n_pend] = d
+                                pend_i[n_pend] = v
+                                n_pend += 1
+                    ix += step
+            # a point no farther than r cells' width lies in rings 0..r: those candidates are final
+            safe = r * cs if r < r_max else np.inf
+            rest = 0
+            n_sel = 0
+            for t in range(n_pend):
+                if pend_d[t] <= safe:
+                    sel_d[n_sel] = pend_d[t]
+                    sel_i[n_sel] = pend_i[t]
+                    n_sel += 1
+                else:
+                    pend_d[rest] = pend_d[t]
+                    pend_i[rest] = pend_i[t]
+                    rest += 1
+            n_pend = rest
+            if n_sel > 0:
+                # by distance; ties keep the bucket scan order (deterministic for a given point set).
+                # A stable sort written out (numba's argsort(kind="mergesort") costs 1.6 s of every
+                # cold compile): runs of 16 by insertion, then bottom-up merges through the free tail
+                # of ``pend_*`` (n_pend + n_sel <= len(p))
+                for lo in range(0, n_sel, 16):
+                    for t in range(lo + 1, min(lo + 16, n_sel)):
+                        kd = sel_d[t]
+                        ki = sel_i[t]
+                        j = t - 1
+                        while j >= lo and sel_d[j] > kd:
+                            sel_d[j + 1] = sel_d[j]
+                            sel_i[j + 1] = sel_i[j]
+                            j -= 1
+                        sel_d[j + 1] = kd
+                        sel_i[j + 1] = ki
+                run = 16
+                while run < n_sel:
+                    for lo in range(0, n_sel, 2 * run):
+                        mid = min(lo + run, n_sel)
+                        hi = min(lo + 2 * run, n_sel)
+                        if mid >= hi or sel_d[mid - 1] <= sel_d[mid]:
+                            continue  # already in order
+                        ia = lo
+                        ib = mid
+                        for t in range(hi - lo):
+                            if ib >= hi or (ia < mid and sel_d[ia] <= sel_d[ib]):
+                                pend_d[n_pend + t] = sel_d[ia]
+                                pend_i[n_pend + t] = sel_i[ia]
+                                ia += 1
+                            else:
+                                pend_d[n_pend + t] = sel_d[ib]
+                                pend_i[n_pend + t] = sel_i[ib]
+                                ib += 1
+                        for t in range(hi - lo):
+                            sel_d[lo + t] = pend_d[n_pend + t]
+                            sel_i[lo + t] = pend_i[n_pend + t]
+                    run *= 2
+                for o in range(n_sel):
+                    wide = wide or (search_on and found == 0 and tested >= near)
+                    every = tested < near or wide
+                    if not every and (k == 0 or filled >= k or tested >= max_candidates):
+                        done = True
+                        break
+                    v = sel_i[o]
+                    tested += 1
+                    dx = p[v, 0] - ux
+                    dy = p[v, 1] - uy
+                    a = 0
+                    cone = False
+                    if k > 0:
+                        a = min(max(int((np.arctan2(dy, dx) + np.pi) / width), 0), k - 1)
+                        cone = (not taken[a] and (u < 0 or _taut_at(dirs, has, u, dx, dy))
+                                and _taut_at(dirs, has, v, -dx, -dy))
+                    if not every and not cone:
+                        continue
+                    if segment_free(ux, uy, p[v, 0], p[v, 1], edges, w_grid, cell_ptr, cell_items,
+                                    pinches, pinch_grid, pinch_ptr, pinch_items):
+                        out[n_out] = v
+                        out_d[n_out] = sel_d[o]
+                        n_out += 1
+                        found += 1
+                        if cone:
+                            taken[a] = True
+                            filled += 1
+            if safe >= max_distance:
+                break
+            r += 1
         counts[i] = n_out - was
     return counts, out[:n_out], out_d[:n_out]
 

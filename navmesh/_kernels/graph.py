@@ -128,36 +128,6 @@ def best_first(
 
 
 @njit(cache=True)
-def best_first_path(
-    indptr, indices, weights, points,
-    starts, start_costs, goals, goal_costs, goal_point,
-    hcode, hscale, max_expansions, allow_partial,
-):
-    """:func:`best_first` to the goals, traced back in compiled code (no whole-graph arrays cross
-    into Python). Returns (nodes, cost, status, expansions, partial); ``nodes`` is empty when there
-    is no path to return. A partial path ends at the expanded node nearest ``goal_point``.
-    """
-    no_log = np.empty(0, np.int32)
-    g, parent, _, closed, end, total, status, expansions, _, _ = best_first(
-        indptr, indices, weights, points, starts, start_costs, goals, goal_costs, goal_point,
-        hcode, hscale, np.inf, max_expansions, False, no_log, no_log, no_log, no_log,
-    )
-    if status == FOUND:
-        return trace_back(parent, end), total, status, expansions, False
-    if not allow_partial:
-        return no_log, np.inf, status, expansions, False
-    nearest = -1
-    nearest_d = np.inf
-    for v in range(closed.shape[0]):
-        if closed[v]:
-            d = metric(points, v, goal_point, H_EUCLIDEAN)
-            if d < nearest_d:
-                nearest_d = d
-                nearest = v
-    return trace_back(parent, nearest), g[nearest], status, expansions, True
-
-
-@njit(cache=True)
 def breadth_first(
     indptr, indices, start, goal, max_expansions,
     record, log_expanded, log_opened, log_parent, log_step,
@@ -279,7 +249,8 @@ def depth_first(
 def _grown(log):
     """``log`` copied into an array twice as long (at least 16)."""
     out = np.empty(max(16, 2 * log.shape[0]), np.int32)
-    out[: log.shape[0]] = log
+    for i in range(log.shape[0]):  # element by element: a slice assignment pulls in numba's
+        out[i] = log[i]  # shape-mismatch error formatting (string kernels) into every cold compile
     return out
 
 
@@ -360,7 +331,8 @@ def all_pairs_kernel(indptr, indices, weights, points):
             indptr, indices, weights, points, src, zero, no_goals, no_costs, target,
             H_ZERO, 0.0, np.inf, 0, True, log_expanded, log_opened, log_parent, log_step,
         )
-        costs[s, :] = g
+        for v in range(n):  # element by element: see _grown
+            costs[s, v] = g[v]
         hops[s, s] = s
         # Settled order guarantees a node's parent already has its first hop.
         for i in range(1, n_exp):

@@ -77,6 +77,11 @@ class FloorJoin:
     grid: tuple
     scratch: tuple
 
+    @property
+    def kernel_arrays(self) -> tuple:
+        """The 13 arrays :func:`navmesh._kernels.anyangle.solve_batch` takes as ``joins``."""
+        return (self.ids, self.points, self.blocked, self.dirs, self.has, *self.grid, *self.scratch)
+
 
 @dataclass(frozen=True, eq=False)
 class Ends:
@@ -190,8 +195,9 @@ class Endpoints:
         owner, found, dists = [], [], []
         for f, fj in enumerate(self.floors):
             rows = np.flatnonzero(floor == f) if len(self.floors) > 1 else np.arange(m)
-            c, picked, dist = AK.join_positions(p2[rows], fj.points, fj.blocked, fj.dirs, fj.has, self.join_k, fj.near,
-                                                self.cone_width, np.inf, *fj.grid, *fj.scratch, *self.walls)
+            free = np.full(len(rows), -1, np.int64)  # free positions, not waypoints
+            c, picked, dist = AK.join_positions(p2[rows], free, fj.points, fj.blocked, fj.dirs, fj.has, self.join_k,
+                                                fj.near, self.cone_width, np.inf, *fj.grid, *fj.scratch, *self.walls)
             counts[rows] = c
             owner.append(np.repeat(rows, c))
             found.append(fj.ids[picked])

@@ -39,7 +39,6 @@ from numpy.typing import ArrayLike, NDArray
 
 from navmesh._checks import MAX_COORDINATE, as_float_array, check_flag
 from navmesh._kernels import anyangle as AK
-from navmesh._kernels import waypoint_query as QK
 from navmesh.errors import InvalidGeometryError, InvalidOptionError, NodeNotFoundError, describe
 from navmesh.path import Path
 from navmesh.query_options import (
@@ -150,8 +149,11 @@ class NavQuery:
         self._pool = WorkspacePool(self._n, graph.n_edges)
         # the one-call road (see _find_fast): one floor of 2-D points, uniform ground
         self._fast = len(self._endpoints.floors) == 1 and nav.points.shape[1] == 2 and not self._costs.terrain
-        self._out_order = np.empty(self._n + 2, np.int64)
-        self._out_cum = np.empty(self._n + 2)
+        # the one-call road's constant arguments (one pair, floor 0, uniform ground)
+        self._joins = self._endpoints.floors[0].kernel_arrays
+        # end multipliers and floors, then empty entry/exit rows (ptr, nodes, costs), direct, bound
+        i, n, f = np.zeros(0, np.int64), np.zeros(0, np.int32), np.zeros(0)
+        self._one_pair = (np.ones((1, 2)), np.zeros((1, 2), np.int64), i, n, f, i, n, f, f, f)
 
     def __repr__(self) -> str:
         return f"NavQuery({self.navmap!r}, profile={self.profile.name!r})"
@@ -437,18 +439,17 @@ class NavQuery:
         position joins no waypoint (it may need moving: the general road decides)."""
         plan = SearchPlan.of(opts, self._costs.hscale)
         ep, rules = self._endpoints, self._costs.base
-        fj = ep.floors[0]
-        out_order, out_cum = self._out_order, self._out_cum
-        count, status, partial, expansions, _ = QK.find_one(
-            s[0], s[1], g[0], g[1], *self._csr, rules.weights, ep.xy, rules.mult, ep.floor,
-            *self._pool.main(plan.lookback), *rules.los,
-            fj.ids, fj.points, fj.blocked, fj.dirs, fj.has, ep.join_k, fj.near, ep.cone_width, *fj.grid, *fj.scratch,
-            plan.hscale, plan.budget, plan.lookback, plan.allow_partial, plan.pull, out_order, out_cum,
+        sg = np.array([s, g])
+        orders, cums, info = AK.solve_batch(
+            *self._csr, rules.weights, ep.xy, rules.mult, ep.floor, self._pool.main(plan.lookback), rules.los,
+            sg.reshape(1, 4), *self._one_pair, plan.hscale, plan.budget, plan.lookback, plan.allow_partial, plan.pull,
+            True, self._joins, ep.join_k, ep.floors[0].near, ep.cone_width,
         )
-        if count == QK.NOT_JOINED:
+        _, status, partial, expansions = info[0].tolist()
+        if status == AK.NOT_JOINED:
             return None
-        return path_of(ep.table, self._n, np.array(s), np.array(g), out_order[:count], out_cum[:count], int(status),
-                       bool(partial), int(expansions), plan.budget, False, False, None)
+        return path_of(ep.table, self._n, sg[0], sg[1], orders, cums, status, bool(partial), expansions, plan.budget,
+                       False, False, None)
 
     def _solve(self, starts: ArrayLike, goals: ArrayLike, danger: Iterable[DangerZone], opts: QueryOptions) -> list[Path]:
         """The general road: any number of pairs, any map, any rules."""
@@ -468,18 +469,20 @@ class NavQuery:
         plan = SearchPlan.of(opts, self._costs.hscale)
         ws = self._pool.main(plan.lookback)
         indptr, indices = self._csr
-        orders, cums, offsets, status, partial, expansions = AK.solve_batch(
+        orders, cums, info = AK.solve_batch(
             indptr, indices, rules.weights, ep.xy, rules.mult, ep.floor, ws, rules.los,
             ends.xy, ends.mult, ends.floor, ends.entry_ptr, ends.entry_nodes, ends.entry_costs,
             ends.exit_ptr, ends.exit_nodes, ends.exit_costs, ends.direct, ends.bound,
             plan.hscale, plan.budget, plan.lookback, plan.allow_partial, plan.pull,
+            False, self._joins, ep.join_k, ep.floors[0].near, ep.cone_width,
         )
-        return [
-            path_of(ep.table, self._n, ends.starts[i], ends.goals[i], orders[offsets[i]:offsets[i + 1]],
-                    cums[offsets[i]:offsets[i + 1]], int(status[i]), bool(partial[i]), int(expansions[i]), plan.budget,
-                    bool(ends.start_moved[i]), bool(ends.goal_moved[i]), None if starts.ndim == 1 else i)
-            for i in range(len(s))
-        ]
+        paths, lo = [], 0
+        for i, (hi, status, partial, expansions) in enumerate(info.tolist()):
+            paths.append(path_of(ep.table, self._n, ends.starts[i], ends.goals[i], orders[lo:hi], cums[lo:hi], status,
+                                 bool(partial), expansions, plan.budget, bool(ends.start_moved[i]),
+                                 bool(ends.goal_moved[i]), None if starts.ndim == 1 else i))
+            lo = hi
+        return paths
 
 
 # -- module-level conveniences -----------------------------------------------------------------

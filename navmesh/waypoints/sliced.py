@@ -96,13 +96,18 @@ class SlicedSearch:
         if self._result is None and self._error is None:
             q, e, o = self._endpoints, self._ends, self._plan
             n = q.n_nodes
-            if e.direct[0] <= e.bound[0]:
-                order, cum, status, partial, exp = np.array([n, n + 1]), np.array([0.0, e.direct[0]]), FOUND, False, 0
-            else:
+            order, cum, status, partial, exp = np.empty(0, np.int64), np.empty(0), FOUND, False, 0
+            if e.direct[0] > e.bound[0]:
                 self._put_ends()
-                order, cum, status, partial = AK.search_finish(self._ws, q.xy, self._rules.mult, q.floor,
-                                                               self._rules.los, o.allow_partial, o.pull, e.direct[0])
+                order, cum, status, partial = AK.search_finish(self._ws, o.allow_partial)
+                if o.pull and len(order):
+                    keep, cum = AK.string_pull(order, q.xy, self._rules.mult, q.floor, cum, self._rules.los)
+                    order = order[keep]
                 exp = self.expansions
+            direct = float(e.direct[0])
+            if direct < np.inf and (len(order) == 0 or partial or direct <= cum[-1]):
+                # the straight walk wins as in AK.solve_batch
+                order, cum, status, partial = np.array([n, n + 1]), np.array([0.0, direct]), FOUND, False
             try:
                 self._result = path_of(q.table, n, e.starts[0], e.goals[0], order, cum, int(status), bool(partial), exp,
                                        o.budget, bool(e.start_moved[0]), bool(e.goal_moved[0]), None)

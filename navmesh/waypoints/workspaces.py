@@ -36,7 +36,7 @@ class WorkspacePool:
         if ws is None:
             return AK.workspace(self.n_nodes, self.n_edges, lookback)
         if len(ws[9]) < lookback:
-            return (*ws[:9], np.empty(lookback, np.int64), ws[10])
+            return (*ws[:9], np.empty(lookback, np.int64), *ws[10:])
         return ws
 
     def main(self, lookback: int) -> tuple:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from navmesh._kernels import waypoint_query as QK
+from navmesh._kernels import anyangle as AK
 from navmesh.errors import InvalidOptionError, NoPathError, SearchBudgetError
 from navmesh.level import Level
 from navmesh.query_options import QueryOptions, cached_query_options, check_query_options
@@ -34,8 +34,9 @@ def _same(a, b):
                                      {"lookback": 4}, {"max_expansions": 3, "allow_partial": True}])
 def test_the_fast_road_equals_the_general_road(query, options, monkeypatch):
     calls = []
-    real = QK.find_one
-    monkeypatch.setattr(QK, "find_one", lambda *a: calls.append(1) or real(*a))
+    real = AK.solve_batch
+    # the one-call road is solve_batch with join_here (a[24]) set
+    monkeypatch.setattr(AK, "solve_batch", lambda *a: (a[24] and calls.append(1)) or real(*a))
     rng = np.random.default_rng(3)
     pts = rng.uniform([0.3, 0.3], [14.7, 11.7], size=(60, 2))
     checked = 0

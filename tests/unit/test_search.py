@@ -239,7 +239,7 @@ def test_second_process_loads_kernels_from_numba_cache():
         "from navmesh._kernels import graph as K\n"
         "g = navmesh.NavGraph.from_edges([[0, 0], [1, 0], [2, 0]], [(0, 1), (1, 2)])\n"
         "navmesh.astar(g, 0, 2)\n"
-        "print(sum(K.best_first_path.stats.cache_misses.values()), sum(K.best_first_path.stats.cache_hits.values()))\n"
+        "print(sum(K.best_first.stats.cache_misses.values()), sum(K.best_first.stats.cache_hits.values()))\n"
     )
     if os.environ.get("NUMBA_DISABLE_JIT") == "1":
         pytest.skip("no compilation without the JIT")
