@@ -177,8 +177,7 @@ class MeshQuery:
 
     def _kernel(self, op: int, ws: tuple[NDArray[np.int64], NDArray[np.float64]], s: Any = (0.0, 0.0),
                 g: Any = (0.0, 0.0), n_start: int = 0, n_goal: int = 0, budget: int = 0) -> tuple[int, int, int, int, float]:
-        """One call of the Polyanya entry kernel (:func:`PK.search`) with operation ``op`` on the
-        workspace ``ws``."""
+        """One call of the Polyanya entry kernel (:func:`PK.search`), operation ``op``, on ``ws``."""
         return PK.search(op, self.mesh.vertices, self._mi, self._grid, ws[0], ws[1], s[0], s[1], g[0], g[1],
                          n_start, n_goal, self._eps, budget)
 
@@ -399,8 +398,7 @@ class MeshQuery:
         """Polyanya between ``s`` and ``g`` (their polygons, or None to locate them in the
         kernel): (the path or None, the kernel's status, expansions); the status is OFF_MESH when
         an endpoint was to be located and lies off the open mesh."""
-        if budget is None:
-            budget = _NO_BUDGET
+        budget = _NO_BUDGET if budget is None else budget
         located = s_polys is None and g_polys is None  # the fast path of find_path: locate in the kernel
         while True:
             wi, wf = ws = self._ws
@@ -433,8 +431,7 @@ class MeshQuery:
 
     def _traced_path(self, ws: tuple[NDArray[np.int64], NDArray[np.float64]], out: tuple[int, int], n_pts: int,
                      n_polys: int, length: float, expansions: int, s_moved: bool, g_moved: bool) -> Path:
-        """The Path that the kernel's trace wrote to the workspace ``ws`` (``out``: the offsets of
-        its output sections, from :meth:`_workspace`)."""
+        """The Path the kernel's trace wrote to ``ws`` (``out``: its output offsets, from :meth:`_workspace`)."""
         wi, wf = ws
         o, f = out
         return Path(wi[o:o + n_polys].astype(np.int32), wf[f:f + 2 * n_pts].reshape(n_pts, 2).copy(),

@@ -68,7 +68,8 @@ class CostRules:
         nav = self.navmap
         mult = self.base.mult.copy()
         mult[: self.n_nodes] = self.point_mult(nav.points, zones, mult[: self.n_nodes])
-        barriers = LK.wall_grid(LK.segment_edges(nav.barrier_segments(zones, profile=self.profile)), extent=nav.walls_extent())
+        edges = LK.segment_edges(nav.barrier_segments(zones, profile=self.profile))
+        barriers = LK.wall_grid(edges, extent=nav.walls_extent())
         return Rules(zones, nav.arc_danger(self.base.weights, zones), mult, (*self.walls, *barriers[:4]))
 
     def point_mult(self, points: NDArray[np.float64], zones: tuple[DangerZone, ...] = (),
