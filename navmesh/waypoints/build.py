@@ -99,7 +99,6 @@ from navmesh.waypoints.options import (
 )
 from navmesh.waypoints.placement import (
     corner_points,
-    terrain_corner_points,
     fill_waypoints,
     free_space,
 )
@@ -147,9 +146,7 @@ def build_waypoint_graph(
     join : {"mitre", "round"}
         Corner shape of the inflation (see :func:`navmesh.geometry.inflate`).
     corners : bool
-        Add :func:`corner_waypoints` (after the level's own waypoints; on every floor of a 3-D level)
-        and, with ``agent_radius`` > 0, :func:`~navmesh.waypoints.placement.terrain_corner_points`
-        (where routes that keep a body off forbidden terrain turn).
+        Add :func:`corner_waypoints` (after the level's own waypoints; on every floor of a 3-D level).
     fill_spacing : float, optional
         Add :func:`fill_waypoints` at this spacing (world units, > 0).
     visibility : {"shapely", "kernel"}
@@ -241,7 +238,7 @@ def _generated(level: Level, los: LineOfSight, opts: BuildOptions, designer: NDA
     """Corner and fill waypoints (on every floor of a 3-D level) not already among ``designer``."""
     extra = np.zeros((0, 2))
     if opts.corners:
-        extra = np.concatenate([corner_points(los), terrain_corner_points(level, los)])
+        extra = corner_points(los)
     if opts.fill_spacing is not None:
         fill = fill_waypoints(level, opts.fill_spacing, agent_radius=opts.agent_radius, join=opts.join)
         extra = np.concatenate([extra, fill])

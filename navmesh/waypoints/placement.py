@@ -102,26 +102,6 @@ def corner_points(los: LineOfSight) -> NDArray[np.float64]:
     return out[los.walkable(out)]
 
 
-def terrain_corner_points(level: Level, los: LineOfSight) -> NDArray[np.float64]:
-    """Where the route of a unit kept off a terrain region bends: the corners of each region's
-    outline moved out and in by a hair more than the agent radius (mitre joins), where an agent
-    can stand. A unit type that may not enter a terrain keeps its whole body out of it
-    (:meth:`NavMap.body_zone`); its shortest routes turn at these points, beside a river or
-    through a ford. None with agent radius 0 (routes then turn at the outline itself).
-    """
-    r = los.agent_radius
-    if r <= 0 or not level.terrain:
-        return np.zeros((0, 2))
-    step = r * (1.0 + 1e-6)
-    rings = [shapely.buffer(region.polygon, d, join_style="mitre", mitre_limit=2.0)
-             for region in level.terrain for d in (step, -step)]
-    out = shapely.get_coordinates(np.asarray(rings, dtype=object))
-    if len(out) == 0:
-        return np.zeros((0, 2))
-    out = np.unique(out, axis=0)
-    return out[los.walkable(out)]
-
-
 def corner_waypoints(level: Level, *, agent_radius: float = 0.0, join: Join = "mitre") -> NDArray[np.float64]:
     """Waypoints at the convex corners of the inflated obstacles (and the concave corners of the bounds).
 

@@ -25,8 +25,9 @@ POND = TerrainRegion([(40, 0), (60, 0), (60, 70), (40, 70)], "water")
 
 
 def pond_map(radius: float = R) -> navmesh.NavMap:
-    return navmesh.build_waypoint_graph(Level.rectangle(100, 100, terrain=[POND]), corners=True,
-                                        agent_radius=radius, fill_spacing=10)
+    """The pond, with the designer's waypoints a radius above its two top corners."""
+    level = Level.rectangle(100, 100, waypoints=[[35, 75], [65, 75]], terrain=[POND])
+    return navmesh.build_waypoint_graph(level, corners=True, agent_radius=radius)
 
 
 def river_map(ford_height: float) -> navmesh.NavMap:
@@ -41,7 +42,7 @@ def river_map(ford_height: float) -> navmesh.NavMap:
 def test_a_path_keeps_the_body_off_forbidden_water_at_the_hand_computed_cost():
     path = navmesh.NavQuery(pond_map(), NO_WATER).find_path((10, 10), (90, 10))
     assert shapely.LineString(path.points).distance(POND.polygon) >= R - 1e-9
-    # round the pond's top corners a radius off: (10,10) -> (35,75) -> (65,75) -> (90,10)
+    # over the pond's top corners a radius off, along the edge of the margin: (10,10) -> (35,75) -> (65,75) -> (90,10)
     assert path.cost == pytest.approx(2 * math.hypot(25, 65) + 30, rel=1e-5)
 
 
