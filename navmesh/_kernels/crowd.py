@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from navmesh._kernels.buckets import hash_points, near_buckets
+from navmesh._kernels.buckets import hash_points, near_runs
 from navmesh._kernels.signatures import njit, plain_arguments
 from navmesh._kernels.walls import safe_move, target_visible
 
@@ -209,9 +209,8 @@ def _neighbours(i, px, py, pos, radius, start, order, mask, hcs, near, going, dv
     the same point are split by index, so the pair separates deterministically."""
     wx, wy, ox, oy = 0.0, 0.0, 0.0, 0.0
     touched, give_way = False, False
-    for q in range(near_buckets(px, py, hcs, mask, near)):
-        cc = near[q]
-        for k in range(start[cc], start[cc + 1]):
+    for q in range(near_runs(px, py, hcs, mask, near)):
+        for k in range(start[near[2 * q]], start[near[2 * q + 1] + 1]):
             j = order[k]
             if j == i:
                 continue
@@ -264,7 +263,7 @@ def crowd_step(
         if active[i]:
             rmax = max(rmax, radius[i])
     hcs = max(2.0 * rmax, 1e-9)
-    near = np.empty(9, np.int64)
+    near = np.empty(18, np.int64)
     newpos = pos.copy()
     crowded = np.zeros(n, np.bool_)
     for rnd in range(2):

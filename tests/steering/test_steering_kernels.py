@@ -98,11 +98,13 @@ def test_point_hash_holds_every_active_unit_once_and_finds_every_close_pair():
     assert sorted(items.tolist()) == np.flatnonzero(active).tolist()
     assert len(ptr) == mask + 2 and mask + 1 >= 2 * len(pos)
     # brute force: every active point closer than cs to a query point lies in one of its buckets
-    near = np.empty(9, np.int64)
-    for q in rng.uniform(-1, 11, (200, 2)):
-        found = set()
-        for b in near[: BK.near_buckets(q[0], q[1], cs, mask, near)].tolist():
-            found.update(items[ptr[b] : ptr[b + 1]].tolist())
+    near = np.empty(18, np.int64)
+    for q in np.concatenate([rng.uniform(-1, 11, (200, 2)), rng.uniform(-40, 40, (200, 2))]):
+        found, buckets = set(), []
+        for r in range(BK.near_runs(q[0], q[1], cs, mask, near)):
+            buckets += range(near[2 * r], near[2 * r + 1] + 1)
+            found.update(items[ptr[near[2 * r]] : ptr[near[2 * r + 1] + 1]].tolist())
+        assert len(buckets) == len(set(buckets)) == 9  # the 3 x 3 cells, no bucket twice
         close = np.flatnonzero(active & (np.hypot(*(pos - q).T) < cs))
         assert set(close.tolist()) <= found
 
