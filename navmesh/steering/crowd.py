@@ -519,6 +519,8 @@ class Crowd:
         if n == 0:
             return
         pos, shadow = a["positions"][:n], a["shadow"][:n]
+        if np.array_equal(pos, shadow):  # (the usual frame: nothing written)
+            return
         changed = np.flatnonzero((pos != shadow).any(axis=1) & a["alive"][:n])
         if changed.size == 0:
             return
