@@ -351,6 +351,7 @@ class Crowd:
     def _make_walls(self) -> Walls:
         walls = Walls(self.map, [r for r, _ in self._classes], self._class_profiles)
         self._planner.walls = walls
+        self._units.arrays["wit"][:] = -1  # (edge ids of the old walls)
         return walls
 
     def remove(self, ids: ArrayLike) -> None:
