@@ -294,33 +294,34 @@ def crowd_step(
                 cl = math.sqrt(cx_ * cx_ + cy_ * cy_)
                 if cl > 0.5 * radius[i]:
                     cx_, cy_ = cx_ / cl * 0.5 * radius[i], cy_ / cl * 0.5 * radius[i]
-                if cl > 0.0:
-                    px, py = safe_move(px, py, px + cx_, py + cy_, cls[i], edges, grid, cell_ptr, cell_items, ref, eps, buf)
-                pos[i, 0], pos[i, 1] = px, py  # (the others still read where the first round left it)
-                continue
-            crowded[i] = touched
-            if give_way:
-                dvx, dvy = 0.0, 0.0
-            if moving[i] and not arrived[i] and goal_stall[i] > (GIVE_UP_CROWDED if touched else GIVE_UP_ALONE) * settle:
-                # no route cost won for that long, re-plans and slot trades included: it
-                # finishes where it stands ("arrived near": settled)
-                arrived[i] = True
-                settled[i] = True
-                slot[i, 0], slot[i, 1] = px, py
-                dvx, dvy = 0.0, 0.0
-            vx = dvx + wx * sep_weight * speed[i]
-            vy = dvy + wy * sep_weight * speed[i]
-            vmax = speed[i] * 1.5
-            vv = math.sqrt(vx * vx + vy * vy)
-            if vv > vmax:
-                vx, vy = vx / vv * vmax, vy / vv * vmax
+            else:
+                crowded[i] = touched
+                if give_way:
+                    dvx, dvy = 0.0, 0.0
+                if moving[i] and not arrived[i] and goal_stall[i] > (GIVE_UP_CROWDED if touched else GIVE_UP_ALONE) * settle:
+                    # no route cost won for that long, re-plans and slot trades included: it
+                    # finishes where it stands ("arrived near": settled)
+                    arrived[i] = True
+                    settled[i] = True
+                    slot[i, 0], slot[i, 1] = px, py
+                    dvx, dvy = 0.0, 0.0
+                vx = dvx + wx * sep_weight * speed[i]
+                vy = dvy + wy * sep_weight * speed[i]
+                vmax = speed[i] * 1.5
+                vv = math.sqrt(vx * vx + vy * vy)
+                if vv > vmax:
+                    vx, vy = vx / vv * vmax, vy / vv * vmax
+                cx_, cy_ = vx * dt, vy * dt
             qx, qy = px, py
-            if vx != 0.0 or vy != 0.0:  # (most of a crowd stands still on its slots)
-                qx, qy = safe_move(px, py, px + vx * dt, py + vy * dt, cls[i], edges, grid, cell_ptr, cell_items, ref, eps, buf)
+            if cx_ != 0.0 or cy_ != 0.0:  # (most of a crowd stands still on its slots)
+                # (one call site for both rounds: the move is compiled once into this kernel)
+                qx, qy = safe_move(px, py, px + cx_, py + cy_, cls[i], edges, grid, cell_ptr, cell_items, ref, eps, buf)
+            if rnd == 1:
+                pos[i, 0], pos[i, 1] = qx, qy  # (the others still read where the first round left it)
+                continue
             newpos[i, 0], newpos[i, 1] = qx, qy
             vel[i, 0], vel[i, 1] = (qx - px) / dt, (qy - py) / dt
             if moving[i] and not arrived[i] and (dvx != 0.0 or dvy != 0.0):
                 heading[i] = math.atan2(dvy, dvx)
-
 
 plain_arguments(globals())

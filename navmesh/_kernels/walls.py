@@ -274,28 +274,8 @@ def safe_move(px, py, qx, qy, cls, edges, grid, cell_ptr, cell_items, ref, eps, 
     c = cell_of(qx, qy, grid)
     if c >= 0 and c == cell_of(px, py, grid):
         slot = cls * (int(grid[3]) * int(grid[4])) + c
-        k0, k1 = cell_ptr[slot], cell_ptr[slot + 1]
-        if k0 == k1 and ref[slot, 2] > 0.5:
+        if cell_ptr[slot] == cell_ptr[slot + 1] and ref[slot, 2] > 0.5:
             return qx, qy  # one wall-free cell holds the whole step
-        # one pass over the cell's edges answers both tests below for the usual step (no edge
-        # crossed, q not near one and free by its parity); anything else takes the long way
-        seg = math.sqrt((qx - px) ** 2 + (qy - py) ** 2)
-        rx, ry = ref[slot, 0], ref[slot, 1]
-        free = ref[slot, 2] > 0.5
-        e2 = eps * eps
-        for k in range(k0, k1):
-            e = cell_items[k]
-            ax, ay, bx, by = edges[e, 0], edges[e, 1], edges[e, 2], edges[e, 3]
-            if _cross_t(px, py, qx, qy, ax, ay, bx, by, seg) >= 0.0 or _seg_dist2(qx, qy, ax, ay, bx, by) < e2:
-                free = False
-                break
-            if (_orient(rx, ry, qx, qy, ax, ay) > 0.0) != (_orient(rx, ry, qx, qy, bx, by) > 0.0):
-                o1 = _orient(ax, ay, bx, by, rx, ry)
-                o2 = _orient(ax, ay, bx, by, qx, qy)
-                if (o1 > 0.0 and o2 < 0.0) or (o1 < 0.0 and o2 > 0.0):
-                    free = not free
-        if free:
-            return qx, qy
     t, e = segment_hit(px, py, qx, qy, cls, edges, grid, cell_ptr, cell_items, buf)
     if e < 0 and t > 1.0:
         if point_status(qx, qy, cls, edges, grid, cell_ptr, cell_items, ref, eps) == 1:
