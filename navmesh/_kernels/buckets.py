@@ -6,10 +6,10 @@ cell ``c = iy * nx + ix``, and CSR buckets ``ptr`` (cells + 1,) / ``items``: cel
 sit one after the other: layer ``k`` owns cells ``k * nx * ny .. (k + 1) * nx * ny - 1``.
 
 Moving points (crowd units) are bucketed without a bounding grid: each point's cell (of side
-``cs``, origin 0) is hashed into a table of a power-of-two size about twice the number of points
+``cs``, origin 0) is wrapped onto a torus of about twice as many cells as points
 (:func:`hash_points`), so the table stays small however far apart the points stand, and a query
-visits the distinct buckets of the 3 x 3 cells around it (:func:`near_buckets`). Points of other
-cells sharing a bucket are candidates that the caller's distance test rejects.
+visits the 3 x 3 cells around it as three runs of consecutive buckets (:func:`near_runs`).
+Points of other cells sharing a bucket are candidates that the caller's distance test rejects.
 
 Kernels trust their inputs and also run as plain Python with ``NUMBA_DISABLE_JIT=1``.
 """
@@ -84,25 +84,24 @@ def bucket_segments(segments, layer, grid, ptr, fill, items, item_base, write):
 
 
 @njit(cache=True)
-def _hash(ix, iy, mask):
-    return ((ix * 73856093) ^ (iy * 19349663)) & mask
-
-
-@njit(cache=True)
 def hash_points(pos, active, cs):
-    """Counting sort of the active rows of ``pos`` (n, 2) by the hash of their cell of side
-    ``cs`` (> 0). Returns ``(ptr, items, mask)``: bucket ``b`` (``0 <= b <= mask``) holds the
-    points ``items[ptr[b]:ptr[b + 1]]``."""
+    """Counting sort of the active rows of ``pos`` (n, 2) by the bucket of their cell of side
+    ``cs`` (> 0). The buckets are the cells of a torus of ``side x side`` cells (``side`` a power
+    of two >= 8, ``side * side >= 2 n``): cell (ix, iy) falls in bucket
+    ``(iy mod side) * side + ix mod side``, so the 3 x 3 cells around a point are nine distinct
+    buckets, three consecutive ones per row (:func:`near_runs`). Returns ``(ptr, items, mask)``:
+    bucket ``b`` (``0 <= b <= mask = side * side - 1``) holds the points ``items[ptr[b]:ptr[b + 1]]``."""
     n = pos.shape[0]
-    size = 64
-    while size < 2 * n:
-        size *= 2
-    mask = size - 1
+    side = 8
+    while side * side < 2 * n:
+        side *= 2
+    size = side * side
+    sm = side - 1
     bucket = np.empty(n, np.int64)
     ptr = np.zeros(size + 1, np.int64)
     for i in range(n):
         if active[i]:
-            b = _hash(math.floor(pos[i, 0] / cs), math.floor(pos[i, 1] / cs), mask)
+            b = (math.floor(pos[i, 1] / cs) & sm) * side + (math.floor(pos[i, 0] / cs) & sm)
             bucket[i] = b
             ptr[b + 1] += 1
         else:
@@ -116,27 +115,33 @@ def hash_points(pos, active, cs):
         if b >= 0:
             items[fill[b]] = i
             fill[b] += 1
-    return ptr, items, mask
+    return ptr, items, size - 1
 
 
 @njit(cache=True)
-def near_buckets(x, y, cs, mask, out):
-    """The distinct buckets of :func:`hash_points` of the 3 x 3 cells around (x, y), written to
-    ``out`` (>= 9); returns their count. Every point closer than ``cs`` to (x, y) is in one."""
+def near_runs(x, y, cs, mask, out):
+    """The buckets of :func:`hash_points` (``mask`` from it) of the 3 x 3 cells around (x, y)
+    as runs of consecutive buckets: run ``r`` is ``out[2 r] .. out[2 r + 1]`` (inclusive;
+    ``out`` >= 18); returns the count of runs (3, or more where a row wraps round the torus).
+    The runs are distinct, and every point closer than ``cs`` to (x, y) is in one."""
+    side = 8
+    while side * side <= mask:
+        side *= 2
+    sm = side - 1
     ix, iy = math.floor(x / cs), math.floor(y / cs)
+    x0 = (ix - 1) & sm
     m = 0
     for dy in range(-1, 2):
-        for dx in range(-1, 2):
-            b = _hash(ix + dx, iy + dy, mask)
-            seen = False
-            for q in range(m):
-                if out[q] == b:
-                    seen = True
-                    break
-            if not seen:
-                out[m] = b
-                m += 1
-    return m
+        row = ((iy + dy) & sm) * side
+        if x0 <= side - 3:
+            out[m], out[m + 1] = row + x0, row + x0 + 2
+            m += 2
+        else:
+            for dx in range(3):
+                b = row + ((x0 + dx) & sm)
+                out[m], out[m + 1] = b, b
+                m += 2
+    return m // 2
 
 
 plain_arguments(globals())

@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from navmesh._kernels.buckets import hash_points, near_buckets
+from navmesh._kernels.buckets import hash_points, near_runs
 from navmesh._kernels.signatures import njit, plain_arguments
 from navmesh._kernels.walls import safe_move, target_visible
 
@@ -28,7 +28,7 @@ GIVE_UP_CROWDED = 12.0
 @njit(cache=True)
 def crowd_steer(
     dt, frame, pos, radius, speed, cls, active, moving, arrived, cur, lost, stuck, stall, best, settled, tries,
-    slot, slot_mult, min_mult, goal_best, goal_stall, drive, route_xy, route_next, route_rest, route_mult, settle,
+    slot, slot_mult, min_mult, goal_best, goal_stall, drive, wit, route_xy, route_next, route_rest, route_mult, settle,
     barrier, edges, grid, cell_ptr, cell_items, ref, eps,
 ):
     """Each active unit's drive (``drive``, units per second, before separation) for a step of
@@ -41,7 +41,8 @@ def crowd_steer(
     turns toward a point it cannot walk to (a door corner). It skips to the following point, or
     straight to the slot, when the straight walk there is free, crosses no terrain boundary
     (class ``barrier``) and does not raise the unit's cost (checked on one frame in four,
-    staggered; a unit that cannot see its current target and has made no progress toward it
+    staggered; each of the two tests first tries the wall edge that last blocked it, kept in
+    ``wit``, (n, 2), -1 for none); a unit that cannot see its current target and has made no progress toward it
     for a fifth of ``settle`` is flagged ``lost`` so the caller can route it again: a unit that
     slides round a wall toward a point it cannot see yet keeps going). It slows down within two radii of the slot and stops on it (``arrived``
     once within a tenth of a radius). ``best`` holds the closest the unit came to its current
@@ -97,7 +98,7 @@ def crowd_steer(
                         ax_, ay_ = route_xy[nxt, 0], route_xy[nxt, 1]
                     else:
                         ax_, ay_ = slot[i, 0], slot[i, 1]
-                    if target_visible(px, py, ax_, ay_, cls[i], -1, edges, grid, cell_ptr, cell_items, ref, eps, buf):
+                    if target_visible(px, py, ax_, ay_, cls[i], -1, edges, grid, cell_ptr, cell_items, ref, eps, buf, -1):
                         c = nxt
                         continue
                     if nxt < 0:  # at the route's end and the slot out of sight: route it anew
@@ -107,11 +108,14 @@ def crowd_steer(
                     here = math.sqrt((tx - px) ** 2 + (ty - py) ** 2) * min_mult[i]
                     sx_, sy_ = slot[i, 0], slot[i, 1]
                     to_slot = math.sqrt((sx_ - px) ** 2 + (sy_ - py) ** 2) * slot_mult[i]
-                    if to_slot <= (here + route_rest[c]) * (1.0 + 1e-9) and target_visible(
-                        px, py, sx_, sy_, cls[i], barrier, edges, grid, cell_ptr, cell_items, ref, eps, buf
-                    ):
-                        c = -1
-                        break
+                    if to_slot <= (here + route_rest[c]) * (1.0 + 1e-9):
+                        seen = target_visible(
+                            px, py, sx_, sy_, cls[i], barrier, edges, grid, cell_ptr, cell_items, ref, eps, buf, wit[i, 0]
+                        )
+                        wit[i, 0] = buf[0]
+                        if seen:
+                            c = -1
+                            break
                     if nxt >= 0:
                         ax_, ay_ = route_xy[nxt, 0], route_xy[nxt, 1]
                         short = math.sqrt((ax_ - px) ** 2 + (ay_ - py) ** 2) * route_mult[nxt]
@@ -120,13 +124,16 @@ def crowd_steer(
                         ax_, ay_ = sx_, sy_
                         short = to_slot
                         along = here + route_rest[c]
-                    if short <= along * (1.0 + 1e-9) and target_visible(
-                        px, py, ax_, ay_, cls[i], barrier, edges, grid, cell_ptr, cell_items, ref, eps, buf
-                    ):
-                        c = nxt
-                        continue
+                    if short <= along * (1.0 + 1e-9):
+                        seen = target_visible(
+                            px, py, ax_, ay_, cls[i], barrier, edges, grid, cell_ptr, cell_items, ref, eps, buf, wit[i, 1]
+                        )
+                        wit[i, 1] = buf[0]
+                        if seen:
+                            c = nxt
+                            continue
                     if stall[i] > 0.2 * settle and not target_visible(
-                        px, py, tx, ty, cls[i], -1, edges, grid, cell_ptr, cell_items, ref, eps, buf
+                        px, py, tx, ty, cls[i], -1, edges, grid, cell_ptr, cell_items, ref, eps, buf, -1
                     ):
                         lost[i] = True
                 break
@@ -135,7 +142,7 @@ def crowd_steer(
                 and (i + frame) % 4 == 0
                 and not arrived[i]
                 and stall[i] > 0.2 * settle
-                and not target_visible(px, py, slot[i, 0], slot[i, 1], cls[i], -1, edges, grid, cell_ptr, cell_items, ref, eps, buf)
+                and not target_visible(px, py, slot[i, 0], slot[i, 1], cls[i], -1, edges, grid, cell_ptr, cell_items, ref, eps, buf, -1)
             ):
                 lost[i] = True
             cur[i] = c
@@ -164,7 +171,7 @@ def crowd_steer(
                     best[i] = d
                     if tries[i] % 2 == 0 or (
                         c < 0
-                        and not target_visible(px, py, tx, ty, cls[i], -1, edges, grid, cell_ptr, cell_items, ref, eps, buf)
+                        and not target_visible(px, py, tx, ty, cls[i], -1, edges, grid, cell_ptr, cell_items, ref, eps, buf, -1)
                     ):
                         stuck[i] = True
                     elif c < 0:
@@ -209,9 +216,8 @@ def _neighbours(i, px, py, pos, radius, start, order, mask, hcs, near, going, dv
     the same point are split by index, so the pair separates deterministically."""
     wx, wy, ox, oy = 0.0, 0.0, 0.0, 0.0
     touched, give_way = False, False
-    for q in range(near_buckets(px, py, hcs, mask, near)):
-        cc = near[q]
-        for k in range(start[cc], start[cc + 1]):
+    for q in range(near_runs(px, py, hcs, mask, near)):
+        for k in range(start[near[2 * q]], start[near[2 * q + 1] + 1]):
             j = order[k]
             if j == i:
                 continue
@@ -264,7 +270,7 @@ def crowd_step(
         if active[i]:
             rmax = max(rmax, radius[i])
     hcs = max(2.0 * rmax, 1e-9)
-    near = np.empty(9, np.int64)
+    near = np.empty(18, np.int64)
     newpos = pos.copy()
     crowded = np.zeros(n, np.bool_)
     for rnd in range(2):
@@ -288,33 +294,34 @@ def crowd_step(
                 cl = math.sqrt(cx_ * cx_ + cy_ * cy_)
                 if cl > 0.5 * radius[i]:
                     cx_, cy_ = cx_ / cl * 0.5 * radius[i], cy_ / cl * 0.5 * radius[i]
-                if cl > 0.0:
-                    px, py = safe_move(px, py, px + cx_, py + cy_, cls[i], edges, grid, cell_ptr, cell_items, ref, eps, buf)
-                pos[i, 0], pos[i, 1] = px, py  # (the others still read where the first round left it)
-                continue
-            crowded[i] = touched
-            if give_way:
-                dvx, dvy = 0.0, 0.0
-            if moving[i] and not arrived[i] and goal_stall[i] > (GIVE_UP_CROWDED if touched else GIVE_UP_ALONE) * settle:
-                # no route cost won for that long, re-plans and slot trades included: it
-                # finishes where it stands ("arrived near": settled)
-                arrived[i] = True
-                settled[i] = True
-                slot[i, 0], slot[i, 1] = px, py
-                dvx, dvy = 0.0, 0.0
-            vx = dvx + wx * sep_weight * speed[i]
-            vy = dvy + wy * sep_weight * speed[i]
-            vmax = speed[i] * 1.5
-            vv = math.sqrt(vx * vx + vy * vy)
-            if vv > vmax:
-                vx, vy = vx / vv * vmax, vy / vv * vmax
+            else:
+                crowded[i] = touched
+                if give_way:
+                    dvx, dvy = 0.0, 0.0
+                if moving[i] and not arrived[i] and goal_stall[i] > (GIVE_UP_CROWDED if touched else GIVE_UP_ALONE) * settle:
+                    # no route cost won for that long, re-plans and slot trades included: it
+                    # finishes where it stands ("arrived near": settled)
+                    arrived[i] = True
+                    settled[i] = True
+                    slot[i, 0], slot[i, 1] = px, py
+                    dvx, dvy = 0.0, 0.0
+                vx = dvx + wx * sep_weight * speed[i]
+                vy = dvy + wy * sep_weight * speed[i]
+                vmax = speed[i] * 1.5
+                vv = math.sqrt(vx * vx + vy * vy)
+                if vv > vmax:
+                    vx, vy = vx / vv * vmax, vy / vv * vmax
+                cx_, cy_ = vx * dt, vy * dt
             qx, qy = px, py
-            if vx != 0.0 or vy != 0.0:  # (most of a crowd stands still on its slots)
-                qx, qy = safe_move(px, py, px + vx * dt, py + vy * dt, cls[i], edges, grid, cell_ptr, cell_items, ref, eps, buf)
+            if cx_ != 0.0 or cy_ != 0.0:  # (most of a crowd stands still on its slots)
+                # (one call site for both rounds: the move is compiled once into this kernel)
+                qx, qy = safe_move(px, py, px + cx_, py + cy_, cls[i], edges, grid, cell_ptr, cell_items, ref, eps, buf)
+            if rnd == 1:
+                pos[i, 0], pos[i, 1] = qx, qy  # (the others still read where the first round left it)
+                continue
             newpos[i, 0], newpos[i, 1] = qx, qy
             vel[i, 0], vel[i, 1] = (qx - px) / dt, (qy - py) / dt
             if moving[i] and not arrived[i] and (dvx != 0.0 or dvy != 0.0):
                 heading[i] = math.atan2(dvy, dvx)
-
 
 plain_arguments(globals())

@@ -125,10 +125,10 @@ def _cross_t(ax, ay, bx, by, px, py, qx, qy, seg):
 
 
 @njit(cache=True)
-def segment_crosses(ax, ay, bx, by, cls, edges, grid, cell_ptr, cell_items):
-    """Whether the segment a -> b crosses any wall edge of class ``cls`` (the crossings of
-    :func:`segment_hit`), walking the cells it passes from a and stopping at the first
-    crossing: a blocked sight line costs only the cells up to its first wall."""
+def first_crossing(ax, ay, bx, by, cls, edges, grid, cell_ptr, cell_items):
+    """A wall edge of class ``cls`` that the segment a -> b crosses (the crossings of
+    :func:`segment_hit`), or -1 for none: the first found walking the cells it passes from a,
+    so a blocked sight line costs only the cells up to its first wall."""
     ox, oy, cs, nx, ny = grid[0], grid[1], grid[2], int(grid[3]), int(grid[4])
     base = cls * (nx * ny)
     seg = math.sqrt((bx - ax) ** 2 + (by - ay) ** 2)
@@ -158,9 +158,9 @@ def segment_crosses(ax, ay, bx, by, cls, edges, grid, cell_ptr, cell_items):
             for k in range(cell_ptr[slot], cell_ptr[slot + 1]):
                 e = cell_items[k]
                 if _cross_t(ax, ay, bx, by, edges[e, 0], edges[e, 1], edges[e, 2], edges[e, 3], seg) >= 0.0:
-                    return True
+                    return e
         if ix == last:
-            return False
+            return -1
         ix += step
 
 
@@ -172,14 +172,18 @@ def segment_free(ax, ay, bx, by, cls, edges, grid, cell_ptr, cell_items, ref, ep
     may count as blocked (the conservative side)."""
     if point_status(bx, by, cls, edges, grid, cell_ptr, cell_items, ref, eps) < 0:
         return False
-    return not segment_crosses(ax, ay, bx, by, cls, edges, grid, cell_ptr, cell_items)
+    return first_crossing(ax, ay, bx, by, cls, edges, grid, cell_ptr, cell_items) < 0
 
 
 @njit(cache=True)
-def target_visible(ax, ay, bx, by, cls, barrier, edges, grid, cell_ptr, cell_items, ref, eps, buf):
+def target_visible(ax, ay, bx, by, cls, barrier, edges, grid, cell_ptr, cell_items, ref, eps, buf, hint):
     """:func:`segment_free` to a target that may lie on a wall (a corner waypoint): the segment
     is cut short by ``1000 * eps`` before the target. With ``barrier >= 0`` the segment must
-    also touch no edge of that class (terrain boundaries)."""
+    also touch no edge of that class (terrain boundaries). ``hint`` (-1: none) is a wall edge
+    of class ``cls`` or ``barrier`` that blocked a similar sight line before: tested first, it
+    often settles a blocked line at once (same answer: any crossing blocks). ``buf[0]`` gets
+    the edge found crossed, or -1."""
+    buf[0] = -1
     dx, dy = bx - ax, by - ay
     d = math.sqrt(dx * dx + dy * dy)
     cut = 1000.0 * eps
@@ -187,13 +191,20 @@ def target_visible(ax, ay, bx, by, cls, barrier, edges, grid, cell_ptr, cell_ite
         return True
     k = (d - cut) / d
     ex, ey = ax + dx * k, ay + dy * k
-    if not segment_free(ax, ay, ex, ey, cls, edges, grid, cell_ptr, cell_items, ref, eps, buf):
+    if hint >= 0:
+        seg = math.sqrt((ex - ax) ** 2 + (ey - ay) ** 2)
+        if _cross_t(ax, ay, ex, ey, edges[hint, 0], edges[hint, 1], edges[hint, 2], edges[hint, 3], seg) >= 0.0:
+            buf[0] = hint
+            return False
+    if point_status(ex, ey, cls, edges, grid, cell_ptr, cell_items, ref, eps) < 0:
         return False
-    if barrier >= 0:
+    e = first_crossing(ax, ay, ex, ey, cls, edges, grid, cell_ptr, cell_items)
+    if e < 0 and barrier >= 0:
         n_cells = int(grid[3]) * int(grid[4])
         if cell_ptr[(barrier + 1) * n_cells] > cell_ptr[barrier * n_cells]:
-            return not segment_crosses(ax, ay, ex, ey, barrier, edges, grid, cell_ptr, cell_items)
-    return True
+            e = first_crossing(ax, ay, ex, ey, barrier, edges, grid, cell_ptr, cell_items)
+    buf[0] = e
+    return e < 0
 
 
 @njit(cache=True)
@@ -211,7 +222,7 @@ def first_in_sight(a, targets, cand, cost, cls, barrier, edges, grid, cell_ptr, 
                 break
             t = cand[i, j]
             if target_visible(
-                a[i, 0], a[i, 1], targets[t, 0], targets[t, 1], cls, barrier, edges, grid, cell_ptr, cell_items, ref, eps, buf
+                a[i, 0], a[i, 1], targets[t, 0], targets[t, 1], cls, barrier, edges, grid, cell_ptr, cell_items, ref, eps, buf, -1
             ):
                 out[i] = j
                 break
@@ -238,7 +249,7 @@ def bulk(a, b, cls, barrier, what, edges, grid, cell_ptr, cell_items, ref, eps):
         if what == MOVE:
             out[i, 0], out[i, 1] = safe_move(ax, ay, bx, by, c, edges, grid, cell_ptr, cell_items, ref, eps, buf)
         elif what == SIGHT:
-            if target_visible(ax, ay, bx, by, c, barrier, edges, grid, cell_ptr, cell_items, ref, eps, buf):
+            if target_visible(ax, ay, bx, by, c, barrier, edges, grid, cell_ptr, cell_items, ref, eps, buf, -1):
                 out[i, 0] = 1.0
         else:
             st = point_status(ax, ay, c, edges, grid, cell_ptr, cell_items, ref, eps)

@@ -351,6 +351,7 @@ class Crowd:
     def _make_walls(self) -> Walls:
         walls = Walls(self.map, [r for r, _ in self._classes], self._class_profiles)
         self._planner.walls = walls
+        self._units.arrays["wit"][:] = -1  # (edge ids of the old walls)
         return walls
 
     def remove(self, ids: ArrayLike) -> None:
@@ -519,6 +520,8 @@ class Crowd:
         if n == 0:
             return
         pos, shadow = a["positions"][:n], a["shadow"][:n]
+        if np.array_equal(pos, shadow):  # (the usual frame: nothing written)
+            return
         changed = np.flatnonzero((pos != shadow).any(axis=1) & a["alive"][:n])
         if changed.size == 0:
             return

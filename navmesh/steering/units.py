@@ -20,7 +20,7 @@ __all__ = ["STEER_FIELDS", "STEP_FIELDS", "UnitArrays", "check_float"]
 # the unit fields of navmesh._kernels.crowd.crowd_steer and crowd_step, in their argument order
 STEER_FIELDS = (
     "positions", "radii", "speeds", "cls", "alive", "moving", "arrived", "cur", "lost", "stuck", "stall", "best",
-    "settled", "tries", "slot", "slot_mult", "min_mult", "goal_best", "goal_stall", "drive",
+    "settled", "tries", "slot", "slot_mult", "min_mult", "goal_best", "goal_stall", "drive", "wit",
 )
 STEP_FIELDS = (
     "positions", "velocities", "headings", "radii", "speeds", "cls", "alive", "moving", "arrived", "stall",
@@ -40,7 +40,8 @@ class UnitArrays:
     type's smallest multiplier), ``goal_best`` / ``goal_stall`` (the order's progress watch: the
     least route cost left that the unit reached in its order, and the seconds since it last
     lowered it; re-plans do not reset it, see :meth:`new_goal`), ``drive`` (2,) (the velocity
-    toward its target before separation, passed from one kernel to the next).
+    toward its target before separation, passed from one kernel to the next), ``wit`` (2,) (the
+    wall edges that last blocked its two shortcut tests, tried first next time; -1: none).
     """
 
     FIELDS: ClassVar[dict[str, tuple[type, tuple[int, ...]]]] = {
@@ -69,6 +70,7 @@ class UnitArrays:
         "goal_best": (np.float64, ()),
         "goal_stall": (np.float64, ()),
         "drive": (np.float64, (2,)),
+        "wit": (np.int64, (2,)),
     }
 
     def __init__(self, cap: int = 16) -> None:
@@ -88,7 +90,7 @@ class UnitArrays:
             if name in self.arrays:
                 arr[: self.n] = self.arrays[name][: self.n]
             new[name] = arr
-        for name in ("cur", "order"):
+        for name in ("cur", "order", "wit"):
             new[name][self.n :] = -1
         new["best"][self.n :] = np.inf
         new["goal_best"][self.n :] = np.inf
@@ -116,6 +118,7 @@ class UnitArrays:
         a["stuck"][u] = False
         a["lost"][u] = False
         a["settled"][u] = False
+        a["wit"][u] = -1
 
     def new_goal(self, u: NDArray[np.int64]) -> None:
         """Units ``u`` got a new order, slot or position from outside: both progress watches

@@ -98,11 +98,13 @@ def test_point_hash_holds_every_active_unit_once_and_finds_every_close_pair():
     assert sorted(items.tolist()) == np.flatnonzero(active).tolist()
     assert len(ptr) == mask + 2 and mask + 1 >= 2 * len(pos)
     # brute force: every active point closer than cs to a query point lies in one of its buckets
-    near = np.empty(9, np.int64)
-    for q in rng.uniform(-1, 11, (200, 2)):
-        found = set()
-        for b in near[: BK.near_buckets(q[0], q[1], cs, mask, near)].tolist():
-            found.update(items[ptr[b] : ptr[b + 1]].tolist())
+    near = np.empty(18, np.int64)
+    for q in np.concatenate([rng.uniform(-1, 11, (200, 2)), rng.uniform(-40, 40, (200, 2))]):
+        found, buckets = set(), []
+        for r in range(BK.near_runs(q[0], q[1], cs, mask, near)):
+            buckets += range(near[2 * r], near[2 * r + 1] + 1)
+            found.update(items[ptr[near[2 * r]] : ptr[near[2 * r + 1] + 1]].tolist())
+        assert len(buckets) == len(set(buckets)) == 9  # the 3 x 3 cells, no bucket twice
         close = np.flatnonzero(active & (np.hypot(*(pos - q).T) < cs))
         assert set(close.tolist()) <= found
 
@@ -187,3 +189,34 @@ def test_safe_moves_never_end_inside_an_obstacle_on_random_levels(seed, radius):
             x, y = K.safe_move(x, y, x + step[0], y + step[1], 0, E, G, CP, CI, R, eps, buf)
             assert walls.walkable([[x, y]], 0)[0]
             assert los.walkable([[x, y]])[0]
+
+
+def test_sight_hint_gives_the_same_answer_and_names_a_crossed_edge():
+    """A hinted sight test answers as the unhinted one whatever the hint (a crossed edge, an
+    edge the line misses), and the edge it reports blocked the line (against shapely)."""
+    walls = _walls()
+    E, G, CP, CI, R, eps = walls.arrays
+    buf = np.empty(4096, np.int64)
+    rng = np.random.default_rng(3)
+    pts = rng.uniform(-0.5, 4.5, (400, 2))
+    pts = pts[walls.walkable(pts, 0)]
+    inner, outer = walls.free[0].buffer(-1e-6), walls.free[0].buffer(1e-6)
+    blocked = 0
+    for a, b in zip(pts[::2], pts[1::2]):
+        plain = K.target_visible(a[0], a[1], b[0], b[1], 0, -1, E, G, CP, CI, R, eps, buf, -1)
+        found = int(buf[0])
+        # against shapely's free space of the class (lines grazing a wall left out)
+        line = shapely.LineString([a, b])
+        if inner.contains(line):
+            assert plain, (a, b)
+        elif line.difference(outer).length > 1e-6:
+            assert not plain, (a, b)
+        if not plain:
+            blocked += 1
+            assert found >= 0
+            assert shapely.LineString([a, b]).intersects(shapely.LineString(E[found].reshape(2, 2)))
+        for hint in {found, int(rng.integers(len(E)))} - {-1}:
+            assert K.target_visible(a[0], a[1], b[0], b[1], 0, -1, E, G, CP, CI, R, eps, buf, hint) == plain
+            if not plain:
+                assert shapely.LineString([a, b]).intersects(shapely.LineString(E[int(buf[0])].reshape(2, 2)))
+    assert blocked > 20
