@@ -262,11 +262,7 @@ class NavMap:
         off-mesh link segments, forbidden link segments, squares around danger zones, and the
         outline of ``profile``'s :meth:`body_zone`."""
         if self._barriers is None:
-            segs = []
-            for region in self.level.terrain:
-                for ring in [region.polygon.exterior, *region.polygon.interiors]:
-                    c = np.asarray(ring.coords)
-                    segs.append(np.column_stack([c[:-1], c[1:]]))
+            segs = _ring_segments([region.polygon for region in self.level.terrain])
             p2 = self.points[:, :2]
             pairs = [(lk.a, lk.b) for lk in self.level.links] + [(lk.a, lk.b) for lk in self.level.offmesh_links]
             if pairs:
@@ -280,10 +276,7 @@ class NavMap:
             out.append(np.column_stack([sq[:-1], sq[1:]]))
         body = None if profile is None else self.body_zone(profile)
         if body is not None:
-            for poly in shapely.get_parts(body):
-                for ring in [poly.exterior, *poly.interiors]:
-                    c = np.asarray(ring.coords)[:, :2]
-                    out.append(np.column_stack([c[:-1], c[1:]]))
+            out.extend(_ring_segments(shapely.get_parts(body)))
         return np.concatenate(out)
 
     def walls_extent(self) -> tuple[float, float, float, float]:
@@ -486,4 +479,14 @@ def _enters(zone: shapely.Geometry, a: NDArray[np.float64], b: NDArray[np.float6
         inside = shapely.length(shapely.intersection(lines[hit], zone)) - edge
         length = np.sqrt(((b[hit] - a[hit]) ** 2).sum(axis=1))
         out[hit] = inside > 1e-9 * np.maximum(length, 1.0)
+    return out
+
+
+def _ring_segments(polygons: Iterable[shapely.Polygon]) -> list[NDArray[np.float64]]:
+    """The edges ``x0, y0, x1, y1`` of every ring of ``polygons``, one (m, 4) array per ring."""
+    out = []
+    for poly in polygons:
+        for ring in [poly.exterior, *poly.interiors]:
+            c = np.asarray(ring.coords)[:, :2]
+            out.append(np.column_stack([c[:-1], c[1:]]))
     return out
