@@ -26,6 +26,7 @@ MODE_KEYS = {arcade.key.F2: "rts", arcade.key.F3: "visualiser", arcade.key.F4: "
 BUILD_OPTIONS = {"k": 8, "agent_radius": 10.0, "corners": True, "fill_spacing": 110.0}
 # A tile map cell is a wall when its centre lies this close to an obstacle (times the cell size).
 GRID_MARGIN = 0.35
+HEADER = 62  # px: the title bar at the top of every mode
 
 
 def load_valley(path: Path = VALLEY) -> tuple[navmesh.Level, navmesh.NavMap]:
@@ -82,6 +83,8 @@ class DemoView(arcade.View):
                                      font_name=MONO)
         self.fps_text = arcade.Text("", 0, 0, DIM_TEXT, 12, anchor_x="right", font_name=FONT)
         self.hint_text = arcade.Text(self.hint, 0, 0, DIM_TEXT, 12, font_name=FONT)
+        self.title_text = arcade.Text(f"navmesh demo  -  {self.title}", 10, 0, ACCENT, 16, bold=True, font_name=FONT)
+        self.status_text = arcade.Text("", 10, 0, TEXT, 13, font_name=FONT)
 
     # -- arcade events ---------------------------------------------------------------------------
     def on_update(self, delta_time: float) -> None:
@@ -133,6 +136,16 @@ class DemoView(arcade.View):
         """A key press that is not F1/H or a mode key."""
 
     # -- helpers ------------------------------------------------------------------------------------
+    def draw_header(self, status: str) -> None:
+        """The title bar: the mode's name and one status line (call from ``draw_hud``)."""
+        w, h = self.window.width, self.window.height
+        panel(0, h - HEADER, w, HEADER)
+        self.title_text.position = (10, h - 26)
+        self.title_text.draw()
+        self.status_text.text = status
+        self.status_text.position = (10, h - 52)
+        self.status_text.draw()
+
     def _draw_help(self) -> None:
         w, h = self.window.width, self.window.height
         tw, th = self.help_text.content_width + 40, self.help_text.content_height + 40

@@ -21,15 +21,7 @@ from navmesh.level_grid import grid_from_level
 from navmesh.steering import Walls
 
 from ..units import INFANTRY, TEAM_COLORS
-from .base import (
-    ACCENT,
-    FONT,
-    TEXT,
-    GRID_MARGIN,
-    DemoView,
-    load_valley,
-    panel,
-)
+from .base import ACCENT, GRID_MARGIN, DemoView, load_valley
 from .rts import TERRAIN_COLORS
 
 CELL = 40.0
@@ -77,8 +69,6 @@ class FlowView(DemoView):
         self.sprites = arcade.SpriteList()
         self.positions = np.zeros((0, 2))
         self.scatter()
-        self.title_text = arcade.Text("navmesh demo  -  flow field", 10, 0, ACCENT, 16, bold=True, font_name=FONT)
-        self.status_text = arcade.Text("", 10, 0, TEXT, 13, font_name=FONT)
         self.field_ms = 0.0
         self.set_goal((2450.0, 1150.0) if scenario else (2500.0, 1450.0))
 
@@ -187,15 +177,9 @@ class FlowView(DemoView):
         self.sprites.draw()
 
     def draw_hud(self) -> None:
-        w, h = self.window.width, self.window.height
-        panel(0, h - 62, w, 62)
-        self.title_text.position = (10, h - 26)
-        self.title_text.draw()
         reached = 0 if self.field is None else int(np.isfinite(self.field.distance).sum())
-        self.status_text.text = (f"{self.n_units} units   field: {reached} tiles in {self.field_ms:.1f} ms   "
-                                 "click: new goal   R: arrows   Space: scatter")
-        self.status_text.position = (10, h - 52)
-        self.status_text.draw()
+        self.draw_header(f"{self.n_units} units   field: {reached} tiles in {self.field_ms:.1f} ms   "
+                         "click: new goal   R: arrows   Space: scatter")
 
     def on_resize(self, width: int, height: int) -> None:
         super().on_resize(width, height)

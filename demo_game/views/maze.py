@@ -9,7 +9,7 @@ from PIL import Image, ImageDraw
 import navmesh
 import navmesh.arcade_draw as nd
 
-from .base import ACCENT, FONT, TEXT, DemoView, panel
+from .base import DemoView
 
 CELL = 32.0
 COLS, ROWS = 31, 21
@@ -91,8 +91,6 @@ class MazeView(DemoView):
         self.mouse_sprite = arcade.Sprite(arcade.Texture(_critter((190, 190, 200), False), hash="navmesh-demo-mouse"),
                                           scale=CELL * 0.8 / 64)
         self.sprites.extend([self.mouse_sprite, self.cat_sprite])
-        self.title_text = arcade.Text("navmesh demo  -  cat and mouse", 10, 0, ACCENT, 16, bold=True, font_name=FONT)
-        self.status_text = arcade.Text("", 10, 0, TEXT, 13, font_name=FONT)
         self.show_path = scenario
         self.new_maze(seed)
 
@@ -178,14 +176,8 @@ class MazeView(DemoView):
         self.sprites.draw()
 
     def draw_hud(self) -> None:
-        w, h = self.window.width, self.window.height
-        panel(0, h - 62, w, 62)
-        self.title_text.position = (10, h - 26)
-        self.title_text.draw()
-        self.status_text.text = (f"caught {self.caught} times   cat steps {self.cat_steps}   "
-                                 "arrows: run, mouse!   P: cat's path   R: new maze")
-        self.status_text.position = (10, h - 52)
-        self.status_text.draw()
+        self.draw_header(f"caught {self.caught} times   cat steps {self.cat_steps}   "
+                         "arrows: run, mouse!   P: cat's path   R: new maze")
 
     def on_resize(self, width: int, height: int) -> None:
         super().on_resize(width, height)

@@ -131,8 +131,6 @@ class RtsView(DemoView):
         self._spawn(units if units is not None else 30)
         self._build_static()
 
-        self.status_text = arcade.Text("", 10, 0, TEXT, 13, font_name=FONT)
-        self.title_text = arcade.Text("navmesh demo  -  RTS", 10, 0, ACCENT, 16, bold=True, font_name=FONT)
         self._label_anchors = [tuple(r.polygon.representative_point().coords[0]) for r in self.level.terrain]
         self.terrain_labels = [arcade.Text(self._terrain_label(r.tag), 0, 0, TEXT, 11, anchor_x="center",
                                            font_name=FONT) for r in self.level.terrain]
@@ -504,21 +502,15 @@ class RtsView(DemoView):
         arcade.draw_lrbt_rectangle_outline(cx - hw, cx + hw, cy - hh, cy + hh, (255, 255, 255, 230), 12)
 
     def draw_hud(self) -> None:
-        w, h = self.window.width, self.window.height
         a = self.army
         moving = int(a.moving[a.teams == 0].sum())
         bridge = "RAISED" if self.bridge_raised else "down"
-        self.status_text.text = (
+        self.draw_header(
             f"{len(self.selected)} selected   {moving} moving   motion: {a.motion}"
             f"{' on the mesh' if self.on_mesh else ''}   "
             f"variation: {'on' if a.variation else 'off'}   bridge: {bridge}   "
             f"overlays: {' '.join(k for k, v in self.overlays.items() if v) or 'none'}"
         )
-        panel(0, h - 62, w, 62)
-        self.title_text.position = (10, h - 26)
-        self.title_text.draw()
-        self.status_text.position = (10, h - 52)
-        self.status_text.draw()
         if self.overlays["terrain"]:
             self._draw_terrain_labels()
         if self._drag_box is not None:

@@ -20,9 +20,8 @@ import navmesh.arcade_draw as nd
 
 from ..units import INFANTRY
 from .base import (
-    ACCENT,
     DIM_TEXT,
-    FONT,
+    HEADER,
     TEXT,
     DemoView,
     load_valley,
@@ -32,7 +31,6 @@ from .rts import TERRAIN_COLORS
 
 ALGORITHMS: tuple[str, ...] = ("bfs", "dfs", "dijkstra", "astar", "bellman_ford")
 LABELS = {"bfs": "BFS", "dfs": "DFS", "dijkstra": "Dijkstra", "astar": "A*", "bellman_ford": "Bellman-Ford"}
-HEADER = 62  # px: the title bar at the top
 FOOTER = 28  # px: the hint line at the bottom left
 TABLE_WIDTH = 400  # px: the results table at the top right
 START_COLOR = (80, 230, 120, 255)
@@ -100,9 +98,6 @@ class VisualiserView(DemoView):
         self.speed = 60.0  # trace steps per second
         self.paused = False
         self._next_is_start = True
-        self.title_text = arcade.Text("navmesh demo  -  search visualiser", 10, 0, ACCENT, 16, bold=True,
-                                      font_name=FONT)
-        self.status_text = arcade.Text("", 10, 0, TEXT, 13, font_name=FONT)
         self.table_head = arcade.Text("algorithm        steps  arcs    cost", 0, 0, DIM_TEXT, 13,
                                       font_name="DejaVu Sans Mono")
         self.set_endpoints((260.0, 700.0), (2750.0, 1050.0))
@@ -231,15 +226,9 @@ class VisualiserView(DemoView):
             arcade.draw_circle_outline(pts[node, 0], pts[node, 1], 30, (0, 0, 0, 255), 8)
 
     def draw_hud(self) -> None:
-        w, h = self.window.width, self.window.height
-        panel(0, h - HEADER, w, HEADER)
-        self.title_text.position = (10, h - 26)
-        self.title_text.draw()
         state = "paused" if self.paused else f"{self.speed:g} steps/s"
-        self.status_text.text = (f"{LABELS[self.algorithm]}   step {int(self.step_pos)} / {self.total_steps}   {state}   "
-                                 "1-5 algorithm   click: start / goal")
-        self.status_text.position = (10, h - 52)
-        self.status_text.draw()
+        self.draw_header(f"{LABELS[self.algorithm]}   step {int(self.step_pos)} / {self.total_steps}   {state}   "
+                         "1-5 algorithm   click: start / goal")
         rows = []
         for name in ALGORITHMS:
             r = self.results[name]

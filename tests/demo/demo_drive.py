@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 
 arcade = pytest.importorskip("arcade")
@@ -61,3 +62,20 @@ def run(view: Any, frames: int, *, until: Any = None) -> int:
         if until is not None and until():
             return i + 1
     return frames
+
+
+def make_rts(window: Any, **options: Any) -> Any:
+    """An RTS view built with ``options`` and shown in the session's window."""
+    from demo_game.views.rts import RtsView
+
+    view = RtsView(window, **options)
+    window.show_view(view)
+    return view
+
+
+def blue(view: Any, kind: Any) -> np.ndarray:
+    """Ids of the blue team's units of type ``kind``."""
+    from demo_game.units import UNIT_TYPES
+
+    a = view.army
+    return np.flatnonzero((a.teams == 0) & (a.kinds == UNIT_TYPES.index(kind)))

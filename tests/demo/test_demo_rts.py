@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pytest
 import shapely
-from demo_drive import arcade, blend, click, close_to, drag, frame, pixel, run, screen
+from demo_drive import arcade, blend, blue, click, close_to, drag, frame, pixel, make_rts, run, screen
 
 from demo_game.levels.generate import BRIDGE_GATE, FORD
 from demo_game.units import INFANTRY, TANK, UNIT_TYPES
@@ -26,15 +26,6 @@ LEFT, RIGHT = arcade.MOUSE_BUTTON_LEFT, arcade.MOUSE_BUTTON_RIGHT
 MOTIONS = ["straight", "hermite", "crowd"]
 
 
-def make(window: Any, **options: Any) -> RtsView:
-    view = RtsView(window, **options)
-    window.show_view(view)
-    return view
-
-
-def blue(view: RtsView, kind: Any) -> np.ndarray:
-    a = view.army
-    return np.flatnonzero((a.teams == 0) & (a.kinds == UNIT_TYPES.index(kind)))
 
 
 def box_around(view: RtsView, ids: np.ndarray, margin: float = 20.0) -> tuple[tuple[float, float], ...]:
@@ -49,7 +40,7 @@ def region(view: RtsView, tag: str) -> shapely.Geometry:
 
 @pytest.mark.parametrize("motion", MOTIONS)
 def test_box_selection_and_right_click_bring_units_to_the_goal(window: Any, motion: str) -> None:
-    view = make(window, seed=3, motion=motion)
+    view = make_rts(window, seed=3, motion=motion)
     view.camera.zoom = 0.5
     view.camera.position = (700.0, 1000.0)
     infantry = blue(view, INFANTRY)
@@ -75,7 +66,7 @@ def test_box_selection_and_right_click_bring_units_to_the_goal(window: Any, moti
 
 
 def test_click_selects_one_unit_and_shift_click_adds(window: Any) -> None:
-    view = make(window, seed=0)
+    view = make_rts(window, seed=0)
     tanks = blue(view, TANK)
     click(view, screen(view, view.army.positions[tanks[0]]), LEFT)
     assert view.selected.tolist() == [tanks[0]]
@@ -99,7 +90,7 @@ def _walk(view: RtsView, ids: np.ndarray, frames: int) -> list[np.ndarray]:
 
 @pytest.mark.parametrize("motion", ["straight", "hermite", "crowd"])
 def test_a_tank_ordered_across_the_swamp_takes_the_road(window: Any, motion: str) -> None:
-    view = make(window, seed=0, motion=motion)
+    view = make_rts(window, seed=0, motion=motion)
     tank = blue(view, TANK)[:1]
     view.select(tank)
     start, goal = view.army.positions[tank[0]].copy(), np.array([1420.0, 760.0])
@@ -116,7 +107,7 @@ def test_a_tank_ordered_across_the_swamp_takes_the_road(window: Any, motion: str
 
 @pytest.mark.parametrize("motion", ["straight", "crowd"])
 def test_raising_the_bridge_replans_the_units_crossing_it(window: Any, motion: str) -> None:
-    view = make(window, seed=0, motion=motion)
+    view = make_rts(window, seed=0, motion=motion)
     infantry = blue(view, INFANTRY)
     view.select(infantry)
     goal = np.array([2450.0, 1420.0])
@@ -146,7 +137,7 @@ def test_raising_the_bridge_replans_the_units_crossing_it(window: Any, motion: s
 
 
 def test_lowering_the_bridge_again_restores_the_map(window: Any) -> None:
-    view = make(window, seed=0)
+    view = make_rts(window, seed=0)
     before = view.army.navmap
     ends = np.array([[[1640.0, 1400.0]], [[1880.0, 1400.0]]])  # the bridge's two ends
     assert before.visible(ends[0], ends[1]).all()
@@ -160,7 +151,7 @@ def test_lowering_the_bridge_again_restores_the_map(window: Any) -> None:
 
 
 def test_shift_right_click_queues_waypoints(window: Any) -> None:
-    view = make(window, seed=0)
+    view = make_rts(window, seed=0)
     scout = np.flatnonzero(view.army.kinds == 2)[:1]
     view.select(scout)
     first, second = np.array([700.0, 1500.0]), np.array([1200.0, 1650.0])
@@ -174,7 +165,7 @@ def test_shift_right_click_queues_waypoints(window: Any) -> None:
 
 def test_queued_orders_are_drawn_as_dashed_order_markers_not_as_paths(window: Any, screenshot_dir: Any) -> None:
     """A queued order has no route yet: its line from goal to goal must not look like a path over the river."""
-    view = make(window, seed=0)
+    view = make_rts(window, seed=0)
     scouts = blue(view, UNIT_TYPES[2])
     view.select(scouts)
     view.order((1250.0, 1500.0))
@@ -213,7 +204,7 @@ def test_navmesh_render_colours_terrain_as_the_demo_does(window: Any, tmp_path: 
     from demo_game.levels import __file__ as levels_init
     from navmesh.cli import main as navmesh_cli
 
-    view = make(window, seed=0)
+    view = make_rts(window, seed=0)
     view.camera.zoom = 0.5
     view.camera.position = (1800.0, 950.0)  # world x 1000-2600, y 350-1550 on screen
     demo = frame(window, view)
@@ -237,7 +228,7 @@ def test_navmesh_render_colours_terrain_as_the_demo_does(window: Any, tmp_path: 
 
 
 def test_camera_pans_and_zooms(window: Any) -> None:
-    view = make(window, seed=0)
+    view = make_rts(window, seed=0)
     x0, y0 = view.camera.position
     view.on_key_press(arcade.key.RIGHT, 0)
     run(view, 30)
@@ -250,7 +241,7 @@ def test_camera_pans_and_zooms(window: Any) -> None:
 
 
 def test_screenshot_shows_terrain_graph_paths_and_selection(window: Any, screenshot_dir: Any) -> None:
-    view = make(window, seed=0)
+    view = make_rts(window, seed=0)
     view.camera.zoom = 0.5
     view.camera.position = (1300.0, 1100.0)
     tanks = blue(view, TANK)
@@ -304,7 +295,7 @@ def test_screenshot_shows_terrain_graph_paths_and_selection(window: Any, screens
 
 
 def test_m_switches_motion_and_units_keep_their_orders(window: Any) -> None:
-    view = make(window, seed=0)
+    view = make_rts(window, seed=0)
     scouts = blue(view, UNIT_TYPES[2])
     view.select(scouts)
     goal = np.array([1250.0, 1500.0])
@@ -324,7 +315,7 @@ def test_m_switches_motion_and_units_keep_their_orders(window: Any) -> None:
 
 
 def test_flow_overlay_draws_arrows_toward_the_last_goal(window: Any, screenshot_dir: Any) -> None:
-    view = make(window, seed=0)
+    view = make_rts(window, seed=0)
     view.camera.zoom = 0.5
     view.camera.position = (1100.0, 1000.0)
     view.select(blue(view, INFANTRY))

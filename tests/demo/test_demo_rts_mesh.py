@@ -6,30 +6,21 @@ from typing import Any
 
 import numpy as np
 import shapely
-from demo_drive import arcade, blend, click, close_to, frame, pixel, run, screen
+from demo_drive import arcade, blend, blue, click, close_to, frame, pixel, make_rts, run, screen
 
 from demo_game.levels.generate import BRIDGE_GATE
-from demo_game.units import INFANTRY, SCOUT, TANK, UNIT_TYPES
-from demo_game.views.rts import HELP, MESH_EDGE, MESH_FILL, RtsView
+from demo_game.units import INFANTRY, SCOUT, TANK
+from demo_game.views.rts import HELP, MESH_EDGE, MESH_FILL
 
 import navmesh
 
 RIGHT = arcade.MOUSE_BUTTON_RIGHT
 
 
-def make(window: Any, **options: Any) -> RtsView:
-    view = RtsView(window, **options)
-    window.show_view(view)
-    return view
-
-
-def blue(view: RtsView, kind: Any) -> np.ndarray:
-    a = view.army
-    return np.flatnonzero((a.teams == 0) & (a.kinds == UNIT_TYPES.index(kind)))
 
 
 def test_n_routes_the_units_on_the_mesh_and_they_complete_an_order(window: Any, screenshot_dir: Any) -> None:
-    view = make(window, seed=3)
+    view = make_rts(window, seed=3)
     assert any(key == "N" for key, _ in HELP)
     view.on_key_press(arcade.key.N, 0)
     assert view.on_mesh and view.army.mesh is view.mesh
@@ -64,7 +55,7 @@ def test_n_routes_the_units_on_the_mesh_and_they_complete_an_order(window: Any, 
 
 
 def test_the_mesh_overlay_is_drawn_only_on_the_mesh(window: Any) -> None:
-    view = make(window, seed=0)
+    view = make_rts(window, seed=0)
     view.camera.zoom = 1.0
     view.camera.position = (1000.0, 300.0)  # open ground, no units
     before = frame(window, view)
@@ -96,7 +87,7 @@ def test_the_mesh_overlay_is_drawn_only_on_the_mesh(window: Any) -> None:
 
 
 def test_the_bridge_updates_the_mesh_locally_and_mesh_units_re_plan(window: Any) -> None:
-    view = make(window, seed=0)
+    view = make_rts(window, seed=0)
     view.on_key_press(arcade.key.N, 0)
     infantry = blue(view, INFANTRY)
     view.select(infantry)
