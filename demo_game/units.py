@@ -25,7 +25,6 @@ import numpy as np
 import shapely
 from numpy.typing import ArrayLike, NDArray
 from PIL import Image, ImageDraw
-from scipy.optimize import linear_sum_assignment
 
 import navmesh
 from navmesh import Crowd, PathFollower
@@ -203,6 +202,8 @@ class PathEngine:
         clearance = 1.2 * (max(k.radius for k in kinds) + radii[self.kinds[others]])
         slots = formation_slots(self.navmap, kinds, goal, len(ids), taken=held, clearance=clearance, walls=self._walls)
         cost = np.hypot(*(self.positions[ids][:, None, :] - slots[None, :, :]).transpose(2, 0, 1))
+        from scipy.optimize import linear_sum_assignment  # here: scipy.optimize costs the demo's start 0.1 s
+
         rows, cols = linear_sum_assignment(cost)
         for r, c in zip(rows, cols):
             self.plan(int(ids[r]), slots[c])
