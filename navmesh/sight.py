@@ -57,6 +57,7 @@ from numpy.typing import ArrayLike, NDArray
 from navmesh._checks import check_option
 from navmesh._kernels.los import GAP_PINCH, GAP_SEAM, GAP_WEDGE
 from navmesh.errors import InvalidGeometryError
+from navmesh.sight_grid import BoxGrid
 from navmesh.geometry import (
     JOINS,
     Join,
@@ -194,7 +195,6 @@ class LineOfSight:
             # a pinch point inside a wall edge becomes a vertex of it (a straight corner), so that
             # the gap table alone judges segments ending or passing there
             rows = _split_edges(rows, splits)
-            self._edge_tree = shapely.STRtree(shapely.linestrings(rows[:, :4].reshape(-1, 2, 2)))
         flag = np.zeros(len(rows))
         if len(self.pinch_points):
             starts = rows[:, :2]
@@ -205,8 +205,11 @@ class LineOfSight:
         # an edge the obstacle shares with the bounds outline is blocked.
         self.seams = self._find_seams(merged, bounds) if r == 0 else np.zeros((0, 4))
         self.gaps = self._gap_table()
-        self._gap_tree = shapely.STRtree(self._gap_geoms())
         self._piece = _piece_length(self.edges)
+        e = self.edges
+        self._edge_grid = BoxGrid(np.minimum(e[:, 0:2], e[:, 2:4]), np.maximum(e[:, 0:2], e[:, 2:4]), self._piece)
+        g = np.concatenate([self.seams, np.c_[self.pinch_points, self.pinch_points]])
+        self._gap_grid = BoxGrid(np.minimum(g[:, 0:2], g[:, 2:4]), np.maximum(g[:, 0:2], g[:, 2:4]), self._piece)
 
     # -- set-up ------------------------------------------------------------------------------
     def _set_pinches(self, rows: NDArray[np.float64], group: NDArray[np.int64], merged: shapely.Geometry,
@@ -301,10 +304,6 @@ class LineOfSight:
             rows.append(np.column_stack([np.full(len(w), GAP_WEDGE), w]))
         return np.concatenate(rows).reshape(-1, 5)
 
-    def _gap_geoms(self) -> NDArray[np.object_]:
-        seams = shapely.linestrings(self.seams.reshape(-1, 2, 2)) if len(self.seams) else np.empty(0, dtype=object)
-        return np.concatenate([seams, shapely.points(self.pinch_points) if len(self.pinch_points) else seams[:0]])
-
     # -- points -----------------------------------------------------------------------------
     def inside_obstacle(self, points: ArrayLike) -> NDArray[np.bool_]:
         """Whether each point lies strictly inside an (inflated) obstacle; the boundary is outside.
@@ -395,13 +394,14 @@ class LineOfSight:
         """Whether a wall edge, corner, pinch point or seam blocks each segment (ends walkable).
 
         Each segment is cut into pieces about ``_piece`` long (a few wall edges per piece's
-        bounding box) and the pieces are tested in rounds, first pieces first: a round's pieces
-        go to the STRtrees in batches (bounding boxes padded well beyond rounding), every
-        (segment, wall) pair found is judged exactly on the whole segment, and a segment leaves
-        the rounds once blocked. A long segment's own bounding box would pair it with most of
-        the level's walls; its pieces pair it with the walls near it, and most segments of a
-        large build are blocked within their first pieces. Batches are sized so that about
-        ``_PAIR_BUDGET`` pairs are judged at once, which bounds the memory whatever the level.
+        bounding box) and the pieces are tested in rounds, first pieces first: the grids of
+        wall and gap bounding boxes (:class:`~navmesh.sight_grid.BoxGrid`, cells one piece wide)
+        give a round's (piece, wall) pairs, every pair is judged exactly on the whole segment,
+        and a segment leaves the rounds once blocked. A long segment's own bounding box would
+        pair it with most of the level's walls; its pieces pair it with the walls near it, and
+        most segments of a large build are blocked within their first pieces. The grids count
+        the pairs before gathering them and hand them out in slices of
+        ``MEMORY_BUDGET // _BYTES_PER_PAIR``, which bounds the memory whatever the level.
         """
         m = len(sa)
         hit = np.zeros(m, dtype=bool)
@@ -410,31 +410,28 @@ class LineOfSight:
         n_pieces = np.maximum(np.ceil(length / self._piece), 1).astype(np.int64)
         # float rounding of the piece ends is ~1e-16 of the coordinates; pad far beyond it
         pad = 1e-9 * (np.abs(np.c_[sa, sb]).max(axis=1) + length)
-        batch = max(_PAIR_BUDGET // 8, 1)
+        budget = max(MEMORY_BUDGET // _BYTES_PER_PAIR, 1)
+        batch = max(MEMORY_BUDGET // _BYTES_PER_PIECE, 1)
+        grids = [(g, judge) for g, judge in ((self._edge_grid, self._edge_pairs), (self._gap_grid, self._gap_blocks)) if g.n]
         r = 0
         while True:
             active = np.flatnonzero((n_pieces > r) & ~hit)
-            if active.size == 0:
+            if active.size == 0 or not grids:
                 return hit
-            lo = 0
-            while lo < active.size:
+            for lo in range(0, active.size, batch):
                 seg = active[lo : lo + batch]
-                lo += len(seg)
                 n = n_pieces[seg]
                 p0 = sa[seg] if r == 0 else sa[seg] + d[seg] * (r / n)[:, None]
                 p1 = np.where((r + 1 == n)[:, None], sb[seg], sa[seg] + d[seg] * ((r + 1) / n)[:, None])
                 lo_xy = np.minimum(p0, p1) - pad[seg, None]
                 hi_xy = np.maximum(p0, p1) + pad[seg, None]
-                boxes = shapely.box(lo_xy[:, 0], lo_xy[:, 1], hi_xy[:, 0], hi_xy[:, 1])
-                pairs = 0
-                for tree, judge in ((self._edge_tree, self._edge_pairs), (self._gap_tree, self._gap_blocks)):
-                    bi, wi = tree.query(boxes)
-                    pairs += bi.size
-                    for k in range(0, bi.size, _PAIR_BUDGET):
-                        i, w = seg[bi[k : k + _PAIR_BUDGET]], wi[k : k + _PAIR_BUDGET]
+                del p0, p1
+                for grid, judge in grids:
+                    for pi, w in grid.pairs(lo_xy, hi_xy, budget):
+                        i = seg[pi]
+                        todo = ~hit[i]
+                        i, w = i[todo], w[todo]
                         hit[i[judge(sa[i], sb[i], w)]] = True
-                # the next batch brings about as many pairs per piece as this one
-                batch = int(min(max(len(seg) * _PAIR_BUDGET // max(pairs, 1), 1000), 4 * _PAIR_BUDGET))
             r += 1
 
     def _edge_pairs(self, a: NDArray[np.float64], b: NDArray[np.float64], ei: NDArray[np.int64]) -> NDArray[np.bool_]:
@@ -499,9 +496,18 @@ class LineOfSight:
 
 
 
-# Candidate (segment, wall) pairs judged at once by LineOfSight.blocked: about 250 bytes of
-# temporaries each, so a few hundred MB at most whatever the level.
-_PAIR_BUDGET = 1_000_000
+#: Bytes of temporary arrays :meth:`LineOfSight.blocked` aims to stay within per batch (and
+#: :func:`navmesh.waypoints.linking.visible_pairs` per bulk call), whatever the level and however
+#: many segments are passed: the (piece, wall) pairs are counted first and gathered in slices of
+#: ``MEMORY_BUDGET // _BYTES_PER_PAIR``, pieces made ``MEMORY_BUDGET // _BYTES_PER_PIECE`` at a
+#: time. Smaller budgets mean more, smaller batches (same answers, a little slower).
+MEMORY_BUDGET = 192 * 2**20
+# measured peak bytes of temporaries per candidate pair (the gather and the exact tests), per
+# piece of a round (its box, cells and counts) and per segment of a bulk call (its ends, their
+# walkability, its pieces' bookkeeping)
+_BYTES_PER_PAIR = 400
+_BYTES_PER_PIECE = 600
+BYTES_PER_SEGMENT = 400
 
 
 def _piece_length(edges: NDArray[np.float64]) -> float:

@@ -1,0 +1,124 @@
+"""Candidate pairs for bulk line of sight: a uniform grid of wall bounding boxes (:class:`BoxGrid`).
+
+:meth:`navmesh.sight.LineOfSight.blocked` cuts segments into short pieces and asks this grid for
+the (piece, wall) pairs whose bounding boxes overlap. The grid counts a batch's pairs before it
+gathers them, so the pairs come out in slices of a fixed size: the memory of a batch is known in
+advance whatever the level. Pure numpy; no geometry objects are made per piece.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+from numpy.typing import NDArray
+
+__all__ = ["BoxGrid"]
+
+
+class BoxGrid:
+    """Axis-aligned boxes (wall edges, pinch points, seams) bucketed in square cells.
+
+    Parameters
+    ----------
+    lo, hi : float arrays of shape (n, 2)
+        Lower-left and upper-right corners of each item's bounding box (world units).
+    cell : float
+        Side of a cell in world units (> 0). Pieces asked about should be no longer than this, so
+        that each covers a few cells. The side is doubled while the items would fill more than
+        about ``8 n + 100,000`` cell slots (long diagonal walls), which bounds the grid's memory.
+    """
+
+    def __init__(self, lo: NDArray[np.float64], hi: NDArray[np.float64], cell: float) -> None:
+        self.n = len(lo)
+        self.lo, self.hi = lo, hi
+        self.origin = lo.min(axis=0) if self.n else np.zeros(2)
+        span = (hi.max(axis=0) - self.origin) if self.n else np.zeros(2)
+        cell = float(cell) if np.isfinite(cell) and cell > 0 else float(max(span.max(), 1.0))
+        while True:
+            self.cell = cell
+            self.first = self._cells(lo, 0)
+            last = self._cells(hi, 0)
+            self.shape = (last.max(axis=0) + 1) if self.n else np.ones(2, np.int64)
+            wide = last - self.first + 1
+            per = wide[:, 0] * wide[:, 1]
+            slots = int(per.sum()) + int(self.shape[0] * self.shape[1])
+            if slots <= 8 * self.n + 100_000 or cell >= span.max():
+                break
+            cell *= 2.0
+        item = np.repeat(np.arange(self.n), per)
+        off = np.arange(len(item)) - np.repeat(np.cumsum(per) - per, per)
+        cx = self.first[item, 0] + off % wide[item, 0]
+        cy = self.first[item, 1] + off // wide[item, 0]
+        key = cy * self.shape[0] + cx
+        order = np.argsort(key, kind="stable")
+        self.items = item[order]
+        # per slot (cell order): the item's box, and whether the item's first cell column / row is
+        # this slot's (bits 1 / 2), which picks the one cell where a pair is reported
+        self.slot_box = np.c_[lo, hi][self.items]
+        here = (self.first[self.items] == np.c_[cx, cy][order]).astype(np.int8)
+        self.slot_code = here[:, 0] | (here[:, 1] << 1)
+        self.count = np.bincount(key, minlength=int(self.shape[0] * self.shape[1]))
+        self.start = np.cumsum(self.count) - self.count
+
+    def _cells(self, xy: NDArray[np.float64], clip: int) -> NDArray[np.int64]:
+        c = np.floor((xy - self.origin) / self.cell)
+        if clip:
+            c = np.clip(c, 0, self.shape - 1)
+        return c.astype(np.int64)
+
+    def pairs(self, lo: NDArray[np.float64], hi: NDArray[np.float64],
+              budget: int) -> Iterator[tuple[NDArray[np.int64], NDArray[np.int64]]]:
+        """(piece, item) index pairs whose boxes overlap (closed boxes), in slices.
+
+        Parameters
+        ----------
+        lo, hi : float arrays of shape (m, 2)
+            The pieces' bounding boxes.
+        budget : int
+            Candidate pairs gathered per slice (>= 1): every slice's temporary arrays hold at most
+            this many pairs, however many walls a cell holds.
+
+        Yields
+        ------
+        piece, item : int arrays of the same length
+            Each overlapping pair exactly once over all slices.
+        """
+        if self.n == 0 or len(lo) == 0:
+            return
+        j0, j1 = self._cells(lo, 1), self._cells(hi, 1)
+        wide = j1 - j0 + 1
+        per = wide[:, 0] * wide[:, 1]
+        piece = np.repeat(np.arange(len(lo)), per)
+        off = np.arange(len(piece)) - np.repeat(np.cumsum(per) - per, per)
+        cx = j0[piece, 0] + off % wide[piece, 0]
+        cy = j0[piece, 1] + off // wide[piece, 0]
+        cell = cy * self.shape[0] + cx
+        cnt = self.count[cell]
+        keep = cnt > 0
+        piece, cx, cy, cell, cnt = piece[keep], cx[keep], cy[keep], cell[keep], cnt[keep]
+        # a pair is reported in the cell at the low corner of the two boxes' common cells: where the
+        # piece's first column (row) is not this cell's, the item's first must be
+        need = ((cx != j0[piece, 0]) | ((cy != j0[piece, 1]) << 1)).astype(np.int8)
+        box = np.c_[lo, hi][piece]
+        first_slot = self.start[cell]
+        end = np.cumsum(cnt)
+        total = int(end[-1]) if len(end) else 0
+        budget = max(int(budget), 1)
+        for s in range(0, total, budget):  # count first, then gather ``budget`` pairs at a time
+            e = min(s + budget, total)
+            k = np.arange(np.searchsorted(end, s, side="right"), np.searchsorted(end, e - 1, side="right") + 1)
+            begin = end[k] - cnt[k]
+            skip = np.maximum(begin, s) - begin
+            take = np.minimum(end[k], e) - begin - skip
+            # slot of the j-th pair of this slice: j + (first slot of its entry + skip - j at its start)
+            slot = np.arange(e - s) + np.repeat(first_slot[k] + skip - (np.cumsum(take) - take), take)
+            need_p = np.repeat(need[k], take)
+            ok = (self.slot_code[slot] & need_p) == need_p
+            del need_p
+            b = np.repeat(box[k], take, axis=0)
+            sb = self.slot_box[slot]
+            ok &= (sb[:, 0] <= b[:, 2]) & (b[:, 0] <= sb[:, 2]) & (sb[:, 1] <= b[:, 3]) & (b[:, 1] <= sb[:, 3])
+            del b, sb
+            keep = np.flatnonzero(ok)
+            yield np.repeat(piece[k], take)[keep], self.items[slot[keep]]
