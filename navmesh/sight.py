@@ -206,10 +206,9 @@ class LineOfSight:
         self.seams = self._find_seams(merged, bounds) if r == 0 else np.zeros((0, 4))
         self.gaps = self._gap_table()
         self._piece = _piece_length(self.edges)
-        e = self.edges
-        self._edge_grid = BoxGrid(np.minimum(e[:, 0:2], e[:, 2:4]), np.maximum(e[:, 0:2], e[:, 2:4]), _CELL * self._piece)
-        g = np.concatenate([self.seams, np.c_[self.pinch_points, self.pinch_points]])
-        self._gap_grid = BoxGrid(np.minimum(g[:, 0:2], g[:, 2:4]), np.maximum(g[:, 0:2], g[:, 2:4]), self._edge_grid.cell)
+        # one grid of wall edges, then seams and pinch points (items past len(edges) are gaps)
+        g = np.concatenate([self.edges[:, :4], self.seams, np.c_[self.pinch_points, self.pinch_points]])
+        self._grid = BoxGrid(np.minimum(g[:, 0:2], g[:, 2:4]), np.maximum(g[:, 0:2], g[:, 2:4]), _CELL * self._piece)
 
     # -- set-up ------------------------------------------------------------------------------
     def _set_pinches(self, rows: NDArray[np.float64], group: NDArray[np.int64], merged: shapely.Geometry,
@@ -399,37 +398,43 @@ class LineOfSight:
     def _walls_block(self, sa: NDArray[np.float64], sb: NDArray[np.float64]) -> NDArray[np.bool_]:
         """Whether a wall edge, corner, pinch point or seam blocks each segment (ends walkable).
 
-        Each segment is cut where it crosses the lines of the wall grid
-        (:class:`~navmesh.sight_grid.BoxGrid`, cells a few wall edges wide), walking from its start
-        one cell per round. A round's pieces, their bounding boxes padded well beyond rounding, get
-        their (piece, wall) and (piece, gap) candidate pairs from the wall and gap grids; every pair
-        is judged exactly on the whole segment, and a segment leaves the rounds once blocked. Most
-        segments of a large build are blocked within their first cells. The grids count the pairs
-        before gathering them and hand them out in slices of ``MEMORY_BUDGET // _BYTES_PER_PAIR``,
-        pieces are made ``MEMORY_BUDGET // _BYTES_PER_PIECE`` at a time: the memory is bounded
-        whatever the level. Where the walk rounds a crossing the wrong way, only the pieces'
-        lengths change: they still cover the segment end to end.
+        Each segment walks the cells of the wall grid (:class:`~navmesh.sight_grid.BoxGrid`, cells
+        a few wall edges wide) from its start, one cell per round; its piece inside the cell, its
+        bounding box padded well beyond rounding, is paired with the walls and gaps the cell lists
+        whose boxes it overlaps. Every pair is judged exactly on the whole segment, and a segment
+        leaves the rounds once blocked: most segments of a large build are blocked within their
+        first cells. The walk decides crossings in floating point; near a cell corner it may pass
+        through the wrong neighbour, but only within rounding of the cells it should visit, and the
+        grid lists every wall in the cells within ``BoxGrid.pad`` of its box. A segment whose
+        rounding could exceed that pad (coordinates a million times the walls' extent) reads every
+        cell its padded piece box overlaps instead. The grid counts the pairs before gathering them
+        and hands them out in slices of ``MEMORY_BUDGET // _BYTES_PER_PAIR`` (pieces made
+        ``MEMORY_BUDGET // _BYTES_PER_PIECE`` at a time): the memory is bounded whatever the level.
         """
         m = len(sa)
         hit = np.zeros(m, dtype=bool)
-        grid = self._edge_grid
+        grid = self._grid
         if grid.n == 0:
             return hit
         d = sb - sa
         length = np.hypot(d[:, 0], d[:, 1])
-        # float rounding of the piece ends is ~1e-16 of the coordinates; pad far beyond it
-        pad = 1e-9 * (np.abs(np.c_[sa, sb]).max(axis=1) + length)
-        # the walk: parameter t in [0, 1] of the next crossing of a vertical / horizontal grid line
+        scale = np.abs(np.c_[sa, sb]).max(axis=1) + length
+        pad = 1e-9 * scale  # float rounding of the piece ends is ~1e-16 of the coordinates
+        walk = 1e-13 * scale < grid.pad
+        # the walk: the cell, and the parameter t in [0, 1] of the next crossing of a vertical /
+        # horizontal grid line (a start on a line, moving down or left, is in the lower cell)
         with np.errstate(divide="ignore", invalid="ignore"):
-            cell = np.floor((sa - grid.origin) / grid.cell)
-            line = grid.origin + (cell + (d > 0)) * grid.cell
-            t_next = np.where(d != 0, (line - sa) / d, np.inf)
+            u = (sa - grid.origin) / grid.cell
+            cell = np.floor(u)
+            cell -= (u == cell) & (d < 0)
+            t_next = np.where(d != 0, (grid.origin + (cell + (d > 0)) * grid.cell - sa) / d, np.inf)
             t_step = np.where(d != 0, grid.cell / np.abs(d), np.inf)
-        t_next = np.where(t_next > 0, t_next, np.where(d != 0, t_step, np.inf))
+        cell = cell.astype(np.int64)
+        step = np.sign(d).astype(np.int64)
         t_from = np.zeros(m)
+        n_edges = len(self.edges)
         budget = max(min(MEMORY_BUDGET // _BYTES_PER_PAIR, _SLICE_PAIRS), 1)
         batch = max(min(MEMORY_BUDGET // _BYTES_PER_PIECE, _BATCH_PIECES), 1)
-        grids = [(g, judge) for g, judge in ((grid, self._edge_pairs), (self._gap_grid, self._gap_blocks)) if g.n]
         active = np.arange(m)
         while active.size:
             for lo in range(0, active.size, batch):
@@ -443,15 +448,26 @@ class LineOfSight:
                 lo_xy = np.minimum(p0, p1) - pad[seg, None]
                 hi_xy = np.maximum(p0, p1) + pad[seg, None]
                 del p0, p1
-                for g, judge in grids:
-                    for pi, w in g.pairs(lo_xy, hi_xy, budget):
-                        i = seg[pi]
-                        todo = ~hit[i]
-                        i, w = i[todo], w[todo]
-                        hit[i[judge(sa[i], sb[i], w)]] = True
+                j0 = np.clip(cell[seg], 0, grid.shape - 1)
+                j1 = j0
+                if not walk[seg].all():
+                    far = ~walk[seg]
+                    j0, j1 = j0.copy(), j0.copy()
+                    j0[far], j1[far] = grid.cells(lo_xy[far]), grid.cells(hi_xy[far])
+                for pi, w in grid.pairs(j0, j1, lo_xy, hi_xy, budget):
+                    i = seg[pi]
+                    todo = ~hit[i]
+                    i, w = i[todo], w[todo]
+                    wall = w < n_edges
+                    if not wall.all():
+                        g = ~wall
+                        hit[i[g][self._gap_blocks(sa[i[g]], sb[i[g]], w[g] - n_edges)]] = True
+                        i, w = i[wall], w[wall]
+                    hit[i[self._edge_pairs(sa[i], sb[i], w)]] = True
                 t_from[seg] = t1
                 axis = np.where(x_first, 0, 1)
                 t_next[seg, axis] += t_step[seg, axis]
+                cell[seg, axis] += step[seg, axis]
             active = active[(t_from[active] < 1) & ~hit[active]]
         return hit
 

@@ -19,28 +19,38 @@ __all__ = ["BoxGrid"]
 class BoxGrid:
     """Axis-aligned boxes (wall edges, pinch points, seams) bucketed in square cells.
 
+    Each item is listed in every cell its box, grown by :attr:`pad` on every side, overlaps: so a
+    point within ``pad`` of an item's box lies in a cell that lists the item, even when rounding
+    puts a point computed near a cell's side on the wrong side of it.
+
     Parameters
     ----------
     lo, hi : float arrays of shape (n, 2)
         Lower-left and upper-right corners of each item's bounding box (world units).
     cell : float
-        Side of a cell in world units (> 0). Pieces asked about should be no longer than this, so
-        that each covers a few cells. The side is doubled while the items would fill more than
-        about ``8 n + 100,000`` cell slots (long diagonal walls), which bounds the grid's memory.
+        Side of a cell in world units (> 0). The side is doubled while the items would fill more
+        than about ``8 n + 100,000`` cell slots (long diagonal walls), which bounds the grid's memory.
+
+    Attributes
+    ----------
+    pad : float
+        ``1e-7`` times the items' extent (their largest coordinate plus their span), world units.
     """
 
     def __init__(self, lo: NDArray[np.float64], hi: NDArray[np.float64], cell: float) -> None:
         self.n = len(lo)
-        self.lo, self.hi = lo, hi
-        self.origin = lo.min(axis=0) if self.n else np.zeros(2)
-        span = (hi.max(axis=0) - self.origin) if self.n else np.zeros(2)
+        base = lo.min(axis=0) if self.n else np.zeros(2)
+        span = (hi.max(axis=0) - base) if self.n else np.zeros(2)
+        self.pad = 1e-7 * (float(np.abs(np.r_[lo.ravel(), hi.ravel()]).max(initial=0.0)) + float(span.max(initial=0.0)))
+        self.origin = base - self.pad
+        span = span + 2 * self.pad
         cell = float(cell) if np.isfinite(cell) and cell > 0 else float(max(span.max(), 1.0))
         while True:
             self.cell = cell
-            self.first = self._cells(lo, 0)
-            last = self._cells(hi, 0)
+            first = self._cells(lo - self.pad, 0)
+            last = self._cells(hi + self.pad, 0)
             self.shape = (last.max(axis=0) + 1) if self.n else np.ones(2, np.int64)
-            wide = last - self.first + 1
+            wide = last - first + 1
             per = wide[:, 0] * wide[:, 1]
             slots = int(per.sum()) + int(self.shape[0] * self.shape[1])
             if slots <= 8 * self.n + 100_000 or cell >= span.max():
@@ -48,15 +58,16 @@ class BoxGrid:
             cell *= 2.0
         item = np.repeat(np.arange(self.n), per)
         off = np.arange(len(item)) - np.repeat(np.cumsum(per) - per, per)
-        cx = self.first[item, 0] + off % wide[item, 0]
-        cy = self.first[item, 1] + off // wide[item, 0]
+        cx = first[item, 0] + off % wide[item, 0]
+        cy = first[item, 1] + off // wide[item, 0]
         key = cy * self.shape[0] + cx
         order = np.argsort(key, kind="stable")
         self.items = item[order]
+        self.first = first
         # per slot (cell order): the item's box, and whether the item's first cell column / row is
         # this slot's (bits 1 / 2), which picks the one cell where a pair is reported
         self.slot_box = np.c_[lo, hi][self.items]
-        here = (self.first[self.items] == np.c_[cx, cy][order]).astype(np.int8)
+        here = (first[self.items] == np.c_[cx, cy][order]).astype(np.int8)
         self.slot_code = here[:, 0] | (here[:, 1] << 1)
         self.count = np.bincount(key, minlength=int(self.shape[0] * self.shape[1]))
         self.start = np.cumsum(self.count) - self.count
@@ -67,14 +78,21 @@ class BoxGrid:
             c = np.clip(c, 0, self.shape - 1)
         return c.astype(np.int64)
 
-    def pairs(self, lo: NDArray[np.float64], hi: NDArray[np.float64],
+    def cells(self, xy: NDArray[np.float64]) -> NDArray[np.int64]:
+        """Column and row of the cell holding each point (n, 2), clipped to the grid."""
+        return self._cells(xy, 1)
+
+    def pairs(self, j0: NDArray[np.int64], j1: NDArray[np.int64], lo: NDArray[np.float64], hi: NDArray[np.float64],
               budget: int) -> Iterator[tuple[NDArray[np.int64], NDArray[np.int64]]]:
-        """(piece, item) index pairs whose boxes overlap (closed boxes), in slices.
+        """(piece, item) index pairs listed in the pieces' cells whose boxes overlap, in slices.
 
         Parameters
         ----------
+        j0, j1 : int arrays of shape (m, 2)
+            Each piece's first and last cell column and row (from :meth:`cells`): the cells
+            whose lists are read.
         lo, hi : float arrays of shape (m, 2)
-            The pieces' bounding boxes.
+            The pieces' bounding boxes (closed).
         budget : int
             Candidate pairs gathered per slice (>= 1): every slice's temporary arrays hold at most
             this many pairs, however many walls a cell holds.
@@ -86,13 +104,15 @@ class BoxGrid:
         """
         if self.n == 0 or len(lo) == 0:
             return
-        j0, j1 = self._cells(lo, 1), self._cells(hi, 1)
         wide = j1 - j0 + 1
         per = wide[:, 0] * wide[:, 1]
-        piece = np.repeat(np.arange(len(lo)), per)
-        off = np.arange(len(piece)) - np.repeat(np.cumsum(per) - per, per)
-        cx = j0[piece, 0] + off % wide[piece, 0]
-        cy = j0[piece, 1] + off // wide[piece, 0]
+        if (per == 1).all():  # one cell each (a walk's pieces)
+            piece, cx, cy = np.arange(len(lo)), j0[:, 0], j0[:, 1]
+        else:
+            piece = np.repeat(np.arange(len(lo)), per)
+            off = np.arange(len(piece)) - np.repeat(np.cumsum(per) - per, per)
+            cx = j0[piece, 0] + off % wide[piece, 0]
+            cy = j0[piece, 1] + off // wide[piece, 0]
         cell = cy * self.shape[0] + cx
         cnt = self.count[cell]
         keep = cnt > 0
@@ -100,6 +120,7 @@ class BoxGrid:
         # a pair is reported in the cell at the low corner of the two boxes' common cells: where the
         # piece's first column (row) is not this cell's, the item's first must be
         need = ((cx != j0[piece, 0]) | ((cy != j0[piece, 1]) << 1)).astype(np.int8)
+        several = bool(need.any())
         box = np.c_[lo, hi][piece]
         first_slot = self.start[cell]
         end = np.cumsum(cnt)
@@ -113,12 +134,12 @@ class BoxGrid:
             take = np.minimum(end[k], e) - begin - skip
             # slot of the j-th pair of this slice: j + (first slot of its entry + skip - j at its start)
             slot = np.arange(e - s) + np.repeat(first_slot[k] + skip - (np.cumsum(take) - take), take)
-            need_p = np.repeat(need[k], take)
-            ok = (self.slot_code[slot] & need_p) == need_p
-            del need_p
             b = np.repeat(box[k], take, axis=0)
             sb = self.slot_box[slot]
-            ok &= (sb[:, 0] <= b[:, 2]) & (b[:, 0] <= sb[:, 2]) & (sb[:, 1] <= b[:, 3]) & (b[:, 1] <= sb[:, 3])
+            ok = (sb[:, 0] <= b[:, 2]) & (b[:, 0] <= sb[:, 2]) & (sb[:, 1] <= b[:, 3]) & (b[:, 1] <= sb[:, 3])
             del b, sb
+            if several:
+                need_p = np.repeat(need[k], take)
+                ok &= (self.slot_code[slot] & need_p) == need_p
             keep = np.flatnonzero(ok)
             yield np.repeat(piece[k], take)[keep], self.items[slot[keep]]
