@@ -421,28 +421,41 @@ class LineOfSight:
         scale = np.abs(np.c_[sa, sb]).max(axis=1) + length
         pad = 1e-9 * scale  # float rounding of the piece ends is ~1e-16 of the coordinates
         walk = 1e-13 * scale < grid.pad
-        # the walk: the cell, and the parameter t in [0, 1] of the next crossing of a vertical /
-        # horizontal grid line (a start on a line, moving down or left, is in the lower cell)
+        whole = 1e-13 * scale >= grid.cell  # absurd coordinates: one piece, its box's cells
+        # only the part inside the grid's rectangle, grown by a cell, can meet a wall
+        r0 = grid.origin - grid.cell
+        r1 = grid.origin + (grid.shape + 1) * grid.cell
         with np.errstate(divide="ignore", invalid="ignore"):
-            u = (sa - grid.origin) / grid.cell
+            ta, tb = (r0 - sa) / d, (r1 - sa) / d
+            inside = (d != 0) | ((r0 <= sa) & (sa <= r1))
+            t_in = np.where(d != 0, np.minimum(ta, tb), -np.inf).max(axis=1).clip(0.0)
+            t_out = np.where(d != 0, np.maximum(ta, tb), np.inf).min(axis=1).clip(None, 1.0)
+        keep = inside.all(axis=1) & (t_in <= t_out)
+        t_in[whole], t_out[whole] = 0.0, 1.0
+        # the walk: the cell, and the parameter t of the next crossing of a vertical / horizontal
+        # grid line (a start on a line, moving down or left, is in the lower cell)
+        start = np.where((t_in == 0)[:, None], sa, sa + d * t_in[:, None])
+        with np.errstate(divide="ignore", invalid="ignore"):
+            u = (start - grid.origin) / grid.cell
             cell = np.floor(u)
             cell -= (u == cell) & (d < 0)
             t_next = np.where(d != 0, (grid.origin + (cell + (d > 0)) * grid.cell - sa) / d, np.inf)
             t_step = np.where(d != 0, grid.cell / np.abs(d), np.inf)
-        cell = cell.astype(np.int64)
+        t_next[whole] = np.inf
+        cell = np.clip(cell, -1, grid.shape).astype(np.int64)
         step = np.sign(d).astype(np.int64)
-        t_from = np.zeros(m)
+        t_from = t_in
         n_edges = len(self.edges)
         budget = max(min(MEMORY_BUDGET // _BYTES_PER_PAIR, _SLICE_PAIRS), 1)
         batch = max(min(MEMORY_BUDGET // _BYTES_PER_PIECE, _BATCH_PIECES), 1)
-        active = np.arange(m)
+        active = np.flatnonzero(keep | whole)
         while active.size:
             for lo in range(0, active.size, batch):
                 seg = active[lo : lo + batch]
                 t0 = t_from[seg]
                 tn = t_next[seg]
                 x_first = tn[:, 0] <= tn[:, 1]
-                t1 = np.minimum(np.where(x_first, tn[:, 0], tn[:, 1]), 1.0)
+                t1 = np.minimum(np.where(x_first, tn[:, 0], tn[:, 1]), t_out[seg])
                 p0 = np.where((t0 == 0)[:, None], sa[seg], sa[seg] + d[seg] * t0[:, None])
                 p1 = np.where((t1 >= 1)[:, None], sb[seg], sa[seg] + d[seg] * t1[:, None])
                 lo_xy = np.minimum(p0, p1) - pad[seg, None]
@@ -468,7 +481,7 @@ class LineOfSight:
                 axis = np.where(x_first, 0, 1)
                 t_next[seg, axis] += t_step[seg, axis]
                 cell[seg, axis] += step[seg, axis]
-            active = active[(t_from[active] < 1) & ~hit[active]]
+            active = active[(t_from[active] < t_out[active]) & ~hit[active]]
         return hit
 
     def _edge_pairs(self, a: NDArray[np.float64], b: NDArray[np.float64], ei: NDArray[np.int64]) -> NDArray[np.bool_]:
