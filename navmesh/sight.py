@@ -47,7 +47,6 @@ are shapely buffers (see :func:`navmesh.geometry.inflate`); the rule is exact fo
 
 from __future__ import annotations
 
-import math
 from typing import Iterable
 
 import numpy as np
@@ -57,7 +56,7 @@ from numpy.typing import ArrayLike, NDArray
 from navmesh._checks import check_option
 from navmesh._kernels.los import GAP_PINCH, GAP_SEAM, GAP_WEDGE
 from navmesh.errors import InvalidGeometryError
-from navmesh.sight_grid import BoxGrid
+from navmesh.sight_grid import BoxGrid, piece_length
 from navmesh.geometry import (
     JOINS,
     Join,
@@ -205,7 +204,7 @@ class LineOfSight:
         # an edge the obstacle shares with the bounds outline is blocked.
         self.seams = self._find_seams(merged, bounds) if r == 0 else np.zeros((0, 4))
         self.gaps = self._gap_table()
-        self._piece = _piece_length(self.edges)
+        self._piece = piece_length(self.edges)
         # one grid of wall edges, then seams and pinch points (items past len(edges) are gaps)
         g = np.concatenate([self.edges[:, :4], self.seams, np.c_[self.pinch_points, self.pinch_points]])
         self._grid = BoxGrid(np.minimum(g[:, 0:2], g[:, 2:4]), np.maximum(g[:, 0:2], g[:, 2:4]), _CELL * self._piece)
@@ -402,18 +401,13 @@ class LineOfSight:
     def _walls_block(self, sa: NDArray[np.float64], sb: NDArray[np.float64]) -> NDArray[np.bool_]:
         """Whether a wall edge, corner, pinch point or seam blocks each segment (ends walkable).
 
-        Each segment walks the cells of the wall grid (:class:`~navmesh.sight_grid.BoxGrid`, cells
-        a few wall edges wide) from its start, one cell per round; its piece inside the cell, its
-        bounding box padded well beyond rounding, is paired with the walls and gaps the cell lists
-        whose boxes it overlaps. Every pair is judged exactly on the whole segment, and a segment
-        leaves the rounds once blocked: most segments of a large build are blocked within their
-        first cells. The walk decides crossings in floating point; near a cell corner it may pass
-        through the wrong neighbour, but only within rounding of the cells it should visit, and the
-        grid lists every wall in the cells within ``BoxGrid.pad`` of its box. A segment whose
-        rounding could exceed that pad (coordinates a million times the walls' extent) reads every
-        cell its padded piece box overlaps instead. The grid counts the pairs before gathering them
-        and hands them out in slices of ``MEMORY_BUDGET // _BYTES_PER_PAIR`` (pieces made
-        ``MEMORY_BUDGET // _BYTES_PER_PIECE`` at a time): the memory is bounded whatever the level.
+        Each segment walks the wall grid's cells from its start, one per round, inside the grid's
+        rectangle; its piece in the cell (box padded well beyond rounding) is paired with the walls
+        and gaps the cell lists, and every pair is judged exactly on the whole segment; a blocked
+        segment leaves the rounds. The walk rounds crossings, but only within rounding of the
+        right cells, and the grid lists every wall in all cells within ``BoxGrid.pad`` of its box;
+        segments whose rounding could exceed that (coordinates a million times the walls')
+        read every cell their padded piece box overlaps instead.
         """
         m = len(sa)
         hit = np.zeros(m, dtype=bool)
@@ -551,37 +545,17 @@ class LineOfSight:
 
 
 #: Bytes of temporary arrays :meth:`LineOfSight.blocked` aims to stay within per batch (and
-#: :func:`navmesh.waypoints.linking.visible_pairs` per bulk call), whatever the level and however
-#: many segments are passed: the (piece, wall) pairs are counted first and gathered in slices of
-#: ``MEMORY_BUDGET // _BYTES_PER_PAIR``, pieces made ``MEMORY_BUDGET // _BYTES_PER_PIECE`` at a
-#: time. Smaller budgets mean more, smaller batches (same answers, a little slower).
+#: :func:`navmesh.waypoints.linking.visible_pairs` per bulk call), whatever the level: pairs are
+#: counted, then gathered ``MEMORY_BUDGET // _BYTES_PER_PAIR`` at a time, pieces made
+#: ``MEMORY_BUDGET // _BYTES_PER_PIECE`` and segments taken ``MEMORY_BUDGET // BYTES_PER_SEGMENT``
+#: at a time. Smaller budgets mean more, smaller batches (same answers, a little slower).
 MEMORY_BUDGET = 192 * 2**20
-# measured peak bytes of temporaries per candidate pair (the gather and the exact tests), per
-# piece of a round (its box, cells and counts) and per segment of a bulk call (its ends, their
-# walkability, its pieces' bookkeeping)
-_BYTES_PER_PAIR = 400
-_BYTES_PER_PIECE = 600
-# and no more than these per slice / batch however large the budget: arrays of a few MB stay in
-# the cache and in the allocator's heap (measured about 15% faster than 100 MB slices)
-_SLICE_PAIRS = 1 << 16
-_BATCH_PIECES = 1 << 15
-# side of the wall grid's cells, in piece lengths (see _piece_length; measured fastest)
-_CELL = 0.5
+_BYTES_PER_PAIR, _BYTES_PER_PIECE, BYTES_PER_SEGMENT = 400, 600, 400  # generous estimates
+# at most this many per slice / batch whatever the budget: arrays of a few MB stay in the cache
+# and the allocator's heap (measured about 15% faster than 100 MB slices)
+_SLICE_PAIRS, _BATCH_PIECES = 1 << 16, 1 << 15
+_CELL = 0.5  # side of the wall grid's cells, in piece lengths (measured fastest)
 BYTES_PER_SEGMENT = 400
-
-
-def _piece_length(edges: NDArray[np.float64]) -> float:
-    """Length of the pieces LineOfSight.blocked cuts segments into: the side of a square holding
-    about nine wall edges on average (walls spread evenly over their bounding box), and no
-    shorter than the median edge. Measured: making a piece costs as much as judging a dozen
-    (segment, edge) pairs, so pieces holding a few edges each are the cheapest."""
-    if len(edges) == 0:
-        return math.inf
-    xy = np.concatenate([edges[:, 0:2], edges[:, 2:4]])
-    span = xy.max(axis=0) - xy.min(axis=0)
-    area = max(float(span[0]) * float(span[1]), float(span.max()) ** 2 / max(len(edges), 1))
-    median = float(np.median(np.hypot(edges[:, 2] - edges[:, 0], edges[:, 3] - edges[:, 1])))
-    return max(3.0 * math.sqrt(area / len(edges)), median, 1e-300)
 
 
 def _split_edges(rows: NDArray[np.float64], splits: dict[int, list[NDArray[np.float64]]]) -> NDArray[np.float64]:

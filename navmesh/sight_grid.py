@@ -8,12 +8,13 @@ advance whatever the level. Pure numpy; no geometry objects are made per piece.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["BoxGrid"]
+__all__ = ["BoxGrid", "piece_length"]
 
 
 class BoxGrid:
@@ -143,3 +144,16 @@ class BoxGrid:
                 ok &= (self.slot_code[slot] & need_p) == need_p
             keep = np.flatnonzero(ok)
             yield np.repeat(piece[k], take)[keep], self.items[slot[keep]]
+
+
+def piece_length(edges: NDArray[np.float64]) -> float:
+    """A length scale of the walls: the side of a square holding about nine wall edges on average
+    (walls spread evenly over their bounding box), and no shorter than the median edge.
+    :class:`navmesh.sight.LineOfSight` makes its wall grid's cells a fraction of it."""
+    if len(edges) == 0:
+        return math.inf
+    xy = np.concatenate([edges[:, 0:2], edges[:, 2:4]])
+    span = xy.max(axis=0) - xy.min(axis=0)
+    area = max(float(span[0]) * float(span[1]), float(span.max()) ** 2 / max(len(edges), 1))
+    median = float(np.median(np.hypot(edges[:, 2] - edges[:, 0], edges[:, 3] - edges[:, 1])))
+    return max(3.0 * math.sqrt(area / len(edges)), median, 1e-300)
