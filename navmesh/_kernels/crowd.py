@@ -70,7 +70,7 @@ def crowd_steer(
     give-up itself happens in :func:`crowd_step`, which knows whether the unit touches others.
     """
     n = pos.shape[0]
-    buf = np.empty(4096, np.int64)
+    buf = np.empty(1, np.int64)  # the edge a sight test found crossed
     for i in range(n):
         drive[i, 0], drive[i, 1] = 0.0, 0.0
         if not active[i]:
@@ -206,7 +206,7 @@ def crowd_steer(
         drive[i, 0], drive[i, 1] = dvx, dvy
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def _neighbours(i, px, py, pos, radius, start, order, mask, hcs, near, going, dvx, dvy, moving, arrived):
     """Unit ``i`` at (px, py) against the others of ``pos`` closer than the sum of radii (found
     by the spatial hash ``start, order, mask`` of cell side ``hcs``): the sums of the directions
@@ -264,7 +264,6 @@ def crowd_step(
     direction of a unit on its way.
     """
     n = pos.shape[0]
-    buf = np.empty(4096, np.int64)
     rmax = 0.0
     for i in range(n):
         if active[i]:
@@ -315,7 +314,7 @@ def crowd_step(
             qx, qy = px, py
             if cx_ != 0.0 or cy_ != 0.0:  # (most of a crowd stands still on its slots)
                 # (one call site for both rounds: the move is compiled once into this kernel)
-                qx, qy = safe_move(px, py, px + cx_, py + cy_, cls[i], edges, grid, cell_ptr, cell_items, ref, eps, buf)
+                qx, qy = safe_move(px, py, px + cx_, py + cy_, cls[i], edges, grid, cell_ptr, cell_items, ref, eps)
             if rnd == 1:
                 pos[i, 0], pos[i, 1] = qx, qy  # (the others still read where the first round left it)
                 continue

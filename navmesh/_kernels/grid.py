@@ -61,7 +61,7 @@ _NO_BUDGET = 1 << 62
 # --------------------------------------------------------------------------------------------
 # small helpers
 # --------------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def neighbor(r, c, d, height, width):
     """Flat id of the cell one step from (r, c) in direction d, wrapping at the borders.
 
@@ -90,7 +90,7 @@ def offsets(width):
     return off
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def axis_gap(a, b, size, wrap):
     """|a - b| along one axis, taking the shorter way round when that axis wraps."""
     d = abs(a - b)
@@ -99,13 +99,13 @@ def axis_gap(a, b, size, wrap):
     return d
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def octile(dr, dc):
     """Octile distance of a (rows, columns) offset of non-negative sizes."""
     return max(dr, dc) + _SQRT2_MINUS_1 * min(dr, dc)
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def compact(heap, size, g, stamp, closed, height, width, wrap_r, wrap_c, goal, hscale):
     """Drop stale heap entries (expanded cells, superseded keys) and re-heapify; return the size.
 
@@ -147,7 +147,7 @@ def cell_centers(nodes, height, width, geo):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def nearest_expanded(g, stamp, closed, height, width, wrap_r, wrap_c, goal):
     """The expanded cell nearest ``goal`` in straight-line distance (ties: lower g)."""
     gr = goal // width
