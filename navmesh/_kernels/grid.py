@@ -135,7 +135,7 @@ def compact(heap, size, g, stamp, closed, height, width, wrap_r, wrap_c, goal, h
 @njit(cache=True)
 def cell_centers(nodes, height, width, geo):
     """World centres (n, 2) of cells; ``geo`` = (origin_x, origin_y, cell_size), y up, row 0 on top."""
-    out = np.empty((len(nodes), 2), np.float64)
+    out = np.empty((len(nodes), 2))
     x0 = geo[0]
     y0 = geo[1]
     size = geo[2]
@@ -215,7 +215,7 @@ def astar(moves, half_cost, height, width, wrap, uniform, start, goal, hscale,
     sp = 1
     size = 0
     fu = hscale * octile(axis_gap(sr, gr, height, wrap_r), axis_gap(sc, gc, width, wrap_c))
-    step_cost = np.empty(8, np.float64)
+    step_cost = np.empty(8)  # (float64: the form of most kernels, one numpy implementation)
     for d in range(8):
         step_cost[d] = STEP_LEN[d] * 2.0 * half_cost[start]
     off = offsets(width)
@@ -294,10 +294,10 @@ def first_steps_astar(moves, half_cost, height, width, wrap, uniform, starts, go
     for ch in prange(n_chunks):
         lo = ch * k // n_chunks
         hi = (ch + 1) * k // n_chunks
-        g = np.empty(n, np.float64)
+        g = np.empty(n)
         stamp = np.zeros(n, np.int32)
         parent = np.empty(n, np.int32)
-        heap = np.empty(2 * (n + HEAP_RESERVE), np.float64)
+        heap = np.empty(2 * (n + HEAP_RESERVE))
         for i in range(lo, hi):
             s = starts[i]
             t = goals[i]
