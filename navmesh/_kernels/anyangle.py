@@ -305,7 +305,9 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
     sel_d, sel_i) as :func:`join_positions` takes them with ``k``, ``near`` and ``width``
     (the entry, exit, ``direct`` and ``bound`` arguments are then not read); when a position
     joins no waypoint, ``info[0, INFO_STATUS]`` is :data:`NOT_JOINED` and nothing else is done (the caller
-    then checks walkability and moves the position on the general road).
+    then checks walkability and moves the position on the general road). When the goal is in
+    sight and the bound cannot beat the straight walk, the joins only prove the ends walkable
+    (their nearest visible waypoint) and the straight walk is returned at once.
     """
     n = indptr.shape[0] - 1
     m = ends.shape[0]
@@ -321,13 +323,29 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
         q[0, 1] = sy
         q[1, 0] = gx
         q[1, 1] = gy
-        counts, picked, dist = join_positions(q, np.full(2, -1, np.int64), pts, blocked, dirs, has, k, near, width, np.inf,
-                                              pgrid, pstart, pitems,
+        free = np.full(2, -1, np.int64)
+        length = np.sqrt((gx - sx) * (gx - sx) + (gy - sy) * (gy - sy))
+        sees = segment_free(sx, sy, gx, gy, los[0], los[1], los[2], los[3], los[4], los[5], los[6], los[7])
+        # In sight and no path can cost less than the straight walk (length <= the bound): the
+        # answer is the straight walk, and the joins only need to prove both ends walkable (a
+        # visible usable waypoint does), so each end looks for its nearest visible one only
+        # (k = 0, near = -1: one test when the nearest is in sight). The answer is the search's.
+        quick = sees and length <= hscale * length
+        counts, picked, dist = join_positions(q, free, pts, blocked, dirs, has, 0 if quick else k, -1 if quick else near,
+                                              width, np.inf, pgrid, pstart, pitems,
                                               taken, pend_d, pend_i, sel_d, sel_i, los[0], los[1], los[2], los[3],
                                               los[4], los[5], los[6], los[7])
         if counts[0] == 0 or counts[1] == 0:
             info[0, INFO_STATUS] = NOT_JOINED
             return orders[:0], cums[:0], info
+        if quick:
+            info[0, INFO_STATUS] = FOUND
+            info[0, INFO_END] = 2
+            orders[0] = n
+            orders[1] = n + 1
+            cums[0] = 0.0
+            cums[1] = length
+            return orders[:2], cums[:2], info
         c0 = counts[0]
         c1 = counts[1]
         entry_ptr = np.zeros(2, np.int64)
@@ -344,9 +362,8 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
         for j in range(c1):
             exit_nodes[j] = ids[picked[c0 + j]]
             exit_costs[j] = dist[c0 + j]
-        length = np.sqrt((gx - sx) * (gx - sx) + (gy - sy) * (gy - sy))
         direct = np.full(1, np.inf)
-        if segment_free(sx, sy, gx, gy, los[0], los[1], los[2], los[3], los[4], los[5], los[6], los[7]):
+        if sees:
             direct[0] = length
         bound = np.full(1, hscale * length)
     state = ws[8]
@@ -481,11 +498,15 @@ def join_positions(q, own, p, blocked, dirs, has, k, near, max_candidates, max_d
       (with ``near`` = 0 and ``own`` = every point: the cone links, a Yao graph of the
       visibility graph).
 
-    Blocked points (and origins) and points farther than ``max_distance`` are never chosen. The
+    With ``near`` < 0 (and ``k`` = 0) each origin keeps only its nearest visible point, however
+    far. Blocked points (and origins) and points farther than ``max_distance`` are never chosen. The
     ring-by-ring walk of the bucket grid only looks as far as the rules need. ``taken`` (>= k),
     ``pend_*`` and ``sel_*`` (>= len(p)) are scratch arrays the caller keeps. Returns (counts per
     origin, point indices origin by origin (nearest first), their distances).
     """
+    first = near < 0  # only the nearest visible one
+    if first:
+        near = 1
     n_q = q.shape[0]
     m = p.shape[0]
     counts = np.zeros(n_q, np.int64)
@@ -628,6 +649,9 @@ def join_positions(q, own, p, blocked, dirs, has, k, near, max_candidates, max_d
                         out_d[n_out] = sel_d[o]
                         n_out += 1
                         found += 1
+                        if first:
+                            done = True
+                            break
                         if cone:
                             taken[a] = True
                             filled += 1
