@@ -422,18 +422,6 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
 
 
 @njit(cache=True)
-def _taut_at(dirs, has, u, dx, dy):
-    """Whether a line leaving corner ``u`` in direction (dx, dy) keeps both of the corner's
-    obstacle edges (``dirs[u]`` = the two edge directions) on one side: only such a line can
-    bend around the corner on a shortest path. Nodes without corner data (``has`` False) pass."""
-    if not has[u]:
-        return True
-    c1 = dx * dirs[u, 1] - dy * dirs[u, 0]
-    c2 = dx * dirs[u, 3] - dy * dirs[u, 2]
-    return (c1 >= 0.0 and c2 >= 0.0) or (c1 <= 0.0 and c2 <= 0.0)
-
-
-@njit(cache=True)
 def bucket_grid(p):
     """Points ``p`` (m, 2) in a uniform grid of about two points per cell: (grid, start, items,
     cell) with grid = (x0, y0, cell_size, nx, ny); cell c holds ``items[start[c]:start[c + 1]]``
@@ -457,8 +445,8 @@ def bucket_grid(p):
     ny = int(h / cs) + 1
     cell = np.empty(m, np.int64)
     start = np.zeros(nx * ny + 1, np.int64)
-    for i in range(m):
-        cell[i] = _cell_of(p[i, 0], p[i, 1], x0, y0, cs, nx, ny)
+    for i in range(m):  # the cell of a point, clamped to the grid (as join_positions finds it)
+        cell[i] = min(max(int((p[i, 1] - y0) / cs), 0), ny - 1) * nx + min(max(int((p[i, 0] - x0) / cs), 0), nx - 1)
         start[cell[i] + 1] += 1
     for c in range(nx * ny):
         start[c + 1] += start[c]
@@ -469,13 +457,6 @@ def bucket_grid(p):
         fill[cell[i]] += 1
     grid = np.array([x0, y0, cs, float(nx), float(ny)])
     return grid, start, items, cell
-
-
-@njit(cache=True)
-def _cell_of(x, y, x0, y0, cs, nx, ny):
-    cx = min(max(int((x - x0) / cs), 0), nx - 1)
-    cy = min(max(int((y - y0) / cs), 0), ny - 1)
-    return cy * nx + cx
 
 
 @njit(cache=True)
@@ -493,7 +474,7 @@ def join_positions(q, own, p, blocked, dirs, has, k, near, max_candidates, max_d
       is visible, every visible one however far (so a position whose nearest visible waypoint
       sits on a graph island still joins the farther ones that may lead on);
     - with ``k`` > 0, the nearest visible one in each of ``k`` equal angular cones whose link is
-      taut (:func:`_taut_at`) at both ends, looking at up to ``max_candidates`` points; a point
+      taut at both ends (see the cone test below), looking at up to ``max_candidates`` points; a point
       is tested only while its cone is empty, and the search stops once every cone is filled
       (with ``near`` = 0 and ``own`` = every point: the cone links, a Yao graph of the
       visibility graph).
@@ -536,9 +517,8 @@ def join_positions(q, own, p, blocked, dirs, has, k, near, max_candidates, max_d
         x0, y0, cs = pgrid[0], pgrid[1], pgrid[2]
         nx = int(pgrid[3])
         ny = int(pgrid[4])
-        c0 = _cell_of(ux, uy, x0, y0, cs, nx, ny)
-        cx = c0 % nx
-        cy = c0 // nx
+        cx = min(max(int((ux - x0) / cs), 0), nx - 1)  # the origin's cell, as in bucket_grid
+        cy = min(max(int((uy - y0) / cs), 0), ny - 1)
         if k > 0:
             taken[:k] = False
         width = 2.0 * np.pi / max(k, 1)
@@ -639,8 +619,16 @@ def join_positions(q, own, p, blocked, dirs, has, k, near, max_candidates, max_d
                     cone = False
                     if k > 0:
                         a = min(max(int((np.arctan2(dy, dx) + np.pi) / width), 0), k - 1)
-                        cone = (not taken[a] and (u < 0 or _taut_at(dirs, has, u, dx, dy))
-                                and _taut_at(dirs, has, v, -dx, -dy))
+                        # a link is taut at a corner w when the line keeps both of w's obstacle
+                        # edges (dirs[w] = the two edge directions) on one side: only such a line
+                        # can bend around w on a shortest path (the test is the same for the
+                        # direction reversed); nodes without corner data (has False) pass
+                        cone = not taken[a]
+                        for w in (u, v):
+                            if cone and w >= 0 and has[w]:
+                                c1 = dx * dirs[w, 1] - dy * dirs[w, 0]
+                                c2 = dx * dirs[w, 3] - dy * dirs[w, 2]
+                                cone = (c1 >= 0.0 and c2 >= 0.0) or (c1 <= 0.0 and c2 <= 0.0)
                     if not every and not cone:
                         continue
                     if segment_free(ux, uy, p[v, 0], p[v, 1], edges, w_grid, cell_ptr, cell_items,
