@@ -27,7 +27,7 @@ def _frozen(arr: NDArray, dtype: type) -> NDArray:
     return out
 
 
-@dataclass(frozen=True, eq=False, slots=True, weakref_slot=True)
+@dataclass(frozen=True, eq=False)
 class Path:
     """A path found by a search.
 
@@ -85,13 +85,8 @@ class Path:
         nodes.setflags(write=False)
         points.setflags(write=False)
         path = _new(cls)
-        _set_nodes(path, nodes)
-        _set_points(path, points)
-        _set_cost(path, cost)
-        _set_expansions(path, expansions)
-        _set_partial(path, partial)
-        _set_start_moved(path, start_moved)
-        _set_goal_moved(path, goal_moved)
+        _set(path, "__dict__", {"nodes": nodes, "points": points, "cost": cost, "expansions": expansions,
+                                "partial": partial, "start_moved": start_moved, "goal_moved": goal_moved})
         return path
 
     @property
@@ -110,10 +105,7 @@ class Path:
 
 
 _new = object.__new__
-# the slots' own setters: a frozen dataclass refuses plain assignment
-_set_nodes, _set_points, _set_cost, _set_expansions, _set_partial, _set_start_moved, _set_goal_moved = (
-    getattr(Path, name).__set__ for name in ("nodes", "points", "cost", "expansions", "partial", "start_moved",
-                                              "goal_moved"))
+_set = object.__setattr__  # a frozen dataclass refuses plain assignment: its fields go in as one dictionary
 
 
 def path_from_parents(
