@@ -337,34 +337,6 @@ def _f(xy, nroot, nint, ng, i, sx, sy, gx, gy):
     return ng[i] + h_value(rx, ry, nint[4 * i], nint[4 * i + 1], nint[4 * i + 2], nint[4 * i + 3], gx, gy)
 
 
-@njit(cache=True, inline="always")  # a leaf at two call sites, one of them hot: no call per node
-def _add(nroot, nslot, nint, ng, npar, root_g, root_stamp, n_nodes, slot, lx, ly, rx, ry, root, g, parent, stamp,
-         eps):
-    """Store a node unless its root vertex is known with a smaller g (root-level pruning);
-    returns the new node count, -1 when the pool is full."""
-    if root >= 0:
-        if root_stamp[root] == stamp:
-            if root_g[root] + eps < g:
-                return n_nodes
-            if g < root_g[root]:
-                root_g[root] = g
-        else:
-            root_stamp[root] = stamp
-            root_g[root] = g
-    if n_nodes >= len(nroot):
-        return -1
-    i = n_nodes
-    nroot[i] = root
-    nslot[i] = slot
-    nint[4 * i] = lx
-    nint[4 * i + 1] = ly
-    nint[4 * i + 2] = rx
-    nint[4 * i + 3] = ry
-    ng[i] = g
-    npar[i] = parent
-    return n_nodes + 1
-
-
 @njit(cache=True)
 def _begin(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, start_polys, goal_polys, nint, ng, keys, root_g,
            sx, sy, gx, gy, eps, budget):
@@ -442,13 +414,19 @@ def _begin(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, start_polys, 
             if (_orient(ax, ay, bx, by, sx, sy) == 0.0 and min(ax, bx) <= sx <= max(ax, bx)
                     and min(ay, by) <= sy <= max(ay, by)):
                 continue  # the start lies on this edge
-            n = _add(nroot, nslot, nint, ng, npar, root_g, root_stamp, n_nodes, twins[e],
-                     xy[b, 0], xy[b, 1], xy[a, 0], xy[a, 1], -1, 0.0, -1, stamp, eps)
-            if n < 0:
+            # a node rooted at the start (no root pruning: that is for vertex roots, see _run)
+            if n_nodes >= len(nroot):
                 return NEED_SPACE
-            if n > n_nodes:
-                size = heap_push(keys, vals, size, _f(xy, nroot, nint, ng, n_nodes, sx, sy, gx, gy), n_nodes)
-            n_nodes = n
+            nroot[n_nodes] = -1
+            nslot[n_nodes] = twins[e]
+            nint[4 * n_nodes] = bx
+            nint[4 * n_nodes + 1] = by
+            nint[4 * n_nodes + 2] = ax
+            nint[4 * n_nodes + 3] = ay
+            ng[n_nodes] = 0.0
+            npar[n_nodes] = -1
+            size = heap_push(keys, vals, size, _f(xy, nroot, nint, ng, n_nodes, sx, sy, gx, gy), n_nodes)
+            n_nodes += 1
     wi[S_NODES] = n_nodes
     wi[S_HEAP] = size
     return RUNNING
@@ -601,10 +579,29 @@ def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nin
                         if not (can_left and tl < 1.0):
                             continue
                         n_lx, n_ly, n_rx, n_ry, n_root, n_g = bx, by, px_l, py_l, va, g_left
-                    n_nodes = _add(nroot, nslot, nint, ng, npar, root_g, root_stamp, n_nodes, twins[e],
-                                   n_lx, n_ly, n_rx, n_ry, n_root, n_g, i, stamp, eps)
-                    if n_nodes < 0:
+                    # store the node unless its root vertex is known with a smaller g (root-level
+                    # pruning; the start's nodes have no vertex root); n_nodes -1: the pool is full
+                    if n_root >= 0:
+                        if root_stamp[n_root] == stamp:
+                            if root_g[n_root] + eps < n_g:
+                                continue
+                            if n_g < root_g[n_root]:
+                                root_g[n_root] = n_g
+                        else:
+                            root_stamp[n_root] = stamp
+                            root_g[n_root] = n_g
+                    if n_nodes >= len(nroot):
+                        n_nodes = -1
                         break
+                    nroot[n_nodes] = n_root
+                    nslot[n_nodes] = twins[e]
+                    nint[4 * n_nodes] = n_lx
+                    nint[4 * n_nodes + 1] = n_ly
+                    nint[4 * n_nodes + 2] = n_rx
+                    nint[4 * n_nodes + 3] = n_ry
+                    ng[n_nodes] = n_g
+                    npar[n_nodes] = i
+                    n_nodes += 1
             e = en
         if n_nodes < 0:
             status = NEED_SPACE

@@ -30,7 +30,6 @@ radius r covers the bounds eroded by r).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -48,6 +47,7 @@ from navmesh.path import Path
 from navmesh.polymesh.corridor import corridor_search, funnel
 from navmesh.polymesh.locate import bucket_grid
 from navmesh.polymesh.mesh import PolyMesh, next_slots
+from navmesh.polymesh.raycast import MeshRaycast
 from navmesh.polymesh.sliced import MeshSlicedSearch, start_search
 from navmesh.query_options import cached_query_options
 from navmesh.terrain import CostProfile
@@ -61,31 +61,6 @@ _search, _FIND, _NEED_SPACE = PK.search, PK.OP_FIND, PK.NEED_SPACE  # bound once
 _trusted = Path._trusted
 _PAIRS = (tuple, list, np.ndarray)
 _REALS = (float, int, np.float64)  # exactly these types (bool, a subclass of int, goes the long way)
-
-
-@dataclass(frozen=True, eq=False)
-class MeshRaycast:
-    """Result of :meth:`MeshQuery.raycast` (Detour's ``raycast``).
-
-    Attributes
-    ----------
-    hit : bool
-        True when a wall stops the segment before ``end``.
-    t : float
-        Fraction of the segment walked before the wall (1.0 when nothing was hit).
-    point : float64 array of shape (2,)
-        Where the walk stops: the wall hit, or ``end``.
-    normal : float64 array of shape (2,)
-        Unit normal of the wall hit, pointing into the walkable side ((0, 0) without a hit).
-    polygons : int32 array
-        The polygons visited, in order.
-    """
-
-    hit: bool
-    t: float
-    point: NDArray[np.float64]
-    normal: NDArray[np.float64]
-    polygons: NDArray[np.int32]
 
 
 def _check_mesh(mesh: Any) -> PolyMesh:
