@@ -328,16 +328,6 @@ def search(op, xy, mi, grid, wi, wf, sx, sy, gx, gy, n_start, n_goal, eps, budge
 
 
 @njit(cache=True)
-def _f(xy, nroot, nint, ng, i, sx, sy, gx, gy):
-    """f = g + h of node ``i`` (computed when it goes on the heap: nodes expanded at once by
-    intermediate pruning never need it)."""
-    root = nroot[i]
-    rx = xy[root, 0] if root >= 0 else sx
-    ry = xy[root, 1] if root >= 0 else sy
-    return ng[i] + h_value(rx, ry, nint[4 * i], nint[4 * i + 1], nint[4 * i + 2], nint[4 * i + 3], gx, gy)
-
-
-@njit(cache=True)
 def _begin(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, start_polys, goal_polys, nint, ng, keys, root_g,
            sx, sy, gx, gy, eps, budget):
     """Start a search with a new stamp: mark the dead-end polygons it may enter and store the
@@ -425,7 +415,7 @@ def _begin(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, start_polys, 
             nint[4 * n_nodes + 3] = ay
             ng[n_nodes] = 0.0
             npar[n_nodes] = -1
-            size = heap_push(keys, vals, size, _f(xy, nroot, nint, ng, n_nodes, sx, sy, gx, gy), n_nodes)
+            size = heap_push(keys, vals, size, h_value(sx, sy, bx, by, ax, ay, gx, gy), n_nodes)  # f = 0 + h
             n_nodes += 1
     wi[S_NODES] = n_nodes
     wi[S_HEAP] = size
@@ -620,8 +610,11 @@ def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nin
         if i_next >= 0:
             i = i_next
             continue
-        for k in range(first, n_nodes):
-            size = heap_push(keys, vals, size, _f(xy, nroot, nint, ng, k, sx, sy, gx, gy), k)
+        for k in range(first, n_nodes):  # f = g + h, computed here: nodes expanded at once never need it
+            rk = nroot[k]
+            f = ng[k] + h_value(xy[rk, 0] if rk >= 0 else sx, xy[rk, 1] if rk >= 0 else sy, nint[4 * k],
+                                nint[4 * k + 1], nint[4 * k + 2], nint[4 * k + 3], gx, gy)
+            size = heap_push(keys, vals, size, f, k)
         i = -1
     wi[S_NODES] = n_nodes
     wi[S_HEAP] = size
