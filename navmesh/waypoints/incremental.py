@@ -384,8 +384,7 @@ class PairAnswers:
 
     def __call__(self, keys: NDArray[np.int64]) -> NDArray[np.bool_]:
         out = np.empty(len(keys), dtype=bool)
-        new_keys: list[NDArray[np.int64]] = []
-        new_free: list[NDArray[np.bool_]] = []
+        new = np.zeros(len(keys), dtype=bool)  # which keys were tested (a mask: no copies kept per block)
         step = max(int(PAIR_BLOCK), 1)
         for s in range(0, len(keys), step):
             block, answer = keys[s : s + step], out[s : s + step]
@@ -397,20 +396,17 @@ class PairAnswers:
             if todo.size:
                 fresh = block[todo]
                 answer[todo] = self._test(fresh // self._n, fresh % self._n)
-                new_keys.append(fresh)
-                new_free.append(answer[todo])
-        n_new = sum(len(k) for k in new_keys)
-        if n_new == 0:
+                new[s + todo] = True
+                del fresh
+        if not new.any():
             return out
-        if len(self.keys) == 0 and n_new == len(keys):
-            del new_keys, new_free
+        if len(self.keys) == 0 and new.all():
             self.keys, self.free = keys, out.copy()
             return out
-        fresh = np.concatenate(new_keys) if len(new_keys) > 1 else new_keys[0]
-        del new_keys
+        fresh = keys[new]
         # the new keys are sorted and absent from the table: inserting keeps it sorted
         where = np.searchsorted(self.keys, fresh)
         self.keys = np.insert(self.keys, where, fresh)
         del fresh
-        self.free = np.insert(self.free, where, np.concatenate(new_free))
+        self.free = np.insert(self.free, where, out[new])
         return out
