@@ -7,30 +7,43 @@ load it (a fraction of a second, still a visible hitch in a game's first ``on_up
 :func:`warm_up_steps` from a loading screen: one short step per frame, with the compiling done by
 a helper process so that frames keep coming.
 
+For a game whose first screen needs only some parts, :class:`KernelLoader` is the same work as
+an object that says what is ready on the way: :meth:`KernelLoader.compiled` (numba's on-disk cache
+holds the parts' kernels, so a first call only loads them, milliseconds) and
+:meth:`KernelLoader.loaded` (their steps ran in this process). Every finished part is written
+down in a small record beside numba's cache (``navmesh-parts-pyXY.json``, keyed by the kernel
+sources, numba's version and the machine), so a later start knows at once which parts are
+compiled without loading them.
+
 The first real compilation in a process (a cache miss, not a cache load) also logs the one-time
 notice "compiling navigation kernels, once ..." on the ``navmesh`` logger at WARNING level, so a
-program that seems to hang on its first search says why. Nothing is printed by the library itself:
-with no logging configured, Python shows warnings on stderr.
+program that seems to hang on its first search says why (the listener is registered with the
+kernels, in :mod:`navmesh._kernels`). Nothing is printed by the library itself: with no logging
+configured, Python shows warnings on stderr.
+
+Importing this module is cheap (numba is imported by the first step), so a loading screen can
+make its :class:`KernelLoader` before its first frame.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import os
 import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 import numpy as np
-from numba.core import config as numba_config
-from numba.core import event
 
 from navmesh._checks import describe
 from navmesh.errors import InvalidOptionError
 
-__all__ = ["warm_up", "warm_up_steps", "PARTS"]
+__all__ = ["warm_up", "warm_up_steps", "KernelLoader", "PARTS"]
 
 logger = logging.getLogger("navmesh")
 
@@ -158,10 +171,14 @@ def _followers(ctx: dict[str, Any]) -> None:
 def _crowds(ctx: dict[str, Any]) -> None:
     from navmesh.steering import Crowd
 
-    for world in (ctx["nav"], _small_grid()):
-        crowd = Crowd(world)
-        ids = crowd.add([[0.5, 0.5], [0.5, 1.5]], radius=0.2, speed=4.0)
-        crowd.move_to(ids, [5.5, 2.5])
+    # on the graph the goal lies behind the wall: each unit's own sliced search, and (a group of
+    # at least shared_search_min units) one route tree from the goal that the units join in sight
+    for world, starts, goal, shared in ((ctx["nav"], [[1.0, 5.0], [1.0, 6.0]], [11.0, 5.0], 4),
+                                        (ctx["nav"], [[1.0, 5.0], [1.0, 6.0]], [11.0, 5.0], 2),
+                                        (_small_grid(), [[0.5, 0.5], [0.5, 1.5]], [5.5, 2.5], 4)):
+        crowd = Crowd(world, shared_search_min=shared)
+        ids = crowd.add(starts, radius=0.2, speed=4.0)
+        crowd.move_to(ids, goal)
         for _ in range(3):
             crowd.update(1 / 60)
 
@@ -243,8 +260,10 @@ class _Helper:
         root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
-        if numba_config.CACHE_DIR:
-            env["NUMBA_CACHE_DIR"] = numba_config.CACHE_DIR
+        from numba.core import config
+
+        if config.CACHE_DIR:
+            env["NUMBA_CACHE_DIR"] = config.CACHE_DIR
         code = "import sys, navmesh.warmup as w; w._serve(sys.argv[1], sys.argv[2])"
         try:
             self.process = subprocess.Popen(
@@ -300,29 +319,244 @@ def _serve(parts: str, owned: str) -> None:
     ctx: dict[str, Any] = {}
     mine = set(owned.split(","))
     plan = _plan(parts.split(","))
+    record = _Record()
     for index, (part, _, work) in enumerate(plan):
         if part not in mine:
             continue
         if index > 0 and plan[index - 1][0] != part:
             ctx.clear()
         work(ctx)
+        if index + 1 == len(plan) or plan[index + 1][0] != part:
+            record.add(part)
         print(index, flush=True)
 
 
-class _CompileSeen(event.Listener):
-    """Counts real numba compilations (cache misses) in this process."""
+# -- the record of compiled parts ------------------------------------------------------------------
+
+
+class _Record:
+    """The parts whose kernels numba's on-disk cache holds, in a small JSON file beside that cache.
+
+    The record is valid for the kernel sources (each file's modification time and size, what
+    numba checks too), numba's version, Python's version and the machine (numba's target triple,
+    CPU name and features) it was written with; anything else reads as an empty record. With
+    ``NUMBA_DISABLE_JIT=1`` nothing compiles, and every part counts as compiled.
+    """
 
     def __init__(self) -> None:
-        self.count = 0
+        import numba
+        from numba.core import config
 
-    def on_start(self, ev: event.Event) -> None:
-        self.count += 1
+        from navmesh._kernels.heap import trace_back
 
-    def on_end(self, ev: event.Event) -> None:
-        pass
+        self.jit = not config.DISABLE_JIT
+        self.path: Path | None = None
+        self.key: dict[str, Any] = {}
+        if not self.jit:
+            return
+        try:
+            self.path = Path(trace_back.stats.cache_path) / f"navmesh-parts-py{sys.version_info[0]}{sys.version_info[1]}.json"
+            machine = repr(trace_back.targetctx.codegen().magic_tuple()).encode()
+        except Exception:  # noqa: BLE001 - no usable cache location: no record, every part is compiled on use
+            self.path = None
+            return
+        folder = Path(trace_back.py_func.__code__.co_filename).parent
+        sources = {f.name: [f.stat().st_mtime_ns, f.stat().st_size] for f in sorted(folder.glob("*.py"))}
+        self.key = {"numba": numba.__version__, "machine": hashlib.sha256(machine).hexdigest(), "sources": sources}
+
+    def parts(self) -> set[str]:
+        """The parts recorded as compiled (all of them without the JIT)."""
+        if not self.jit:
+            return set(PARTS)
+        if self.path is None:
+            return set()
+        try:
+            data = json.loads(self.path.read_text())
+        except (OSError, ValueError):
+            return set()
+        if not isinstance(data, dict) or data.get("key") != self.key or not isinstance(data.get("parts"), list):
+            return set()
+        return {p for p in data["parts"] if p in _STEPS}
+
+    def add(self, part: str) -> None:
+        """Record ``part`` as compiled (written atomically; a failure to write only loses the record)."""
+        if self.path is None:
+            return
+        parts = sorted(self.parts() | {part})
+        tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_text(json.dumps({"key": self.key, "parts": parts}))
+            os.replace(tmp, self.path)
+        except OSError:
+            try:
+                tmp.unlink()
+            except OSError:
+                pass
+
+
+def _compile_counter() -> Any:
+    """A numba event listener counting real compilations (cache misses) in this process."""
+    from numba.core import event
+
+    class CompileSeen(event.Listener):
+        count = 0
+
+        def on_start(self, ev: event.Event) -> None:
+            self.count += 1
+
+        def on_end(self, ev: event.Event) -> None:
+            pass
+
+    return CompileSeen()
 
 
 # -- public API ----------------------------------------------------------------------------------------
+
+
+class KernelLoader:
+    """Compile (or load from numba's cache) the kernels of ``parts`` one short step at a time,
+    knowing on the way which parts are ready.
+
+    :func:`warm_up_steps` is this object as a generator. Use the object when the game should
+    start before everything is loaded: show the first screen once the parts it uses are
+    :meth:`compiled` (or :meth:`loaded`), then keep calling :meth:`step` between frames.
+
+    Parameters
+    ----------
+    parts : iterable of {"waypoints", "grid", "jps", "flowfield", "steering", "mesh"}
+        What the game uses (default: all), in the order to load them.
+    background : bool
+        Compile in helper processes (default), see :func:`warm_up_steps`.
+
+    Raises
+    ------
+    InvalidOptionError
+        An unknown part, or ``background`` is not a bool.
+
+    Notes
+    -----
+    ``done`` steps of ``total`` have run in this process; ``name`` is the next step's
+    (``"grid: grid paths"``, ``""`` when finished). The first step imports numba, loads (or
+    compiles) one tiny kernel and reads the record of compiled parts; from the first step that
+    really compiles, helper processes compile the parts not yet recorded while :meth:`step`
+    returns at once. Helper processes stop when the last step is done or at :meth:`close`.
+
+    Examples
+    --------
+    >>> loader = KernelLoader(["jps", "grid"])
+    >>> loader.compiled(["jps"]), loader.total
+    (False, 5)
+    >>> while not loader.finished:
+    ...     _ = loader.step()
+    >>> loader.compiled(["jps"]) and loader.loaded(["jps", "grid"])
+    True
+    """
+
+    def __init__(self, parts: Iterable[str] = PARTS, *, background: bool = True) -> None:
+        self.parts = _check_parts(parts)
+        if not isinstance(background, (bool, np.bool_)):
+            raise InvalidOptionError(f"background={describe(background)} is not valid; expected True or False")
+        self.background = bool(background)
+        self.plan = _plan(self.parts)
+        self.total = len(self.plan)
+        self.done = 0
+        self.closed = False
+        self._ctx: dict[str, Any] = {}
+        self._owner: dict[str, _Helper] = {}
+        self._record: _Record | None = None
+        self._recorded: set[str] = set()
+        self._seen: Any = None
+
+    @property
+    def name(self) -> str:
+        """The next step, as ``"part: label"`` (``""`` when every step is done)."""
+        if self.done >= self.total:
+            return ""
+        part, label, _ = self.plan[self.done]
+        return f"{part}: {label}"
+
+    @property
+    def finished(self) -> bool:
+        """Whether every step has run in this process."""
+        return self.done >= self.total
+
+    def _indices(self, parts: Iterable[str]) -> list[int]:
+        wanted = _check_parts(parts)
+        missing = [p for p in wanted if p not in self.parts]
+        if missing:
+            raise InvalidOptionError(f"parts={describe(missing)} is not valid; this loader loads {self.parts}")
+        return [i for i, (part, _, _) in enumerate(self.plan) if part in wanted]
+
+    def compiled(self, parts: Iterable[str]) -> bool:
+        """Whether numba's cache holds every kernel of ``parts``: a first call then only loads
+        them (milliseconds), it never compiles. Known from the first step on (False before)."""
+        return self.compiled_steps(parts) == len(self._indices(parts))
+
+    def compiled_steps(self, parts: Iterable[str]) -> int:
+        """How many of the steps of ``parts`` have their kernels in numba's cache."""
+        indices = self._indices(parts)
+        if self.done == 0:
+            return 0
+        count = 0
+        for i in indices:
+            part = self.plan[i][0]
+            helper = self._owner.get(part)
+            if i < self.done or part in self._recorded or (helper is not None and i in helper.done):
+                count += 1
+        return count
+
+    def loaded(self, parts: Iterable[str]) -> bool:
+        """Whether every step of ``parts`` has run in this process (their kernels are loaded)."""
+        return all(i < self.done for i in self._indices(parts))
+
+    def step(self) -> bool:
+        """Run the next step, or, while a helper process is still compiling it, wait 2 ms and
+        return. Returns True when a step was done (False when waiting or finished)."""
+        if self.finished or self.closed:
+            return False
+        index = self.done
+        part, _, work = self.plan[index]
+        helper = self._owner.get(part)
+        if helper is not None and not helper.has(index):
+            time.sleep(0.002)  # keep a frame's worth of calls from spinning a core
+            return False
+        if self._seen is None:
+            from numba.core import event
+
+            self._seen = _compile_counter()
+            event.register("numba:compile", self._seen)
+        if index > 0 and self.plan[index - 1][0] != part:
+            self._ctx.clear()
+        before = self._seen.count
+        work(self._ctx)
+        self.done += 1
+        if index == 0:
+            self._record = _Record()
+            self._recorded = self._record.parts()
+        elif self.done == self.total or self.plan[self.done][0] != part:
+            if part not in self._recorded and self._record is not None:
+                self._record.add(part)
+                self._recorded.add(part)
+        if self.background and self._record is not None and self._record.jit and not self._owner \
+                and self._seen.count > before and not self.finished:
+            remaining = [p for p in dict.fromkeys(p for p, _, _ in self.plan[self.done:]) if p not in self._recorded]
+            if remaining:
+                self._owner = _helpers(self.parts, remaining)
+        if self.finished:
+            self.close()
+        return True
+
+    def close(self) -> None:
+        """Stop the helper processes (a game closing early); later :meth:`step` calls do nothing."""
+        if self._seen is not None:
+            from numba.core import event
+
+            event.unregister("numba:compile", self._seen)
+            self._seen = None
+        for helper in set(self._owner.values()):
+            helper.stop()
+        self.closed = True
 
 
 def warm_up_steps(parts: Iterable[str] = PARTS, *, background: bool = True) -> Iterator[tuple[int, int, str]]:
@@ -330,6 +564,7 @@ def warm_up_steps(parts: Iterable[str] = PARTS, *, background: bool = True) -> I
 
     A generator for loading screens: call ``next()`` once per frame (or iterate) and draw a
     progress bar from what it yields. The first value comes at once, before any work.
+    (:class:`KernelLoader` is the same work as an object that also says which parts are ready.)
 
     Parameters
     ----------
@@ -361,34 +596,14 @@ def warm_up_steps(parts: Iterable[str] = PARTS, *, background: bool = True) -> I
     >>> steps[0], steps[-1]
     ((0, 2, 'navmesh: kernel cache'), (2, 2, ''))
     """
-    wanted = _check_parts(parts)
-    if not isinstance(background, (bool, np.bool_)):
-        raise InvalidOptionError(f"background={describe(background)} is not valid; expected True or False")
-    plan = _plan(wanted)
-    total = len(plan)
-    use_helper = bool(background) and not numba_config.DISABLE_JIT
-    seen = _CompileSeen()
-    event.register("numba:compile", seen)
-    owner: dict[str, _Helper] = {}
-    ctx: dict[str, Any] = {}
+    loader = KernelLoader(parts, background=background)
     try:
-        for index, (part, label, work) in enumerate(plan):
-            name = f"{part}: {label}"
-            yield index, total, name
-            if index > 0 and plan[index - 1][0] != part:
-                ctx.clear()
-            while part in owner and not owner[part].has(index):
-                time.sleep(0.002)  # keep a frame's worth of calls from spinning a core
-                yield index, total, name
-            before = seen.count
-            work(ctx)
-            if use_helper and not owner and seen.count > before and index + 1 < total:
-                owner = _helpers(wanted, list(dict.fromkeys(p for p, _, _ in plan[index + 1:])))
-        yield total, total, ""
+        yield 0, loader.total, loader.name
+        while not loader.finished:
+            loader.step()
+            yield loader.done, loader.total, loader.name
     finally:
-        event.unregister("numba:compile", seen)
-        for helper in set(owner.values()):
-            helper.stop()
+        loader.close()
 
 
 def warm_up(
@@ -437,6 +652,7 @@ def warm_up(
     if progress is not None and not callable(progress):
         raise InvalidOptionError(f"progress={describe(progress)} is not valid; expected a callable or None")
     seconds: dict[str, float] = {}
+    record: _Record | None = None
     for done, part in enumerate(wanted):
         logger.info("navmesh warm-up: %s (%d of %d)", part, done + 1, len(wanted))
         if progress is not None:
@@ -446,30 +662,9 @@ def warm_up(
         for _, work in _STEPS[part]:
             work(ctx)
         seconds[part] = time.perf_counter() - t0
+        record = record or _Record()
+        record.add(part)
     logger.info("navmesh warm-up done in %.2f s", sum(seconds.values()))
     if progress is not None:
         progress("", len(wanted), len(wanted))
     return seconds
-
-
-class _CompileNotice(event.Listener):
-    """Logs :data:`COMPILE_NOTICE` the first time numba really compiles a navmesh kernel."""
-
-    def __init__(self) -> None:
-        self.told = False
-
-    def on_start(self, ev: event.Event) -> None:
-        if self.told:
-            return
-        dispatcher = (ev.data or {}).get("dispatcher")
-        module = getattr(getattr(dispatcher, "py_func", None), "__module__", "") or ""
-        if module.startswith("navmesh."):
-            self.told = True
-            logger.warning(COMPILE_NOTICE)
-
-    def on_end(self, ev: event.Event) -> None:
-        pass
-
-
-_notice = _CompileNotice()
-event.register("numba:compile", _notice)
