@@ -38,9 +38,6 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
-import numpy as np
-
-from navmesh._checks import describe
 from navmesh.errors import InvalidOptionError
 
 __all__ = ["warm_up", "warm_up_steps", "KernelLoader", "PARTS"]
@@ -122,6 +119,8 @@ def _grid_paths(ctx: dict[str, Any]) -> None:
 
 
 def _grid_astar(ctx: dict[str, Any]) -> None:
+    import numpy as np
+
     from navmesh.grid import GridMap, grid_astar
 
     grid_astar(_small_grid(), 0, 17)
@@ -145,6 +144,8 @@ def _jps(ctx: dict[str, Any]) -> None:
 
 
 def _flowfield(ctx: dict[str, Any]) -> None:
+    import numpy as np
+
     from navmesh.grid import FlowField
 
     grid = _small_grid()
@@ -214,6 +215,13 @@ _STEPS: dict[str, tuple[tuple[str, Callable[[dict[str, Any]], None]], ...]] = {
 }
 
 
+def _describe(value: Any) -> str:
+    """``value`` for an error message (navmesh._checks' rule, imported only when one is raised)."""
+    from navmesh._checks import describe
+
+    return describe(value)
+
+
 def _check_parts(parts: Any) -> list[str]:
     if isinstance(parts, str):
         parts = (parts,)
@@ -221,15 +229,17 @@ def _check_parts(parts: Any) -> list[str]:
         wanted = list(dict.fromkeys(parts))
     except TypeError:
         raise InvalidOptionError(
-            f"parts={describe(parts)} is not valid; expected one or more of {list(PARTS)}"
+            f"parts={_describe(parts)} is not valid; expected one or more of {list(PARTS)}"
         ) from None
     unknown = [p for p in wanted if not isinstance(p, str) or p not in _STEPS]
     if unknown or not wanted:
-        raise InvalidOptionError(f"parts={describe(wanted)} is not valid; expected one or more of {list(PARTS)}")
+        raise InvalidOptionError(f"parts={_describe(wanted)} is not valid; expected one or more of {list(PARTS)}")
     return wanted
 
 
 def _probe(ctx: dict[str, Any]) -> None:
+    import numpy as np
+
     from navmesh._kernels.heap import trace_back
 
     trace_back(np.full(2, -1, np.int32), 1)  # every search's last step: never compiled in vain
@@ -455,8 +465,8 @@ class KernelLoader:
 
     def __init__(self, parts: Iterable[str] = PARTS, *, background: bool = True) -> None:
         self.parts = _check_parts(parts)
-        if not isinstance(background, (bool, np.bool_)):
-            raise InvalidOptionError(f"background={describe(background)} is not valid; expected True or False")
+        if not isinstance(background, bool) and type(background).__name__ != "bool_":
+            raise InvalidOptionError(f"background={_describe(background)} is not valid; expected True or False")
         self.background = bool(background)
         self.plan = _plan(self.parts)
         self.total = len(self.plan)
@@ -485,7 +495,7 @@ class KernelLoader:
         wanted = _check_parts(parts)
         missing = [p for p in wanted if p not in self.parts]
         if missing:
-            raise InvalidOptionError(f"parts={describe(missing)} is not valid; this loader loads {self.parts}")
+            raise InvalidOptionError(f"parts={_describe(missing)} is not valid; this loader loads {self.parts}")
         return [i for i, (part, _, _) in enumerate(self.plan) if part in wanted]
 
     def compiled(self, parts: Iterable[str]) -> bool:
@@ -650,7 +660,7 @@ def warm_up(
     """
     wanted = _check_parts(parts)
     if progress is not None and not callable(progress):
-        raise InvalidOptionError(f"progress={describe(progress)} is not valid; expected a callable or None")
+        raise InvalidOptionError(f"progress={_describe(progress)} is not valid; expected a callable or None")
     seconds: dict[str, float] = {}
     record: _Record | None = None
     for done, part in enumerate(wanted):
