@@ -27,18 +27,13 @@ make its :class:`KernelLoader` before its first frame.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
-import os
-import subprocess
-import sys
-import threading
 import time
-from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from navmesh.errors import InvalidOptionError
+from navmesh.warmup_helpers import Helper, start_helpers
+from navmesh.warmup_record import CompiledParts
 
 __all__ = ["warm_up", "warm_up_steps", "KernelLoader", "PARTS"]
 
@@ -251,85 +246,13 @@ def _plan(parts: list[str]) -> list[Step]:
     return [("navmesh", "kernel cache", _probe)] + [(part, label, work) for part in parts for label, work in _STEPS[part]]
 
 
-# -- the helper process ----------------------------------------------------------------------------
-
-
-# Relative cold compile cost of each part (CPU seconds on the reference machine, rounded), used
-# to share the parts between helper processes.
-_COST = {"waypoints": 45.0, "grid": 16.0, "steering": 12.0, "mesh": 10.0, "jps": 3.0, "flowfield": 3.0}
-_MAX_HELPERS = 3
-
-
-class _Helper:
-    """A fresh interpreter that runs the steps of some parts (filling numba's on-disk cache) and
-    reports each finished step on its stdout; this process then only loads what it compiled."""
-
-    def __init__(self, parts: list[str], owned: list[str]) -> None:
-        self.done: set[int] = set()  # plan indices whose kernels are in the cache
-        self.failed = False
-        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
-        from numba.core import config
-
-        if config.CACHE_DIR:
-            env["NUMBA_CACHE_DIR"] = config.CACHE_DIR
-        code = "import sys, navmesh.warmup as w; w._serve(sys.argv[1], sys.argv[2])"
-        try:
-            self.process = subprocess.Popen(
-                [sys.executable, "-c", code, ",".join(parts), ",".join(owned)], env=env,
-                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-            )
-        except OSError:
-            self.failed = True
-            return
-        self.reader = threading.Thread(target=self._read, name="navmesh-warm-up", daemon=True)
-        self.reader.start()
-
-    def _read(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            try:
-                self.done.add(int(line))
-            except ValueError:
-                pass
-        if self.process.wait() != 0:
-            self.failed = True
-
-    def has(self, step: int) -> bool:
-        """Whether step ``step`` is compiled, or the helper cannot do it (this process must)."""
-        return self.failed or step in self.done
-
-    def stop(self) -> None:
-        if not self.failed and self.process.poll() is None:
-            self.process.kill()
-            self.process.wait()
-
-
-def _helpers(parts: list[str], remaining: list[str]) -> dict[str, _Helper]:
-    """Helper processes for the ``remaining`` parts, up to one per core (at most
-    ``_MAX_HELPERS``), each given about the same compile cost; returns the helper of each part."""
-    n = max(1, min(len(remaining), os.cpu_count() or 1, _MAX_HELPERS))
-    shares: list[list[str]] = [[] for _ in range(n)]
-    loads = [0.0] * n
-    for part in sorted(remaining, key=lambda p: -_COST[p]):
-        k = loads.index(min(loads))
-        shares[k].append(part)
-        loads[k] += _COST[part]
-    owner: dict[str, _Helper] = {}
-    for share in shares:
-        helper = _Helper(parts, share)
-        owner.update(dict.fromkeys(share, helper))
-    return owner
-
-
-def _serve(parts: str, owned: str) -> None:
+def serve(parts: str, owned: str) -> None:
     """The helper process: run the steps of the ``owned`` parts among ``parts`` (both
     comma-separated) and print each one's index in the plan of ``parts`` when done."""
     ctx: dict[str, Any] = {}
     mine = set(owned.split(","))
     plan = _plan(parts.split(","))
-    record = _Record()
+    record = CompiledParts(PARTS)
     for index, (part, _, work) in enumerate(plan):
         if part not in mine:
             continue
@@ -339,70 +262,6 @@ def _serve(parts: str, owned: str) -> None:
         if index + 1 == len(plan) or plan[index + 1][0] != part:
             record.add(part)
         print(index, flush=True)
-
-
-# -- the record of compiled parts ------------------------------------------------------------------
-
-
-class _Record:
-    """The parts whose kernels numba's on-disk cache holds, in a small JSON file beside that cache.
-
-    The record is valid for the kernel sources (each file's modification time and size, what
-    numba checks too), numba's version, Python's version and the machine (numba's target triple,
-    CPU name and features) it was written with; anything else reads as an empty record. With
-    ``NUMBA_DISABLE_JIT=1`` nothing compiles, and every part counts as compiled.
-    """
-
-    def __init__(self) -> None:
-        import numba
-        from numba.core import config
-
-        from navmesh._kernels.heap import trace_back
-
-        self.jit = not config.DISABLE_JIT
-        self.path: Path | None = None
-        self.key: dict[str, Any] = {}
-        if not self.jit:
-            return
-        try:
-            self.path = Path(trace_back.stats.cache_path) / f"navmesh-parts-py{sys.version_info[0]}{sys.version_info[1]}.json"
-            machine = repr(trace_back.targetctx.codegen().magic_tuple()).encode()
-        except Exception:  # noqa: BLE001 - no usable cache location: no record, every part is compiled on use
-            self.path = None
-            return
-        folder = Path(trace_back.py_func.__code__.co_filename).parent
-        sources = {f.name: [f.stat().st_mtime_ns, f.stat().st_size] for f in sorted(folder.glob("*.py"))}
-        self.key = {"numba": numba.__version__, "machine": hashlib.sha256(machine).hexdigest(), "sources": sources}
-
-    def parts(self) -> set[str]:
-        """The parts recorded as compiled (all of them without the JIT)."""
-        if not self.jit:
-            return set(PARTS)
-        if self.path is None:
-            return set()
-        try:
-            data = json.loads(self.path.read_text())
-        except (OSError, ValueError):
-            return set()
-        if not isinstance(data, dict) or data.get("key") != self.key or not isinstance(data.get("parts"), list):
-            return set()
-        return {p for p in data["parts"] if p in _STEPS}
-
-    def add(self, part: str) -> None:
-        """Record ``part`` as compiled (written atomically; a failure to write only loses the record)."""
-        if self.path is None:
-            return
-        parts = sorted(self.parts() | {part})
-        tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            tmp.write_text(json.dumps({"key": self.key, "parts": parts}))
-            os.replace(tmp, self.path)
-        except OSError:
-            try:
-                tmp.unlink()
-            except OSError:
-                pass
 
 
 def _compile_counter() -> Any:
@@ -473,8 +332,8 @@ class KernelLoader:
         self.done = 0
         self.closed = False
         self._ctx: dict[str, Any] = {}
-        self._owner: dict[str, _Helper] = {}
-        self._record: _Record | None = None
+        self._owner: dict[str, Helper] = {}
+        self._record: CompiledParts | None = None
         self._recorded: set[str] = set()
         self._seen: Any = None
 
@@ -542,7 +401,7 @@ class KernelLoader:
         work(self._ctx)
         self.done += 1
         if index == 0:
-            self._record = _Record()
+            self._record = CompiledParts(PARTS)
             self._recorded = self._record.parts()
         elif self.done == self.total or self.plan[self.done][0] != part:
             if part not in self._recorded and self._record is not None:
@@ -552,7 +411,7 @@ class KernelLoader:
                 and self._seen.count > before and not self.finished:
             remaining = [p for p in dict.fromkeys(p for p, _, _ in self.plan[self.done:]) if p not in self._recorded]
             if remaining:
-                self._owner = _helpers(self.parts, remaining)
+                self._owner = start_helpers(self.parts, remaining)
         if self.finished:
             self.close()
         return True
@@ -662,7 +521,7 @@ def warm_up(
     if progress is not None and not callable(progress):
         raise InvalidOptionError(f"progress={_describe(progress)} is not valid; expected a callable or None")
     seconds: dict[str, float] = {}
-    record: _Record | None = None
+    record: CompiledParts | None = None
     for done, part in enumerate(wanted):
         logger.info("navmesh warm-up: %s (%d of %d)", part, done + 1, len(wanted))
         if progress is not None:
@@ -672,7 +531,7 @@ def warm_up(
         for _, work in _STEPS[part]:
             work(ctx)
         seconds[part] = time.perf_counter() - t0
-        record = record or _Record()
+        record = record or CompiledParts(PARTS)
         record.add(part)
     logger.info("navmesh warm-up done in %.2f s", sum(seconds.values()))
     if progress is not None:
