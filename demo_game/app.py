@@ -92,6 +92,11 @@ class DemoWindow(arcade.Window):
             return
         self.kernels.step()
 
+    def close(self) -> None:
+        """Close the window, stopping helper processes still compiling kernels."""
+        self.kernels.close()
+        super().close()
+
     def _build_first(self) -> None:
         self._first = self.make_mode_view(self.args.mode)
 
