@@ -13,17 +13,31 @@ inputs (levels, segment arrays) are made before timing.
    against ``build_waypoint_graph`` on the same new level (its LineOfSight made beforehand); the
    two graphs are checked equal. Then the whole door operation, ``with_obstacle`` (new Level:
    validation and LineOfSight, plus the update), against a new Level plus a rebuild.
+4. The two line-of-sight backends on big levels (``--backends``; only this part with
+   ``--backends-only``): a 1,600-crate level (6,400 corners), an RTS-like level (rotated rectangles
+   and convex polygons on a 4096 x 4096 field, about 2,000 corners) and arena's corners, each with
+   ``k=8`` and ``k=None`` corner builds. Every (level, k, backend) runs in a fresh subprocess
+   (``--one``) that builds the level, loads the kernels with a tiny build, then times the build;
+   its peak memory is the process's high-water mark (``VmHWM`` of ``/proc/self/status``, or
+   ``ru_maxrss``: what the OS saw, GEOS and numpy included, level and imports too). Backends
+   of one level and k run one after the other, so a ratio compares runs under the same load.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
 import time
 import warnings
 from statistics import median
 
 import numpy as np
 import shapely
+import shapely.affinity
 from scipy.spatial import cKDTree
 
 from benchmarks.timing import machine_line
@@ -58,6 +72,82 @@ def random_level(n_waypoints: int = 10_000, n_obstacles: int = 500, seed: int = 
     return Level.rectangle(2040, 2040, obstacles=obstacles, waypoints=pts)
 
 
+def crate_level(n_side: int = 40, field: float = 4096.0, seed: int = 5) -> Level:
+    """``n_side**2`` apart axis-aligned crates on a square field, one per grid cell (4 corners each)."""
+    rng = np.random.default_rng(seed)
+    cell = field / n_side
+    i, j = np.meshgrid(np.arange(n_side), np.arange(n_side))
+    size = rng.uniform(0.2, 0.45, (n_side * n_side, 2)) * cell
+    lo = np.c_[i.ravel(), j.ravel()] * cell + rng.uniform(0.05, 0.5, (n_side * n_side, 2)) * cell
+    boxes = shapely.box(lo[:, 0], lo[:, 1], lo[:, 0] + size[:, 0], lo[:, 1] + size[:, 1])
+    return Level((0, 0, field, field), obstacles=list(boxes))
+
+
+def rts_level(n_rect: int = 420, n_poly: int = 210, field: float = 4096.0, seed: int = 11) -> Level:
+    """Rotated rectangles and convex polygons, overlapping at random, on a square field (an RTS map's
+    rocks and buildings): about 2,000 corners."""
+    rng = np.random.default_rng(seed)
+    obstacles = []
+    for _ in range(n_rect):
+        c = rng.uniform(100, field - 100, 2)
+        w, h = rng.uniform(20, 160, 2)
+        box = shapely.box(c[0] - w / 2, c[1] - h / 2, c[0] + w / 2, c[1] + h / 2)
+        obstacles.append(shapely.affinity.rotate(box, rng.uniform(0, 180), origin="centroid"))
+    for _ in range(n_poly):
+        c = rng.uniform(100, field - 100, 2)
+        angle = np.sort(rng.uniform(0, 2 * np.pi, rng.integers(5, 9)))
+        radius = rng.uniform(20, 90, len(angle))
+        obstacles.append(shapely.Polygon(np.c_[c[0] + radius * np.cos(angle), c[1] + radius * np.sin(angle)]).convex_hull)
+    return Level((0, 0, field, field), obstacles=obstacles)
+
+
+def arena_level() -> Level:
+    from benchmarks.anyangle import map_blocked
+    return grid_level(map_blocked("arena"))
+
+
+BIG_LEVELS = {"crates": crate_level, "rts": rts_level, "arena": arena_level}
+
+
+def peak_mb() -> float:
+    """This process's peak resident memory in MB (VmHWM; ru_maxrss where /proc is missing)."""
+    try:
+        for line in open("/proc/self/status"):
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def one_build(level_name: str, k: int | None, backend: str, runs: int) -> dict:
+    """Build ``level_name``'s corner graph ``runs`` times with one backend (run in a fresh process)."""
+    level = BIG_LEVELS[level_name]()
+    build_waypoint_graph(Level.rectangle(4, 4, waypoints=[[1, 1], [3, 3]]), visibility="kernel")  # load kernels
+    level.line_of_sight()  # made once per level, outside the timing (the Level caches it)
+    nav, t = timed(lambda: build_waypoint_graph(level, k=k, corners=True, visibility=backend), runs)
+    return {"seconds": t, "peak_mb": peak_mb(), "nodes": nav.n_nodes, "arcs": int(nav.graph.n_edges),
+            "cpu_s": resource.getrusage(resource.RUSAGE_SELF).ru_utime}
+
+
+def backends(levels: list[str], ks: list[int | None], runs: int) -> None:
+    print("\n== 4. line-of-sight backends on big levels (corner waypoints; one fresh process per backend)")
+    print(f"  {'level':<7} {'k':>4} {'corners':>7} {'arcs':>9} {'kernel s':>9} {'shapely s':>9} {'ratio':>6} "
+          f"{'kernel MB':>9} {'shapely MB':>10}  load before / after")
+    for name in levels:
+        for k in ks:
+            found, load = {}, [os.getloadavg()[0]]
+            for backend in ("kernel", "shapely"):
+                cmd = [sys.executable, "-m", "benchmarks.build", "--one", name, str(k), backend, "--runs", str(runs)]
+                out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+                found[backend] = json.loads(out.strip().splitlines()[-1])
+            load.append(os.getloadavg()[0])
+            kern, shp = found["kernel"], found["shapely"]
+            print(f"  {name:<7} {str(k):>4} {kern['nodes']:>7} {kern['arcs']:>9} {kern['seconds']:>9.2f} {shp['seconds']:>9.2f} "
+                  f"{shp['seconds'] / kern['seconds']:>5.1f}x {kern['peak_mb']:>9.0f} {shp['peak_mb']:>10.0f}  "
+                  f"{load[0]:.1f} / {load[1]:.1f}{'' if kern['arcs'] == shp['arcs'] else '  ARCS DIFFER'}")
+
+
 def same_graph(a, b) -> bool:
     return all(np.array_equal(getattr(a.graph, n), getattr(b.graph, n)) for n in ("points", "indptr", "indices", "lengths", "tags"))
 
@@ -86,8 +176,20 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--loop-sample", type=int, default=3000, help="segments timed in the per-segment loop")
+    ap.add_argument("--backends", action="store_true", help="also part 4: both backends on big levels")
+    ap.add_argument("--backends-only", action="store_true", help="only part 4")
+    ap.add_argument("--levels", nargs="+", default=list(BIG_LEVELS), choices=list(BIG_LEVELS), help="part 4's levels")
+    ap.add_argument("--k", nargs="+", default=["8", "None"], help="part 4's k values (None: all pairs)")
+    ap.add_argument("--one", nargs=3, metavar=("LEVEL", "K", "BACKEND"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.one:
+        name, k, backend = args.one
+        print(json.dumps(one_build(name, None if k == "None" else int(k), backend, args.runs)))
+        return
     print(machine_line())
+    if args.backends_only:
+        backends(args.levels, [None if k == "None" else int(k) for k in args.k], args.runs)
+        return
     build_waypoint_graph(Level.rectangle(4, 4, waypoints=[[1, 1], [3, 3]]), visibility="kernel")  # compile
 
     print("== 1. 10,000 waypoints, 500 obstacles, k=8")
@@ -133,6 +235,8 @@ def main(argv: list[str] | None = None) -> None:
         update_vs_rebuild(nav, shapely.box(1000, 1000, 1030, 1060), args.runs, f"10k level, {vis}")
     nav_g = build_waypoint_graph(grid, k=8, corners=True, visibility="kernel")
     update_vs_rebuild(nav_g, shapely.box(120, 120, 124, 126), args.runs, "jagged map, corners, kernel")
+    if args.backends:
+        backends(args.levels, [None if k == "None" else int(k) for k in args.k], args.runs)
 
 
 if __name__ == "__main__":

@@ -54,6 +54,13 @@ class Path:
         area counts as walkable: it may be pushed inside by at most about that much, unreported,
         so every point of a returned path is a valid endpoint again. How far an endpoint moved
         is ``|points[0] - start|`` (``|points[-1] - goal|``).
+
+    Notes
+    -----
+    ``Path(...)`` converts and freezes its arrays. The library's own searches make their paths
+    with :meth:`_trusted`, which takes arrays they have just made (of the right dtype, owned by
+    nobody else) and only marks them read-only: a find_path of a few microseconds must not spend
+    as much again on checks of its own output.
     """
 
     nodes: NDArray[np.int32]
@@ -69,6 +76,19 @@ class Path:
         object.__setattr__(self, "points", _frozen(self.points, np.float64))
         object.__setattr__(self, "cost", float(self.cost))
 
+    @classmethod
+    def _trusted(cls, nodes: NDArray[np.int32], points: NDArray[np.float64], cost: float, expansions: int,
+                 partial: bool, start_moved: bool, goal_moved: bool) -> Path:
+        """A Path of arrays the library has just made: ``nodes`` a fresh contiguous int32 array,
+        ``points`` a fresh contiguous (p, 2) or (p, d) float64 array, ``cost`` a Python float;
+        nothing is converted, the arrays are only made read-only (library use only)."""
+        nodes.setflags(write=False)
+        points.setflags(write=False)
+        path = _new(cls)
+        _set(path, "__dict__", {"nodes": nodes, "points": points, "cost": cost, "expansions": expansions,
+                                "partial": partial, "start_moved": start_moved, "goal_moved": goal_moved})
+        return path
+
     @property
     def length(self) -> float:
         """Geometric length of the polyline through ``points`` (world units)."""
@@ -82,6 +102,10 @@ class Path:
     def __repr__(self) -> str:
         tag = ", partial" if self.partial else ""
         return f"Path({len(self.nodes)} nodes, cost={self.cost:.6g}{tag})"
+
+
+_new = object.__new__
+_set = object.__setattr__  # a frozen dataclass refuses plain assignment: its fields go in as one dictionary
 
 
 def path_from_parents(

@@ -47,7 +47,6 @@ are shapely buffers (see :func:`navmesh.geometry.inflate`); the rule is exact fo
 
 from __future__ import annotations
 
-import math
 from typing import Iterable
 
 import numpy as np
@@ -57,6 +56,7 @@ from numpy.typing import ArrayLike, NDArray
 from navmesh._checks import check_option
 from navmesh._kernels.los import GAP_PINCH, GAP_SEAM, GAP_WEDGE
 from navmesh.errors import InvalidGeometryError
+from navmesh.sight_grid import BoxGrid, piece_length
 from navmesh.geometry import (
     JOINS,
     Join,
@@ -194,7 +194,6 @@ class LineOfSight:
             # a pinch point inside a wall edge becomes a vertex of it (a straight corner), so that
             # the gap table alone judges segments ending or passing there
             rows = _split_edges(rows, splits)
-            self._edge_tree = shapely.STRtree(shapely.linestrings(rows[:, :4].reshape(-1, 2, 2)))
         flag = np.zeros(len(rows))
         if len(self.pinch_points):
             starts = rows[:, :2]
@@ -205,8 +204,10 @@ class LineOfSight:
         # an edge the obstacle shares with the bounds outline is blocked.
         self.seams = self._find_seams(merged, bounds) if r == 0 else np.zeros((0, 4))
         self.gaps = self._gap_table()
-        self._gap_tree = shapely.STRtree(self._gap_geoms())
-        self._piece = _piece_length(self.edges)
+        self._piece = piece_length(self.edges)
+        # one grid of wall edges, then seams and pinch points (items past len(edges) are gaps)
+        g = np.concatenate([self.edges[:, :4], self.seams, np.c_[self.pinch_points, self.pinch_points]])
+        self._grid = BoxGrid(np.minimum(g[:, 0:2], g[:, 2:4]), np.maximum(g[:, 0:2], g[:, 2:4]), _CELL * self._piece)
 
     # -- set-up ------------------------------------------------------------------------------
     def _set_pinches(self, rows: NDArray[np.float64], group: NDArray[np.int64], merged: shapely.Geometry,
@@ -301,10 +302,6 @@ class LineOfSight:
             rows.append(np.column_stack([np.full(len(w), GAP_WEDGE), w]))
         return np.concatenate(rows).reshape(-1, 5)
 
-    def _gap_geoms(self) -> NDArray[np.object_]:
-        seams = shapely.linestrings(self.seams.reshape(-1, 2, 2)) if len(self.seams) else np.empty(0, dtype=object)
-        return np.concatenate([seams, shapely.points(self.pinch_points) if len(self.pinch_points) else seams[:0]])
-
     # -- points -----------------------------------------------------------------------------
     def inside_obstacle(self, points: ArrayLike) -> NDArray[np.bool_]:
         """Whether each point lies strictly inside an (inflated) obstacle; the boundary is outside.
@@ -338,13 +335,17 @@ class LineOfSight:
         return ~(self.inside_obstacle(points) | self.outside_bounds(points))
 
     # -- segments ---------------------------------------------------------------------------
-    def blocked(self, a: ArrayLike, b: ArrayLike) -> NDArray[np.bool_]:
+    def blocked(self, a: ArrayLike, b: ArrayLike, *, ends_walkable: bool = False) -> NDArray[np.bool_]:
         """Whether each segment ``a[i] -> b[i]`` is blocked, for m segments at once.
 
         Parameters
         ----------
         a, b : float arrays of shape (m, 2) (or (m, 3); z is ignored)
             Segment start and end points in world units.
+        ends_walkable : bool
+            True when the caller knows every end point is walkable (:meth:`walkable`), as a
+            waypoint build does for the waypoints it links: their test is skipped. Answers for
+            ends that are not walkable are then meaningless.
 
         Returns
         -------
@@ -356,22 +357,26 @@ class LineOfSight:
 
         Notes
         -----
-        Each distinct end point is tested once. Segments are cut into pieces a few wall edges
-        long; STRtree queries with the pieces' (padded) bounding boxes give the (segment, wall
-        edge) and (segment, pinch point or seam) candidate pairs, in rounds from the first
-        pieces on, dropping a segment once it is blocked. Exact orientation tests
-        (:func:`orient`) on all pairs of a batch at once find proper crossings, ends inside an
-        edge leaving into its blocked side, wall corners the segment touches outside their free
-        wedge, pinch points and seams. No Python loop per segment; batches are sized so that the
-        temporary arrays stay within a few hundred MB whatever the level and however many
-        segments are passed.
+        Each distinct end point is tested once (unless ``ends_walkable``). Each segment walks a
+        uniform grid of the walls' and gaps' bounding boxes (:class:`~navmesh.sight_grid.BoxGrid`,
+        cells a few wall edges wide) cell by cell, in rounds, dropping a segment once it is
+        blocked; the (segment, wall) pairs of a cell are counted before they are gathered.
+        Exact orientation tests (:func:`orient`) on all pairs of a slice at once find proper
+        crossings, ends inside an edge leaving into its blocked side, wall corners the segment
+        touches outside their free wedge, pinch points and seams. No Python loop per segment
+        and no geometry object per segment or pair. Memory: slices, batches and a build's chunks
+        are sized from ``navmesh.sight.MEMORY_BUDGET`` (192 MB) whatever the level and however
+        many segments are passed. (Pruning with shapely's ``STRtree.query(predicate=...)``
+        was measured 6 to 12 times slower than the grid and these numpy tests.)
 
-        Speed: about 10 to 40 microseconds per segment on a loaded 2-core machine (much less
-        for short segments, which are one piece). The numba kernel backend of
-        :func:`navmesh.waypoints.build_waypoint_graph` (``visibility="kernel"``) gives the same
-        answers 5 to 10 times faster once compiled; pick it for large ``k=None`` builds and
-        for repeated rebuilds, and this class where numba is unwanted, for a few thousand
-        segments, or as the reference the kernels are tested against.
+        Speed: about 3 to 6 microseconds per segment of a large build on a loaded 2-core
+        machine. The numba kernel backend of :func:`navmesh.waypoints.build_waypoint_graph`
+        (``visibility="kernel"``) gives the same answers 10 to 20 times faster per segment
+        once compiled; on whole builds the shapely backend takes 2.4 to 7x the kernel's time
+        (k=8 and k=None on 2,000- and 6,400-corner levels). Pick the kernel for large
+        ``k=None`` builds and repeated rebuilds, and this class where numba is unwanted or
+        not yet compiled, for a few thousand segments, or as the reference the kernels are
+        tested against.
 
         Raises
         ------
@@ -379,12 +384,14 @@ class LineOfSight:
             Shapes differ or are not (m, 2), or coordinates are not finite.
         """
         pa, pb = segment_arrays(a, b)
-        # segments of a build share their ends (waypoints): test each distinct end once
-        xy = np.concatenate([pa, pb])
-        key = np.ascontiguousarray(xy).view(np.complex128).reshape(-1)  # one sortable value per point
-        _, first, at = np.unique(key, return_index=True, return_inverse=True)
-        ok = self.walkable(xy[first])[at.reshape(-1)]
-        out = ~(ok[: len(pa)] & ok[len(pa) :])
+        out = np.zeros(len(pa), dtype=bool)
+        if not ends_walkable:
+            # segments of a build share their ends (waypoints): test each distinct end once
+            xy = np.concatenate([pa, pb])
+            key = np.ascontiguousarray(xy).view(np.complex128).reshape(-1)  # one sortable value per point
+            _, first, at = np.unique(key, return_index=True, return_inverse=True)
+            ok = self.walkable(xy[first])[at.reshape(-1)]
+            out = ~(ok[: len(pa)] & ok[len(pa) :])
         todo = np.flatnonzero(~out & (pa != pb).any(axis=1))
         if todo.size == 0:
             return out
@@ -394,48 +401,86 @@ class LineOfSight:
     def _walls_block(self, sa: NDArray[np.float64], sb: NDArray[np.float64]) -> NDArray[np.bool_]:
         """Whether a wall edge, corner, pinch point or seam blocks each segment (ends walkable).
 
-        Each segment is cut into pieces about ``_piece`` long (a few wall edges per piece's
-        bounding box) and the pieces are tested in rounds, first pieces first: a round's pieces
-        go to the STRtrees in batches (bounding boxes padded well beyond rounding), every
-        (segment, wall) pair found is judged exactly on the whole segment, and a segment leaves
-        the rounds once blocked. A long segment's own bounding box would pair it with most of
-        the level's walls; its pieces pair it with the walls near it, and most segments of a
-        large build are blocked within their first pieces. Batches are sized so that about
-        ``_PAIR_BUDGET`` pairs are judged at once, which bounds the memory whatever the level.
+        Each segment walks the wall grid's cells from its start, one per round, inside the grid's
+        rectangle; its piece in the cell (box padded well beyond rounding) is paired with the walls
+        and gaps the cell lists, and every pair is judged exactly on the whole segment; a blocked
+        segment leaves the rounds. The walk rounds crossings, but only within rounding of the
+        right cells, and the grid lists every wall in all cells within ``BoxGrid.pad`` of its box;
+        segments whose rounding could exceed that (coordinates a million times the walls')
+        read every cell their padded piece box overlaps instead.
         """
         m = len(sa)
         hit = np.zeros(m, dtype=bool)
+        grid = self._grid
+        if grid.n == 0:
+            return hit
         d = sb - sa
         length = np.hypot(d[:, 0], d[:, 1])
-        n_pieces = np.maximum(np.ceil(length / self._piece), 1).astype(np.int64)
-        # float rounding of the piece ends is ~1e-16 of the coordinates; pad far beyond it
-        pad = 1e-9 * (np.abs(np.c_[sa, sb]).max(axis=1) + length)
-        batch = max(_PAIR_BUDGET // 8, 1)
-        r = 0
-        while True:
-            active = np.flatnonzero((n_pieces > r) & ~hit)
-            if active.size == 0:
-                return hit
-            lo = 0
-            while lo < active.size:
+        scale = np.abs(np.c_[sa, sb]).max(axis=1) + length
+        pad = 1e-9 * scale  # float rounding of the piece ends is ~1e-16 of the coordinates
+        walk = 1e-13 * scale < grid.pad
+        whole = 1e-13 * scale >= grid.cell  # absurd coordinates: one piece, its box's cells
+        # only the part inside the grid's rectangle, grown by a cell, can meet a wall
+        r0 = grid.origin - grid.cell
+        r1 = grid.origin + (grid.shape + 1) * grid.cell
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ta, tb = (r0 - sa) / d, (r1 - sa) / d
+            inside = (d != 0) | ((r0 <= sa) & (sa <= r1))
+            t_in = np.where(d != 0, np.minimum(ta, tb), -np.inf).max(axis=1).clip(0.0)
+            t_out = np.where(d != 0, np.maximum(ta, tb), np.inf).min(axis=1).clip(None, 1.0)
+        keep = inside.all(axis=1) & (t_in <= t_out)
+        t_in[whole], t_out[whole] = 0.0, 1.0
+        # the walk: the cell, and the parameter t of the next crossing of a vertical / horizontal
+        # grid line (a start on a line, moving down or left, is in the lower cell)
+        start = np.where((t_in == 0)[:, None], sa, sa + d * t_in[:, None])
+        with np.errstate(divide="ignore", invalid="ignore"):
+            u = (start - grid.origin) / grid.cell
+            cell = np.floor(u)
+            cell -= (u == cell) & (d < 0)
+            t_next = np.where(d != 0, (grid.origin + (cell + (d > 0)) * grid.cell - sa) / d, np.inf)
+            t_step = np.where(d != 0, grid.cell / np.abs(d), np.inf)
+        t_next[whole] = np.inf
+        cell = np.clip(cell, -1, grid.shape).astype(np.int64)
+        step = np.sign(d).astype(np.int64)
+        t_from = t_in
+        n_edges = len(self.edges)
+        budget = max(min(MEMORY_BUDGET // _BYTES_PER_PAIR, _SLICE_PAIRS), 1)
+        batch = max(min(MEMORY_BUDGET // _BYTES_PER_PIECE, _BATCH_PIECES), 1)
+        active = np.flatnonzero(keep | whole)
+        while active.size:
+            for lo in range(0, active.size, batch):
                 seg = active[lo : lo + batch]
-                lo += len(seg)
-                n = n_pieces[seg]
-                p0 = sa[seg] if r == 0 else sa[seg] + d[seg] * (r / n)[:, None]
-                p1 = np.where((r + 1 == n)[:, None], sb[seg], sa[seg] + d[seg] * ((r + 1) / n)[:, None])
+                t0 = t_from[seg]
+                tn = t_next[seg]
+                x_first = tn[:, 0] <= tn[:, 1]
+                t1 = np.minimum(np.where(x_first, tn[:, 0], tn[:, 1]), t_out[seg])
+                p0 = np.where((t0 == 0)[:, None], sa[seg], sa[seg] + d[seg] * t0[:, None])
+                p1 = np.where((t1 >= 1)[:, None], sb[seg], sa[seg] + d[seg] * t1[:, None])
                 lo_xy = np.minimum(p0, p1) - pad[seg, None]
                 hi_xy = np.maximum(p0, p1) + pad[seg, None]
-                boxes = shapely.box(lo_xy[:, 0], lo_xy[:, 1], hi_xy[:, 0], hi_xy[:, 1])
-                pairs = 0
-                for tree, judge in ((self._edge_tree, self._edge_pairs), (self._gap_tree, self._gap_blocks)):
-                    bi, wi = tree.query(boxes)
-                    pairs += bi.size
-                    for k in range(0, bi.size, _PAIR_BUDGET):
-                        i, w = seg[bi[k : k + _PAIR_BUDGET]], wi[k : k + _PAIR_BUDGET]
-                        hit[i[judge(sa[i], sb[i], w)]] = True
-                # the next batch brings about as many pairs per piece as this one
-                batch = int(min(max(len(seg) * _PAIR_BUDGET // max(pairs, 1), 1000), 4 * _PAIR_BUDGET))
-            r += 1
+                del p0, p1
+                j0 = np.clip(cell[seg], 0, grid.shape - 1)
+                j1 = j0
+                if not walk[seg].all():
+                    far = ~walk[seg]
+                    j0, j1 = j0.copy(), j0.copy()
+                    j0[far], j1[far] = grid.cells(lo_xy[far]), grid.cells(hi_xy[far])
+                for pi, w in grid.pairs(j0, j1, lo_xy, hi_xy, budget):
+                    i = seg[pi]
+                    todo = ~hit[i]
+                    i, w = i[todo], w[todo]
+                    wall = w < n_edges
+                    if not wall.all():
+                        g = ~wall
+                        hit[i[g][self._gap_blocks(sa[i[g]], sb[i[g]], w[g] - n_edges)]] = True
+                        i, w = i[wall], w[wall]
+                    hit[i[self._edge_pairs(sa[i], sb[i], w)]] = True
+                t_from[seg] = t1
+                axis = np.where(x_first, 0, 1)
+                t_next[seg, axis] += t_step[seg, axis]
+                cell[seg, axis] += step[seg, axis]
+            active = active[(t_from[active] < t_out[active]) & ~hit[active]]
+        return hit
 
     def _edge_pairs(self, a: NDArray[np.float64], b: NDArray[np.float64], ei: NDArray[np.int64]) -> NDArray[np.bool_]:
         """Per (segment, wall edge) pair: whether that edge or its start corner blocks the segment.
@@ -499,23 +544,18 @@ class LineOfSight:
 
 
 
-# Candidate (segment, wall) pairs judged at once by LineOfSight.blocked: about 250 bytes of
-# temporaries each, so a few hundred MB at most whatever the level.
-_PAIR_BUDGET = 1_000_000
-
-
-def _piece_length(edges: NDArray[np.float64]) -> float:
-    """Length of the pieces LineOfSight.blocked cuts segments into: the side of a square holding
-    about nine wall edges on average (walls spread evenly over their bounding box), and no
-    shorter than the median edge. Measured: making a piece costs as much as judging a dozen
-    (segment, edge) pairs, so pieces holding a few edges each are the cheapest."""
-    if len(edges) == 0:
-        return math.inf
-    xy = np.concatenate([edges[:, 0:2], edges[:, 2:4]])
-    span = xy.max(axis=0) - xy.min(axis=0)
-    area = max(float(span[0]) * float(span[1]), float(span.max()) ** 2 / max(len(edges), 1))
-    median = float(np.median(np.hypot(edges[:, 2] - edges[:, 0], edges[:, 3] - edges[:, 1])))
-    return max(3.0 * math.sqrt(area / len(edges)), median, 1e-300)
+#: Bytes of temporary arrays :meth:`LineOfSight.blocked` aims to stay within per batch (and
+#: :func:`navmesh.waypoints.linking.visible_pairs` per bulk call), whatever the level: pairs are
+#: counted, then gathered ``MEMORY_BUDGET // _BYTES_PER_PAIR`` at a time, pieces made
+#: ``MEMORY_BUDGET // _BYTES_PER_PIECE`` and segments taken ``MEMORY_BUDGET // BYTES_PER_SEGMENT``
+#: at a time. Smaller budgets mean more, smaller batches (same answers, a little slower).
+MEMORY_BUDGET = 192 * 2**20
+_BYTES_PER_PAIR, _BYTES_PER_PIECE, BYTES_PER_SEGMENT = 400, 600, 400  # generous estimates
+# at most this many per slice / batch whatever the budget: arrays of a few MB stay in the cache
+# and the allocator's heap (measured about 15% faster than 100 MB slices)
+_SLICE_PAIRS, _BATCH_PIECES = 1 << 16, 1 << 15
+_CELL = 0.5  # side of the wall grid's cells, in piece lengths (measured fastest)
+BYTES_PER_SEGMENT = 400
 
 
 def _split_edges(rows: NDArray[np.float64], splits: dict[int, list[NDArray[np.float64]]]) -> NDArray[np.float64]:

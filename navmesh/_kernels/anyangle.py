@@ -305,7 +305,9 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
     sel_d, sel_i) as :func:`join_positions` takes them with ``k``, ``near`` and ``width``
     (the entry, exit, ``direct`` and ``bound`` arguments are then not read); when a position
     joins no waypoint, ``info[0, INFO_STATUS]`` is :data:`NOT_JOINED` and nothing else is done (the caller
-    then checks walkability and moves the position on the general road).
+    then checks walkability and moves the position on the general road). When the goal is in
+    sight and the bound cannot beat the straight walk, the joins only prove the ends walkable
+    (their nearest visible waypoint) and the straight walk is returned at once.
     """
     n = indptr.shape[0] - 1
     m = ends.shape[0]
@@ -321,13 +323,29 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
         q[0, 1] = sy
         q[1, 0] = gx
         q[1, 1] = gy
-        counts, picked, dist = join_positions(q, np.full(2, -1, np.int64), pts, blocked, dirs, has, k, near, width, np.inf,
-                                              pgrid, pstart, pitems,
+        free = np.full(2, -1, np.int64)
+        length = np.sqrt((gx - sx) * (gx - sx) + (gy - sy) * (gy - sy))
+        sees = segment_free(sx, sy, gx, gy, los[0], los[1], los[2], los[3], los[4], los[5], los[6], los[7])
+        # In sight and no path can cost less than the straight walk (length <= the bound): the
+        # answer is the straight walk, and the joins only need to prove both ends walkable (a
+        # visible usable waypoint does), so each end looks for its nearest visible one only
+        # (k = 0, near = -1: one test when the nearest is in sight). The answer is the search's.
+        quick = sees and length <= hscale * length
+        counts, picked, dist = join_positions(q, free, pts, blocked, dirs, has, 0 if quick else k, -1 if quick else near,
+                                              width, np.inf, pgrid, pstart, pitems,
                                               taken, pend_d, pend_i, sel_d, sel_i, los[0], los[1], los[2], los[3],
                                               los[4], los[5], los[6], los[7])
         if counts[0] == 0 or counts[1] == 0:
             info[0, INFO_STATUS] = NOT_JOINED
             return orders[:0], cums[:0], info
+        if quick:
+            info[0, INFO_STATUS] = FOUND
+            info[0, INFO_END] = 2
+            orders[0] = n
+            orders[1] = n + 1
+            cums[0] = 0.0
+            cums[1] = length
+            return orders[:2], cums[:2], info
         c0 = counts[0]
         c1 = counts[1]
         entry_ptr = np.zeros(2, np.int64)
@@ -344,9 +362,8 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
         for j in range(c1):
             exit_nodes[j] = ids[picked[c0 + j]]
             exit_costs[j] = dist[c0 + j]
-        length = np.sqrt((gx - sx) * (gx - sx) + (gy - sy) * (gy - sy))
         direct = np.full(1, np.inf)
-        if segment_free(sx, sy, gx, gy, los[0], los[1], los[2], los[3], los[4], los[5], los[6], los[7]):
+        if sees:
             direct[0] = length
         bound = np.full(1, hscale * length)
     state = ws[8]
@@ -405,18 +422,6 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
 
 
 @njit(cache=True)
-def _taut_at(dirs, has, u, dx, dy):
-    """Whether a line leaving corner ``u`` in direction (dx, dy) keeps both of the corner's
-    obstacle edges (``dirs[u]`` = the two edge directions) on one side: only such a line can
-    bend around the corner on a shortest path. Nodes without corner data (``has`` False) pass."""
-    if not has[u]:
-        return True
-    c1 = dx * dirs[u, 1] - dy * dirs[u, 0]
-    c2 = dx * dirs[u, 3] - dy * dirs[u, 2]
-    return (c1 >= 0.0 and c2 >= 0.0) or (c1 <= 0.0 and c2 <= 0.0)
-
-
-@njit(cache=True)
 def bucket_grid(p):
     """Points ``p`` (m, 2) in a uniform grid of about two points per cell: (grid, start, items,
     cell) with grid = (x0, y0, cell_size, nx, ny); cell c holds ``items[start[c]:start[c + 1]]``
@@ -440,8 +445,8 @@ def bucket_grid(p):
     ny = int(h / cs) + 1
     cell = np.empty(m, np.int64)
     start = np.zeros(nx * ny + 1, np.int64)
-    for i in range(m):
-        cell[i] = _cell_of(p[i, 0], p[i, 1], x0, y0, cs, nx, ny)
+    for i in range(m):  # the cell of a point, clamped to the grid (as join_positions finds it)
+        cell[i] = min(max(int((p[i, 1] - y0) / cs), 0), ny - 1) * nx + min(max(int((p[i, 0] - x0) / cs), 0), nx - 1)
         start[cell[i] + 1] += 1
     for c in range(nx * ny):
         start[c + 1] += start[c]
@@ -452,13 +457,6 @@ def bucket_grid(p):
         fill[cell[i]] += 1
     grid = np.array([x0, y0, cs, float(nx), float(ny)])
     return grid, start, items, cell
-
-
-@njit(cache=True)
-def _cell_of(x, y, x0, y0, cs, nx, ny):
-    cx = min(max(int((x - x0) / cs), 0), nx - 1)
-    cy = min(max(int((y - y0) / cs), 0), ny - 1)
-    return cy * nx + cx
 
 
 @njit(cache=True)
@@ -476,16 +474,20 @@ def join_positions(q, own, p, blocked, dirs, has, k, near, max_candidates, max_d
       is visible, every visible one however far (so a position whose nearest visible waypoint
       sits on a graph island still joins the farther ones that may lead on);
     - with ``k`` > 0, the nearest visible one in each of ``k`` equal angular cones whose link is
-      taut (:func:`_taut_at`) at both ends, looking at up to ``max_candidates`` points; a point
+      taut at both ends (see the cone test below), looking at up to ``max_candidates`` points; a point
       is tested only while its cone is empty, and the search stops once every cone is filled
       (with ``near`` = 0 and ``own`` = every point: the cone links, a Yao graph of the
       visibility graph).
 
-    Blocked points (and origins) and points farther than ``max_distance`` are never chosen. The
+    With ``near`` < 0 (and ``k`` = 0) each origin keeps only its nearest visible point, however
+    far. Blocked points (and origins) and points farther than ``max_distance`` are never chosen. The
     ring-by-ring walk of the bucket grid only looks as far as the rules need. ``taken`` (>= k),
     ``pend_*`` and ``sel_*`` (>= len(p)) are scratch arrays the caller keeps. Returns (counts per
     origin, point indices origin by origin (nearest first), their distances).
     """
+    first = near < 0  # only the nearest visible one
+    if first:
+        near = 1
     n_q = q.shape[0]
     m = p.shape[0]
     counts = np.zeros(n_q, np.int64)
@@ -515,9 +517,8 @@ def join_positions(q, own, p, blocked, dirs, has, k, near, max_candidates, max_d
         x0, y0, cs = pgrid[0], pgrid[1], pgrid[2]
         nx = int(pgrid[3])
         ny = int(pgrid[4])
-        c0 = _cell_of(ux, uy, x0, y0, cs, nx, ny)
-        cx = c0 % nx
-        cy = c0 // nx
+        cx = min(max(int((ux - x0) / cs), 0), nx - 1)  # the origin's cell, as in bucket_grid
+        cy = min(max(int((uy - y0) / cs), 0), ny - 1)
         if k > 0:
             taken[:k] = False
         width = 2.0 * np.pi / max(k, 1)
@@ -618,8 +619,16 @@ def join_positions(q, own, p, blocked, dirs, has, k, near, max_candidates, max_d
                     cone = False
                     if k > 0:
                         a = min(max(int((np.arctan2(dy, dx) + np.pi) / width), 0), k - 1)
-                        cone = (not taken[a] and (u < 0 or _taut_at(dirs, has, u, dx, dy))
-                                and _taut_at(dirs, has, v, -dx, -dy))
+                        # a link is taut at a corner w when the line keeps both of w's obstacle
+                        # edges (dirs[w] = the two edge directions) on one side: only such a line
+                        # can bend around w on a shortest path (the test is the same for the
+                        # direction reversed); nodes without corner data (has False) pass
+                        cone = not taken[a]
+                        for w in (u, v):
+                            if cone and w >= 0 and has[w]:
+                                c1 = dx * dirs[w, 1] - dy * dirs[w, 0]
+                                c2 = dx * dirs[w, 3] - dy * dirs[w, 2]
+                                cone = (c1 >= 0.0 and c2 >= 0.0) or (c1 <= 0.0 and c2 <= 0.0)
                     if not every and not cone:
                         continue
                     if segment_free(ux, uy, p[v, 0], p[v, 1], edges, w_grid, cell_ptr, cell_items,
@@ -628,6 +637,9 @@ def join_positions(q, own, p, blocked, dirs, has, k, near, max_candidates, max_d
                         out_d[n_out] = sel_d[o]
                         n_out += 1
                         found += 1
+                        if first:
+                            done = True
+                            break
                         if cone:
                             taken[a] = True
                             filled += 1

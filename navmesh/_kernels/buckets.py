@@ -25,7 +25,7 @@ from navmesh._kernels.signatures import njit, plain_arguments
 CELL_EPS = 1e-9  # grid-units margin so a segment on a cell border is listed in both cells
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def cell_of(x, y, grid):
     """The cell holding (x, y), or -1 outside the grid."""
     ox, oy, cs, nx, ny = grid[0], grid[1], grid[2], int(grid[3]), int(grid[4])
@@ -36,7 +36,7 @@ def cell_of(x, y, grid):
     return iy * nx + ix
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def segment_cells(ax, ay, bx, by, grid, out):
     """Cells a segment passes (column by column); writes ids into ``out``, returns the count
     (-1 when they do not fit in ``out``: callers treat such a segment as blocked)."""
@@ -118,7 +118,7 @@ def hash_points(pos, active, cs):
     return ptr, items, size - 1
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def near_runs(x, y, cs, mask, out):
     """The buckets of :func:`hash_points` (``mask`` from it) of the 3 x 3 cells around (x, y)
     as runs of consecutive buckets: run ``r`` is ``out[2 r] .. out[2 r + 1]`` (inclusive;

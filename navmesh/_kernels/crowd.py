@@ -70,12 +70,13 @@ def crowd_steer(
     give-up itself happens in :func:`crowd_step`, which knows whether the unit touches others.
     """
     n = pos.shape[0]
-    buf = np.empty(4096, np.int64)
+    buf = np.empty(1, np.int64)  # the edge a sight test found crossed
     for i in range(n):
         drive[i, 0], drive[i, 1] = 0.0, 0.0
         if not active[i]:
             continue
         px, py = pos[i, 0], pos[i, 1]
+        ri, vi, ci = radius[i], speed[i], cls[i]
         dvx, dvy = 0.0, 0.0
         if moving[i]:
             if settled[i]:  # it stands where the others let it
@@ -87,18 +88,18 @@ def crowd_steer(
                 if c < 0:
                     break
                 tx, ty = route_xy[c, 0], route_xy[c, 1]
-                reach = max(0.1 * radius[i], speed[i] * dt)
+                reach = max(0.1 * ri, vi * dt)
                 nxt = route_next[c]
                 d2 = (tx - px) ** 2 + (ty - py) ** 2
                 if d2 <= reach * reach:
                     c = nxt
                     continue
-                if d2 <= radius[i] * radius[i]:
+                if d2 <= ri * ri:
                     if nxt >= 0:
                         ax_, ay_ = route_xy[nxt, 0], route_xy[nxt, 1]
                     else:
                         ax_, ay_ = slot[i, 0], slot[i, 1]
-                    if target_visible(px, py, ax_, ay_, cls[i], -1, edges, grid, cell_ptr, cell_items, ref, eps, buf, -1):
+                    if target_visible(px, py, ax_, ay_, ci, -1, edges, grid, cell_ptr, cell_items, ref, eps, buf, -1):
                         c = nxt
                         continue
                     if nxt < 0:  # at the route's end and the slot out of sight: route it anew
@@ -110,7 +111,7 @@ def crowd_steer(
                     to_slot = math.sqrt((sx_ - px) ** 2 + (sy_ - py) ** 2) * slot_mult[i]
                     if to_slot <= (here + route_rest[c]) * (1.0 + 1e-9):
                         seen = target_visible(
-                            px, py, sx_, sy_, cls[i], barrier, edges, grid, cell_ptr, cell_items, ref, eps, buf, wit[i, 0]
+                            px, py, sx_, sy_, ci, barrier, edges, grid, cell_ptr, cell_items, ref, eps, buf, wit[i, 0]
                         )
                         wit[i, 0] = buf[0]
                         if seen:
@@ -126,14 +127,14 @@ def crowd_steer(
                         along = here + route_rest[c]
                     if short <= along * (1.0 + 1e-9):
                         seen = target_visible(
-                            px, py, ax_, ay_, cls[i], barrier, edges, grid, cell_ptr, cell_items, ref, eps, buf, wit[i, 1]
+                            px, py, ax_, ay_, ci, barrier, edges, grid, cell_ptr, cell_items, ref, eps, buf, wit[i, 1]
                         )
                         wit[i, 1] = buf[0]
                         if seen:
                             c = nxt
                             continue
                     if stall[i] > 0.2 * settle and not target_visible(
-                        px, py, tx, ty, cls[i], -1, edges, grid, cell_ptr, cell_items, ref, eps, buf, -1
+                        px, py, tx, ty, ci, -1, edges, grid, cell_ptr, cell_items, ref, eps, buf, -1
                     ):
                         lost[i] = True
                 break
@@ -142,7 +143,7 @@ def crowd_steer(
                 and (i + frame) % 4 == 0
                 and not arrived[i]
                 and stall[i] > 0.2 * settle
-                and not target_visible(px, py, slot[i, 0], slot[i, 1], cls[i], -1, edges, grid, cell_ptr, cell_items, ref, eps, buf, -1)
+                and not target_visible(px, py, slot[i, 0], slot[i, 1], ci, -1, edges, grid, cell_ptr, cell_items, ref, eps, buf, -1)
             ):
                 lost[i] = True
             cur[i] = c
@@ -154,14 +155,14 @@ def crowd_steer(
                 slow = 0.0
             dx, dy = tx - px, ty - py
             d = math.sqrt(dx * dx + dy * dy)
-            if c < 0 and d <= 0.1 * radius[i] + eps * 8.0:
+            if c < 0 and d <= 0.1 * ri + eps * 8.0:
                 arrived[i] = True
             if c != c0:
                 best[i] = math.inf
                 stall[i] = 0.0
             if arrived[i]:
                 stall[i] = 0.0
-            elif d < best[i] - 0.02 * radius[i]:
+            elif d < best[i] - 0.02 * ri:
                 best[i] = d
                 stall[i] = 0.0
             else:
@@ -171,7 +172,7 @@ def crowd_steer(
                     best[i] = d
                     if tries[i] % 2 == 0 or (
                         c < 0
-                        and not target_visible(px, py, tx, ty, cls[i], -1, edges, grid, cell_ptr, cell_items, ref, eps, buf, -1)
+                        and not target_visible(px, py, tx, ty, ci, -1, edges, grid, cell_ptr, cell_items, ref, eps, buf, -1)
                     ):
                         stuck[i] = True
                     elif c < 0:
@@ -190,56 +191,20 @@ def crowd_steer(
                 # the order's watch: the least route cost left (a lower bound: the distance to
                 # the target at the smallest multiplier, plus the route's cost after it)
                 left = d * min_mult[i] + (route_rest[c] if c >= 0 else 0.0)
-                if left < goal_best[i] - 0.25 * radius[i]:
+                if left < goal_best[i] - 0.25 * ri:
                     goal_best[i] = left
                     goal_stall[i] = 0.0
                 else:
                     goal_stall[i] += dt
             if d > eps * 8.0:
-                v = speed[i]
+                v = vi
                 if slow == 0.0:
-                    brake = 2.0 * radius[i]
+                    brake = 2.0 * ri
                     if d < brake:
-                        v = speed[i] * max(d / brake, 0.2)
+                        v = vi * max(d / brake, 0.2)
                     v = min(v, d / dt)
                 dvx, dvy = dx / d * v, dy / d * v
         drive[i, 0], drive[i, 1] = dvx, dvy
-
-
-@njit(cache=True)
-def _neighbours(i, px, py, pos, radius, start, order, mask, hcs, near, going, dvx, dvy, moving, arrived):
-    """Unit ``i`` at (px, py) against the others of ``pos`` closer than the sum of radii (found
-    by the spatial hash ``start, order, mask`` of cell side ``hcs``): the sums of the directions
-    away from each weighted by the overlap over the radii sum (``wx, wy``) and by the overlap
-    (``ox, oy``), whether any overlaps, and whether unit ``i``, ``going``, must give way (it
-    drives along ``dvx, dvy`` toward one with a lower id that is on its way too). Units on
-    the same point are split by index, so the pair separates deterministically."""
-    wx, wy, ox, oy = 0.0, 0.0, 0.0, 0.0
-    touched, give_way = False, False
-    for q in range(near_runs(px, py, hcs, mask, near)):
-        for k in range(start[near[2 * q]], start[near[2 * q + 1] + 1]):
-            j = order[k]
-            if j == i:
-                continue
-            ddx, ddy = px - pos[j, 0], py - pos[j, 1]
-            rr = radius[i] + radius[j]
-            d2 = ddx * ddx + ddy * ddy
-            if d2 >= rr * rr:
-                continue
-            touched = True
-            if j < i and going and moving[j] and not arrived[j] and dvx * -ddx + dvy * -ddy > 0.0:
-                give_way = True
-            if d2 > 0.0:
-                dd = math.sqrt(d2)
-                ux, uy = ddx / dd, ddy / dd
-            else:
-                ang = 2.399963 * (i - j)
-                ux, uy, dd = math.cos(ang), math.sin(ang), 0.0
-            wx += ux * (rr - dd) / rr
-            wy += uy * (rr - dd) / rr
-            ox += ux * (rr - dd)
-            oy += uy * (rr - dd)
-    return wx, wy, ox, oy, touched, give_way
 
 
 @njit(cache=True)
@@ -264,7 +229,6 @@ def crowd_step(
     direction of a unit on its way.
     """
     n = pos.shape[0]
-    buf = np.empty(4096, np.int64)
     rmax = 0.0
     for i in range(n):
         if active[i]:
@@ -281,19 +245,46 @@ def crowd_step(
             if not active[i]:
                 continue
             px, py = now[i, 0], now[i, 1]
+            ri, vi, ci = radius[i], speed[i], cls[i]
             if rnd == 1 and not crowded[i]:
                 pos[i, 0], pos[i, 1] = px, py
                 continue
             dvx, dvy = drive[i, 0], drive[i, 1]
             going = rnd == 0 and moving[i] and not arrived[i] and stall[i] > 0.2 * settle
-            wx, wy, ox, oy, touched, give_way = _neighbours(
-                i, px, py, now, radius, start, order, mask, hcs, near, going, dvx, dvy, moving, arrived
-            )
+            # the others closer than the sum of radii: the sums of the directions away from each
+            # weighted by the overlap over the radii sum (wx, wy) and by the overlap (ox, oy),
+            # whether any overlaps, and whether this unit must give way (it drives toward one with
+            # a lower id that is on its way too); units on one point are split by index
+            wx, wy, ox, oy = 0.0, 0.0, 0.0, 0.0
+            touched, give_way = False, False
+            for q in range(near_runs(px, py, hcs, mask, near)):
+                for k in range(start[near[2 * q]], start[near[2 * q + 1] + 1]):
+                    j = order[k]
+                    if j == i:
+                        continue
+                    ddx, ddy = px - now[j, 0], py - now[j, 1]
+                    rr = ri + radius[j]
+                    d2 = ddx * ddx + ddy * ddy
+                    if d2 >= rr * rr:
+                        continue
+                    touched = True
+                    if j < i and going and moving[j] and not arrived[j] and dvx * -ddx + dvy * -ddy > 0.0:
+                        give_way = True
+                    if d2 > 0.0:
+                        dd = math.sqrt(d2)
+                        ux, uy = ddx / dd, ddy / dd
+                    else:
+                        ang = 2.399963 * (i - j)
+                        ux, uy, dd = math.cos(ang), math.sin(ang), 0.0
+                    wx += ux * (rr - dd) / rr
+                    wy += uy * (rr - dd) / rr
+                    ox += ux * (rr - dd)
+                    oy += uy * (rr - dd)
             if rnd == 1:
                 cx_, cy_ = 0.25 * ox, 0.25 * oy
                 cl = math.sqrt(cx_ * cx_ + cy_ * cy_)
-                if cl > 0.5 * radius[i]:
-                    cx_, cy_ = cx_ / cl * 0.5 * radius[i], cy_ / cl * 0.5 * radius[i]
+                if cl > 0.5 * ri:
+                    cx_, cy_ = cx_ / cl * 0.5 * ri, cy_ / cl * 0.5 * ri
             else:
                 crowded[i] = touched
                 if give_way:
@@ -305,9 +296,9 @@ def crowd_step(
                     settled[i] = True
                     slot[i, 0], slot[i, 1] = px, py
                     dvx, dvy = 0.0, 0.0
-                vx = dvx + wx * sep_weight * speed[i]
-                vy = dvy + wy * sep_weight * speed[i]
-                vmax = speed[i] * 1.5
+                vx = dvx + wx * sep_weight * vi
+                vy = dvy + wy * sep_weight * vi
+                vmax = vi * 1.5
                 vv = math.sqrt(vx * vx + vy * vy)
                 if vv > vmax:
                     vx, vy = vx / vv * vmax, vy / vv * vmax
@@ -315,7 +306,7 @@ def crowd_step(
             qx, qy = px, py
             if cx_ != 0.0 or cy_ != 0.0:  # (most of a crowd stands still on its slots)
                 # (one call site for both rounds: the move is compiled once into this kernel)
-                qx, qy = safe_move(px, py, px + cx_, py + cy_, cls[i], edges, grid, cell_ptr, cell_items, ref, eps, buf)
+                qx, qy = safe_move(px, py, px + cx_, py + cy_, ci, edges, grid, cell_ptr, cell_items, ref, eps)
             if rnd == 1:
                 pos[i, 0], pos[i, 1] = qx, qy  # (the others still read where the first round left it)
                 continue

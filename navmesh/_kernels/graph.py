@@ -246,15 +246,6 @@ def depth_first(
 
 
 @njit(cache=True)
-def _grown(log):
-    """``log`` copied into an array twice as long (at least 16)."""
-    out = np.empty(max(16, 2 * log.shape[0]), np.int32)
-    for i in range(log.shape[0]):  # element by element: a slice assignment pulls in numba's
-        out[i] = log[i]  # shape-mismatch error formatting (string kernels) into every cold compile
-    return out
-
-
-@njit(cache=True)
 def bellman_ford_kernel(indptr, indices, weights, start, record):
     """Bellman-Ford from ``start``.
 
@@ -266,8 +257,10 @@ def bellman_ford_kernel(indptr, indices, weights, start, record):
     n = indptr.shape[0] - 1
     dist = np.full(n, np.inf)
     parent = np.full(n, -1, np.int32)
-    log_node = np.empty(n if record else 0, np.int32)
-    log_parent = np.empty(n if record else 0, np.int32)
+    # the logs interleaved in one array (node, parent, node, ...), grown element by element: a
+    # slice assignment pulls in numba's shape-mismatch error formatting (string kernels) into
+    # every cold compile
+    log = np.empty(2 * n if record else 0, np.int32)
     n_log = 0
     dist[start] = 0.0
     last = -1
@@ -284,28 +277,35 @@ def bellman_ford_kernel(indptr, indices, weights, start, record):
                     parent[v] = u
                     last = v
                     if record:
-                        if n_log == log_node.shape[0]:
-                            log_node = _grown(log_node)
-                            log_parent = _grown(log_parent)
-                        log_node[n_log] = v
-                        log_parent[n_log] = u
+                        if 2 * n_log == log.shape[0]:
+                            grown = np.empty(max(32, 2 * log.shape[0]), np.int32)
+                            for i in range(2 * n_log):
+                                grown[i] = log[i]
+                            log = grown
+                        log[2 * n_log] = v
+                        log[2 * n_log + 1] = u
                         n_log += 1
         if last < 0:
             break
+    log_node = log[0::2]
+    log_parent = log[1::2]
     if last < 0:
         return dist, parent, np.empty(0, np.int32), log_node, log_parent, n_log
-    # A relaxation in the n-th pass: walking n parents back lands on the negative cycle.
+    # A relaxation in the n-th pass: walking n parents back lands on the negative cycle, listed
+    # in travel order (counted first: a typed list costs its own compile)
     x = last
     for _ in range(n):
         x = parent[x]
-    cycle = [x]
+    count = 1
     y = parent[x]
     while y != x:
-        cycle.append(y)
+        count += 1
         y = parent[y]
-    out = np.empty(len(cycle), np.int32)
-    for i in range(len(cycle)):
-        out[i] = cycle[len(cycle) - 1 - i]
+    out = np.empty(count, np.int32)
+    y = x
+    for i in range(count - 1, -1, -1):
+        out[i] = y
+        y = parent[y]
     return dist, parent, out, log_node, log_parent, n_log
 
 
@@ -331,7 +331,7 @@ def all_pairs_kernel(indptr, indices, weights, points):
             indptr, indices, weights, points, src, zero, no_goals, no_costs, target,
             H_ZERO, 0.0, np.inf, 0, True, log_expanded, log_opened, log_parent, log_step,
         )
-        for v in range(n):  # element by element: see _grown
+        for v in range(n):  # element by element: see bellman_ford_kernel's logs
             costs[s, v] = g[v]
         hops[s, s] = s
         # Settled order guarantees a node's parent already has its first hop.

@@ -61,7 +61,7 @@ _NO_BUDGET = 1 << 62
 # --------------------------------------------------------------------------------------------
 # small helpers
 # --------------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def neighbor(r, c, d, height, width):
     """Flat id of the cell one step from (r, c) in direction d, wrapping at the borders.
 
@@ -90,7 +90,7 @@ def offsets(width):
     return off
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def axis_gap(a, b, size, wrap):
     """|a - b| along one axis, taking the shorter way round when that axis wraps."""
     d = abs(a - b)
@@ -99,13 +99,13 @@ def axis_gap(a, b, size, wrap):
     return d
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def octile(dr, dc):
     """Octile distance of a (rows, columns) offset of non-negative sizes."""
     return max(dr, dc) + _SQRT2_MINUS_1 * min(dr, dc)
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def compact(heap, size, g, stamp, closed, height, width, wrap_r, wrap_c, goal, hscale):
     """Drop stale heap entries (expanded cells, superseded keys) and re-heapify; return the size.
 
@@ -135,7 +135,7 @@ def compact(heap, size, g, stamp, closed, height, width, wrap_r, wrap_c, goal, h
 @njit(cache=True)
 def cell_centers(nodes, height, width, geo):
     """World centres (n, 2) of cells; ``geo`` = (origin_x, origin_y, cell_size), y up, row 0 on top."""
-    out = np.empty((len(nodes), 2), np.float64)
+    out = np.empty((len(nodes), 2))
     x0 = geo[0]
     y0 = geo[1]
     size = geo[2]
@@ -147,7 +147,7 @@ def cell_centers(nodes, height, width, geo):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def nearest_expanded(g, stamp, closed, height, width, wrap_r, wrap_c, goal):
     """The expanded cell nearest ``goal`` in straight-line distance (ties: lower g)."""
     gr = goal // width
@@ -215,7 +215,7 @@ def astar(moves, half_cost, height, width, wrap, uniform, start, goal, hscale,
     sp = 1
     size = 0
     fu = hscale * octile(axis_gap(sr, gr, height, wrap_r), axis_gap(sc, gc, width, wrap_c))
-    step_cost = np.empty(8, np.float64)
+    step_cost = np.empty(8)  # (float64: the form of most kernels, one numpy implementation)
     for d in range(8):
         step_cost[d] = STEP_LEN[d] * 2.0 * half_cost[start]
     off = offsets(width)
@@ -294,10 +294,10 @@ def first_steps_astar(moves, half_cost, height, width, wrap, uniform, starts, go
     for ch in prange(n_chunks):
         lo = ch * k // n_chunks
         hi = (ch + 1) * k // n_chunks
-        g = np.empty(n, np.float64)
+        g = np.empty(n)
         stamp = np.zeros(n, np.int32)
         parent = np.empty(n, np.int32)
-        heap = np.empty(2 * (n + HEAP_RESERVE), np.float64)
+        heap = np.empty(2 * (n + HEAP_RESERVE))
         for i in range(lo, hi):
             s = starts[i]
             t = goals[i]

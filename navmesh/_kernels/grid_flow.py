@@ -36,7 +36,7 @@ def flow_field(moves, half_cost, height, width, wrap_r, wrap_c, goals, max_cost,
     origin = np.full(n, -1, np.int32)
     rank = np.full(n, -1, np.int32)  # the order in which cells were settled
     cap = n + HEAP_RESERVE
-    heap = np.empty(2 * cap, np.float64)
+    heap = np.empty(2 * cap)
     size = 0
     for i in range(len(goals)):
         t = goals[i]

@@ -18,7 +18,7 @@ from __future__ import annotations
 from navmesh._kernels.signatures import njit, plain_arguments
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def push(heap, size, key, cell):
     """Push (key, cell); return the new size. ``heap`` must have room for ``size + 1`` entries."""
     i = size
@@ -35,7 +35,7 @@ def push(heap, size, key, cell):
     return size + 1
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def sift_down(heap, size, i, key, cell):
     """Place (key, cell) at slot ``i`` or below, moving smaller children up (heap of ``size``)."""
     while True:
@@ -72,7 +72,7 @@ def sift_down(heap, size, i, key, cell):
     heap[2 * i + 1] = cell
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def pop(heap, size):
     """Remove the smallest entry; return (key, cell, new size). ``size`` must be > 0."""
     top_key = heap[0]
@@ -82,7 +82,7 @@ def pop(heap, size):
     return top_key, top_cell, size
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def heapify(heap, size):
     """Restore the heap order of the first ``size`` entries (after entries were dropped in place)."""
     for i in range((size - 2) // 4, -1, -1):

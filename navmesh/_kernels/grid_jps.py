@@ -22,7 +22,7 @@ _FAST = HEAP_RESERVE  # capacity of the stack of jump points expanded without to
 _NO_BUDGET = 1 << 62
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def _jump_straight(free, pw, v, step, side, goal):
     """Scan from cell ``v`` along ``step`` (+-1 or +-pw); return the first jump point or -1.
 
@@ -40,7 +40,7 @@ def _jump_straight(free, pw, v, step, side, goal):
         v += step
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def _jump_diagonal(free, pw, v, sx, sy, goal):
     """Scan diagonally from cell ``v`` (entered legally) by (sx, sy); return a jump point or -1."""
     sy_off = sy * pw
@@ -57,7 +57,7 @@ def _jump_diagonal(free, pw, v, sx, sy, goal):
             return -1
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def _jump(free, table, pw, ur, uc, sx, sy, goal, gr, gc):
     """Jump by unit step (sx, sy) from the cell one such step from (ur, uc): the first jump point
     or -1; a diagonal step must be legal (both side cells free). Through ``table`` when it has

@@ -14,7 +14,7 @@ from navmesh._kernels.grid import neighbor, offsets
 from navmesh._kernels.signatures import njit, plain_arguments
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def bfs_first(moves, height, width, wrap, off, hop, start, goal, seen, mark, qn, qf):
     """First cell of a fewest-steps path (directions tried up, right, down, left), -1 if none.
 

@@ -38,7 +38,7 @@ JROW = np.array([-1, 0, 1, 0, -1, 1, 1, -1], dtype=np.int64)
 DIRECTION = np.array([7, 0, 4, 3, -1, 1, 6, 2, 5], dtype=np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def _fill_straight(free, pw, d, table, lo, hi):
     sx = JCOL[d]
     sy = JROW[d]
@@ -61,7 +61,7 @@ def _fill_straight(free, pw, d, table, lo, hi):
             row[v] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def _fill_diagonal(free, pw, d, table, lo, hi):
     sx = JCOL[d]
     sy = JROW[d]
@@ -119,7 +119,7 @@ def update_jump_table(free, pw, table, rows_lo, rows_hi, cols_lo, cols_hi):
         _fill_diagonal(free, pw, d, table, 0, n)
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def _fill_column(free, pw, d, table, c):
     sy = JROW[d]
     step = sy * pw
@@ -141,7 +141,7 @@ def _fill_column(free, pw, d, table, c):
             row[v] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def jump_straight(free, table, pw, v, vr, vc, sx, sy, goal, gr, gc):
     """First jump point scanning from ``v`` (included; row ``vr``, column ``vc``) along (sx, sy),
     or -1; uses ``table``."""
@@ -161,7 +161,7 @@ def jump_straight(free, table, pw, v, vr, vc, sx, sy, goal, gr, gc):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def jump_diagonal(free, table, pw, v, vr, vc, sx, sy, goal, gr, gc):
     """Stop cell of the diagonal scan from ``v`` (entered legally; row ``vr``, column ``vc``)
     along (sx, sy), or -1."""

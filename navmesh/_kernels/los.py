@@ -153,20 +153,12 @@ def _bucket(edges, grid, fill, cell_ptr, cell_items, write):
 
 
 @njit(cache=True)
-def _clamp(i, n):
-    if i < 0:
-        return 0
-    if i > n - 1:
-        return n - 1
-    return i
-
-
-@njit(cache=True)
 def _col_range(ax, bx, grid):
     ox, cs, nx = grid[0], grid[2], int(grid[3])
     ua = (min(ax, bx) - ox) / cs
     ub = (max(ax, bx) - ox) / cs
-    return _clamp(int(np.floor(ua - _EPS_CELL)), nx), _clamp(int(np.floor(ub + _EPS_CELL)), nx)
+    # clamped to the grid's columns
+    return min(max(int(np.floor(ua - _EPS_CELL)), 0), nx - 1), min(max(int(np.floor(ub + _EPS_CELL)), 0), nx - 1)
 
 
 @njit(cache=True)
@@ -193,37 +185,31 @@ def _row_range(ax, ay, bx, by, ix, grid):
         yb = ay + (xb - ax) * slope
         ylo, yhi = min(ya, yb), max(ya, yb)
     return (
-        _clamp(int(np.floor((ylo - oy) / cs - _EPS_CELL)), ny),
-        _clamp(int(np.floor((yhi - oy) / cs + _EPS_CELL)), ny),
+        min(max(int(np.floor((ylo - oy) / cs - _EPS_CELL)), 0), ny - 1),
+        min(max(int(np.floor((yhi - oy) / cs + _EPS_CELL)), 0), ny - 1),
     )
 
 
 # -- exact orientation ------------------------------------------------------------------------
-@njit(cache=True)
-def _two_product(a, b):
-    """a * b as an exact sum hi + lo (Dekker)."""
-    x = a * b
-    c = _SPLITTER * a
-    ahi = c - (c - a)
-    alo = a - ahi
-    c = _SPLITTER * b
-    bhi = c - (c - b)
-    blo = b - bhi
-    return x, alo * blo - (((x - ahi * bhi) - alo * bhi) - ahi * blo)
-
-
 @njit(cache=True)
 def _orient_exact(ax, ay, bx, by, cx, cy):
     """Exact sign of the orientation determinant: the six products of its expansion summed as a
     non-overlapping floating-point expansion (Shewchuk's grow-expansion); the sign is that of
     the largest nonzero component."""
     terms = np.empty(12)
-    terms[0], terms[1] = _two_product(ax, by)
-    terms[2], terms[3] = _two_product(-ax, cy)
-    terms[4], terms[5] = _two_product(-cx, by)
-    terms[6], terms[7] = _two_product(-ay, bx)
-    terms[8], terms[9] = _two_product(ay, cx)
-    terms[10], terms[11] = _two_product(cy, bx)
+    for i in range(6):
+        # the i-th product a * b as an exact sum x + y (Dekker, splitting at _SPLITTER)
+        a = ax if i == 0 else (-ax if i == 1 else (-cx if i == 2 else (-ay if i == 3 else (ay if i == 4 else cy))))
+        b = by if i == 0 else (cy if i == 1 else (by if i == 2 else (bx if i == 3 else (cx if i == 4 else bx))))
+        x = a * b
+        c = _SPLITTER * a
+        ahi = c - (c - a)
+        alo = a - ahi
+        c = _SPLITTER * b
+        bhi = c - (c - b)
+        blo = b - bhi
+        terms[2 * i] = x
+        terms[2 * i + 1] = alo * blo - (((x - ahi * bhi) - alo * bhi) - ahi * blo)
     h = np.zeros(12)
     m = 0
     for i in range(12):
@@ -279,14 +265,6 @@ def _place(ax, ay, bx, by, px, py):
 
 
 @njit(cache=True)
-def _opposite(vx, vy, qx, qy, rx, ry):
-    """For q, v, r collinear (q, r != v): whether q and r lie on opposite sides of v."""
-    if qx != vx or rx != vx:
-        return (qx < vx < rx) or (rx < vx < qx)
-    return (qy < vy < ry) or (ry < vy < qy)
-
-
-@njit(cache=True)
 def _in_wedge(ax, ay, bx, by, vx, vy, qx, qy, rx, ry, s):
     """Whether direction ``s * (b - a)`` (s = +1 or -1) from v, a point on the line a-b, lies in
     the closed wedge swept counter-clockwise from ray v->q to ray v->r."""
@@ -297,7 +275,12 @@ def _in_wedge(ax, ay, bx, by, vx, vy, qx, qy, rx, ry, s):
         return c_qd >= 0 and c_dr >= 0
     if c_qr < 0:
         return c_qd >= 0 or c_dr >= 0
-    if _opposite(vx, vy, qx, qy, rx, ry):  # a straight corner: the half-plane left of v->q
+    # q, v, r collinear (q, r != v): q and r on opposite sides of v make a straight corner
+    if qx != vx or rx != vx:
+        opposite = (qx < vx < rx) or (rx < vx < qx)
+    else:
+        opposite = (qy < vy < ry) or (ry < vy < qy)
+    if opposite:  # a straight corner: the half-plane left of v->q
         return c_qd >= 0
     return True  # q and r on one ray: the whole turn
 
@@ -395,33 +378,21 @@ def segment_touches(ax, ay, bx, by, edges, grid, cell_ptr, cell_items):
             for k in range(cell_ptr[c], cell_ptr[c + 1]):
                 e = cell_items[k]
                 px, py, qx, qy = edges[e, 0], edges[e, 1], edges[e, 2], edges[e, 3]
-                if _closed_segments_meet(ax, ay, bx, by, px, py, qx, qy):
+                o1 = orient(ax, ay, bx, by, px, py)
+                o2 = orient(ax, ay, bx, by, qx, qy)
+                o3 = orient(px, py, qx, qy, ax, ay)
+                o4 = orient(px, py, qx, qy, bx, by)
+                if o1 * o2 < 0 and o3 * o4 < 0:
+                    return True  # a proper crossing
+                # an end of one segment on the other (collinear and within its box)
+                if o1 == 0 and min(ax, bx) <= px <= max(ax, bx) and min(ay, by) <= py <= max(ay, by):
                     return True
-    return False
-
-
-@njit(cache=True)
-def _on_segment(ax, ay, bx, by, px, py):
-    """For p collinear with a-b: whether p lies within the closed segment."""
-    return min(ax, bx) <= px <= max(ax, bx) and min(ay, by) <= py <= max(ay, by)
-
-
-@njit(cache=True)
-def _closed_segments_meet(ax, ay, bx, by, px, py, qx, qy):
-    o1 = orient(ax, ay, bx, by, px, py)
-    o2 = orient(ax, ay, bx, by, qx, qy)
-    o3 = orient(px, py, qx, qy, ax, ay)
-    o4 = orient(px, py, qx, qy, bx, by)
-    if o1 * o2 < 0 and o3 * o4 < 0:
-        return True
-    if o1 == 0 and _on_segment(ax, ay, bx, by, px, py):
-        return True
-    if o2 == 0 and _on_segment(ax, ay, bx, by, qx, qy):
-        return True
-    if o3 == 0 and _on_segment(px, py, qx, qy, ax, ay):
-        return True
-    if o4 == 0 and _on_segment(px, py, qx, qy, bx, by):
-        return True
+                if o2 == 0 and min(ax, bx) <= qx <= max(ax, bx) and min(ay, by) <= qy <= max(ay, by):
+                    return True
+                if o3 == 0 and min(px, qx) <= ax <= max(px, qx) and min(py, qy) <= ay <= max(py, qy):
+                    return True
+                if o4 == 0 and min(px, qx) <= bx <= max(px, qx) and min(py, qy) <= by <= max(py, qy):
+                    return True
     return False
 
 

@@ -54,11 +54,6 @@ def _orient(ax, ay, bx, by, cx, cy):
 
 
 @njit(cache=True)
-def _next_slot(indptr, p, e):
-    return e + 1 if e + 1 < indptr[p + 1] else indptr[p]
-
-
-@njit(cache=True)
 def _dist(dx, dy):
     # coordinates are at most MAX_COORDINATE (1e15), so the squares cannot overflow; libm's
     # hypot guards against that at several times the cost
@@ -333,44 +328,6 @@ def search(op, xy, mi, grid, wi, wf, sx, sy, gx, gy, n_start, n_goal, eps, budge
 
 
 @njit(cache=True)
-def _f(xy, nroot, nint, ng, i, sx, sy, gx, gy):
-    """f = g + h of node ``i`` (computed when it goes on the heap: nodes expanded at once by
-    intermediate pruning never need it)."""
-    root = nroot[i]
-    rx = xy[root, 0] if root >= 0 else sx
-    ry = xy[root, 1] if root >= 0 else sy
-    return ng[i] + h_value(rx, ry, nint[4 * i], nint[4 * i + 1], nint[4 * i + 2], nint[4 * i + 3], gx, gy)
-
-
-@njit(cache=True)
-def _add(nroot, nslot, nint, ng, npar, root_g, root_stamp, n_nodes, slot, lx, ly, rx, ry, root, g, parent, stamp,
-         eps):
-    """Store a node unless its root vertex is known with a smaller g (root-level pruning);
-    returns the new node count, -1 when the pool is full."""
-    if root >= 0:
-        if root_stamp[root] == stamp:
-            if root_g[root] + eps < g:
-                return n_nodes
-            if g < root_g[root]:
-                root_g[root] = g
-        else:
-            root_stamp[root] = stamp
-            root_g[root] = g
-    if n_nodes >= len(nroot):
-        return -1
-    i = n_nodes
-    nroot[i] = root
-    nslot[i] = slot
-    nint[4 * i] = lx
-    nint[4 * i + 1] = ly
-    nint[4 * i + 2] = rx
-    nint[4 * i + 3] = ry
-    ng[i] = g
-    npar[i] = parent
-    return n_nodes + 1
-
-
-@njit(cache=True)
 def _begin(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, start_polys, goal_polys, nint, ng, keys, root_g,
            sx, sy, gx, gy, eps, budget):
     """Start a search with a new stamp: mark the dead-end polygons it may enter and store the
@@ -447,13 +404,19 @@ def _begin(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, start_polys, 
             if (_orient(ax, ay, bx, by, sx, sy) == 0.0 and min(ax, bx) <= sx <= max(ax, bx)
                     and min(ay, by) <= sy <= max(ay, by)):
                 continue  # the start lies on this edge
-            n = _add(nroot, nslot, nint, ng, npar, root_g, root_stamp, n_nodes, twins[e],
-                     xy[b, 0], xy[b, 1], xy[a, 0], xy[a, 1], -1, 0.0, -1, stamp, eps)
-            if n < 0:
+            # a node rooted at the start (no root pruning: that is for vertex roots, see _run)
+            if n_nodes >= len(nroot):
                 return NEED_SPACE
-            if n > n_nodes:
-                size = heap_push(keys, vals, size, _f(xy, nroot, nint, ng, n_nodes, sx, sy, gx, gy), n_nodes)
-            n_nodes = n
+            nroot[n_nodes] = -1
+            nslot[n_nodes] = twins[e]
+            nint[4 * n_nodes] = bx
+            nint[4 * n_nodes + 1] = by
+            nint[4 * n_nodes + 2] = ax
+            nint[4 * n_nodes + 3] = ay
+            ng[n_nodes] = 0.0
+            npar[n_nodes] = -1
+            size = heap_push(keys, vals, size, h_value(sx, sy, bx, by, ax, ay, gx, gy), n_nodes)  # f = 0 + h
+            n_nodes += 1
     wi[S_NODES] = n_nodes
     wi[S_HEAP] = size
     return RUNNING
@@ -506,8 +469,130 @@ def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nin
             break
         expansions += 1
         first = n_nodes
-        n_nodes = _expand(xy, indptr, indices, nbr, twins, owner, corner, open_poly, dead, mark, nroot, nslot,
-                          nint, ng, npar, root_g, root_stamp, n_nodes, i, sx, sy, stamp, eps)
+        # -- expand node i: store its successors (written here, not in a function of its own: a
+        # call per expansion with a dozen array arguments costs more than the work on a small polygon)
+        root = nroot[i]
+        g = ng[i]
+        e0 = nslot[i]
+        p = owner[e0]
+        rx = xy[root, 0] if root >= 0 else sx
+        ry = xy[root, 1] if root >= 0 else sy
+        lx = nint[4 * i]
+        ly = nint[4 * i + 1]
+        qx = nint[4 * i + 2]
+        qy = nint[4 * i + 3]
+        lo = indptr[p]
+        hi = indptr[p + 1]
+        e = e0 + 1 if e0 + 1 < hi else lo
+        va = indices[e0]  # left vertex
+        vb = indices[e]  # right vertex
+        collinear = _orient(rx, ry, qx, qy, lx, ly) <= 0.0
+        # collinear: turn at the nearer end (if possible) and see the whole polygon from there
+        new_root = root
+        new_g = g
+        if collinear:
+            dl = _dist(lx - rx, ly - ry)
+            dq = _dist(qx - rx, qy - ry)
+            d, ex, ey, v = (dl, lx, ly, va) if dl <= dq else (dq, qx, qy, vb)
+            if d > 0.0:
+                if not (ex == xy[v, 0] and ey == xy[v, 1] and corner[v]):
+                    e = e0  # no successor
+                new_root = v
+                new_g = g + d
+        can_right = qx == xy[vb, 0] and qy == xy[vb, 1] and corner[vb]
+        can_left = lx == xy[va, 0] and ly == xy[va, 1] and corner[va]
+        g_right = g + _dist(qx - rx, qy - ry)
+        g_left = g + _dist(lx - rx, ly - ry)
+        # orientations of each chain vertex against both rays, carried from edge to edge
+        srb = _orient(rx, ry, qx, qy, xy[vb, 0], xy[vb, 1])
+        slb = _orient(rx, ry, lx, ly, xy[vb, 0], xy[vb, 1])
+        while e != e0 and n_nodes >= 0:
+            en = e + 1 if e + 1 < hi else lo
+            sra = srb
+            sla = slb
+            bv = indices[en]
+            bx = xy[bv, 0]
+            by = xy[bv, 1]
+            srb = _orient(rx, ry, qx, qy, bx, by)
+            slb = _orient(rx, ry, lx, ly, bx, by)
+            q = nbr[e]
+            if q >= 0 and open_poly[q] and (not dead[q] or mark[q] == stamp):
+                av = indices[e]
+                ax = xy[av, 0]
+                ay = xy[av, 1]
+                # [0, tr): right of the ray root->R; (tl, 1]: left of root->L. Going round a
+                # convex polygon the chain crosses each ray at most once, right to left; an edge
+                # lying on a ray is observable.
+                if sra >= 0.0 and srb >= 0.0:
+                    tr = 0.0
+                elif sra <= 0.0 and srb <= 0.0:
+                    tr = 1.0
+                else:
+                    tr = sra / (sra - srb) if sra < 0.0 else 0.0
+                if sla <= 0.0 and slb <= 0.0:
+                    tl = 1.0
+                elif sla >= 0.0 and slb >= 0.0:
+                    tl = 0.0
+                else:
+                    tl = sla / (sla - slb) if sla < 0.0 else 1.0
+                if tl < tr:
+                    tl = tr
+                dx = bx - ax
+                dy = by - ay
+                if tr > 0.0:
+                    px_r = ax + tr * dx if tr < 1.0 else bx
+                    py_r = ay + tr * dy if tr < 1.0 else by
+                else:
+                    px_r = ax
+                    py_r = ay
+                if tl < 1.0:
+                    px_l = ax + tl * dx if tl > 0.0 else ax
+                    py_l = ay + tl * dy if tl > 0.0 else ay
+                else:
+                    px_l = bx
+                    py_l = by
+                # up to three successors on this edge: the observable part (or, collinear, the
+                # whole edge from the turn), the part seen by turning at R, the part seen by
+                # turning at L; one store below for all
+                for kind in range(1 if collinear else 3):
+                    if collinear:
+                        n_lx, n_ly, n_rx, n_ry, n_root, n_g = bx, by, ax, ay, new_root, new_g
+                    elif kind == 0:
+                        if not tl > tr:
+                            continue
+                        n_lx, n_ly, n_rx, n_ry, n_root, n_g = px_l, py_l, px_r, py_r, root, g
+                    elif kind == 1:
+                        if not (can_right and tr > 0.0):
+                            continue
+                        n_lx, n_ly, n_rx, n_ry, n_root, n_g = px_r, py_r, ax, ay, vb, g_right
+                    else:
+                        if not (can_left and tl < 1.0):
+                            continue
+                        n_lx, n_ly, n_rx, n_ry, n_root, n_g = bx, by, px_l, py_l, va, g_left
+                    # store the node unless its root vertex is known with a smaller g (root-level
+                    # pruning; the start's nodes have no vertex root); n_nodes -1: the pool is full
+                    if n_root >= 0:
+                        if root_stamp[n_root] == stamp:
+                            if root_g[n_root] + eps < n_g:
+                                continue
+                            if n_g < root_g[n_root]:
+                                root_g[n_root] = n_g
+                        else:
+                            root_stamp[n_root] = stamp
+                            root_g[n_root] = n_g
+                    if n_nodes >= len(nroot):
+                        n_nodes = -1
+                        break
+                    nroot[n_nodes] = n_root
+                    nslot[n_nodes] = twins[e]
+                    nint[4 * n_nodes] = n_lx
+                    nint[4 * n_nodes + 1] = n_ly
+                    nint[4 * n_nodes + 2] = n_rx
+                    nint[4 * n_nodes + 3] = n_ry
+                    ng[n_nodes] = n_g
+                    npar[n_nodes] = i
+                    n_nodes += 1
+            e = en
         if n_nodes < 0:
             status = NEED_SPACE
             n_nodes = 0
@@ -525,137 +610,17 @@ def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nin
         if i_next >= 0:
             i = i_next
             continue
-        for k in range(first, n_nodes):
-            size = heap_push(keys, vals, size, _f(xy, nroot, nint, ng, k, sx, sy, gx, gy), k)
+        for k in range(first, n_nodes):  # f = g + h, computed here: nodes expanded at once never need it
+            rk = nroot[k]
+            f = ng[k] + h_value(xy[rk, 0] if rk >= 0 else sx, xy[rk, 1] if rk >= 0 else sy, nint[4 * k],
+                                nint[4 * k + 1], nint[4 * k + 2], nint[4 * k + 3], gx, gy)
+            size = heap_push(keys, vals, size, f, k)
         i = -1
     wi[S_NODES] = n_nodes
     wi[S_HEAP] = size
     wi[S_EXPANSIONS] = expansions
     wi[S_FINAL] = i
     return status
-
-
-@njit(cache=True)
-def _expand(xy, indptr, indices, nbr, twins, owner, corner, open_poly, dead, mark, nroot, nslot, nint, ng, npar,
-            root_g, root_stamp, n_nodes, i, sx, sy, stamp, eps):
-    """Store the successors of node ``i``; returns the new node count (-1: the pool is full)."""
-    root = nroot[i]
-    g = ng[i]
-    e0 = nslot[i]
-    p = owner[e0]
-    if root >= 0:
-        rx = xy[root, 0]
-        ry = xy[root, 1]
-    else:
-        rx = sx
-        ry = sy
-    lx = nint[4 * i]
-    ly = nint[4 * i + 1]
-    qx = nint[4 * i + 2]
-    qy = nint[4 * i + 3]
-    va = indices[e0]  # left vertex
-    vb = indices[_next_slot(indptr, p, e0)]  # right vertex
-    if _orient(rx, ry, qx, qy, lx, ly) <= 0.0:
-        # collinear: turn at the nearer end (if possible) and see the whole polygon
-        dl = _dist(lx - rx, ly - ry)
-        dq = _dist(qx - rx, qy - ry)
-        if dl <= dq:
-            d, ex, ey, v = dl, lx, ly, va
-        else:
-            d, ex, ey, v = dq, qx, qy, vb
-        new_root = root
-        new_g = g
-        if d > 0.0:
-            if not (ex == xy[v, 0] and ey == xy[v, 1] and corner[v]):
-                return n_nodes
-            new_root = v
-            new_g = g + d
-        e = _next_slot(indptr, p, e0)
-        while e != e0:
-            en = _next_slot(indptr, p, e)
-            q = nbr[e]
-            if q >= 0 and open_poly[q] and (not dead[q] or mark[q] == stamp):
-                a = indices[e]
-                b = indices[en]
-                n_nodes = _add(nroot, nslot, nint, ng, npar, root_g, root_stamp, n_nodes, twins[e],
-                               xy[b, 0], xy[b, 1], xy[a, 0], xy[a, 1], new_root, new_g, i, stamp, eps)
-                if n_nodes < 0:
-                    return -1
-            e = en
-        return n_nodes
-    can_right = qx == xy[vb, 0] and qy == xy[vb, 1] and corner[vb]
-    can_left = lx == xy[va, 0] and ly == xy[va, 1] and corner[va]
-    g_right = g + _dist(qx - rx, qy - ry)
-    g_left = g + _dist(lx - rx, ly - ry)
-    e = _next_slot(indptr, p, e0)
-    # orientations of each chain vertex against both rays, carried from edge to edge
-    srb = _orient(rx, ry, qx, qy, xy[vb, 0], xy[vb, 1])
-    slb = _orient(rx, ry, lx, ly, xy[vb, 0], xy[vb, 1])
-    while e != e0:
-        en = _next_slot(indptr, p, e)
-        sra = srb
-        sla = slb
-        b = indices[en]
-        bx = xy[b, 0]
-        by = xy[b, 1]
-        srb = _orient(rx, ry, qx, qy, bx, by)
-        slb = _orient(rx, ry, lx, ly, bx, by)
-        q = nbr[e]
-        if q >= 0 and open_poly[q] and (not dead[q] or mark[q] == stamp):
-            a = indices[e]
-            ax = xy[a, 0]
-            ay = xy[a, 1]
-            # [0, tr): right of the ray root->R; (tl, 1]: left of root->L. Going round a convex
-            # polygon the chain crosses each ray at most once, right to left; an edge lying on a
-            # ray is observable.
-            if sra >= 0.0 and srb >= 0.0:
-                tr = 0.0
-            elif sra <= 0.0 and srb <= 0.0:
-                tr = 1.0
-            else:
-                tr = sra / (sra - srb) if sra < 0.0 else 0.0
-            if sla <= 0.0 and slb <= 0.0:
-                tl = 1.0
-            elif sla >= 0.0 and slb >= 0.0:
-                tl = 0.0
-            else:
-                tl = sla / (sla - slb) if sla < 0.0 else 1.0
-            if tl < tr:
-                tl = tr
-            dx = bx - ax
-            dy = by - ay
-            if tr > 0.0:
-                px_r = ax + tr * dx if tr < 1.0 else bx
-                py_r = ay + tr * dy if tr < 1.0 else by
-            else:
-                px_r = ax
-                py_r = ay
-            if tl < 1.0:
-                px_l = ax + tl * dx if tl > 0.0 else ax
-                py_l = ay + tl * dy if tl > 0.0 else ay
-            else:
-                px_l = bx
-                py_l = by
-            slot = twins[e]
-            if tl > tr:
-                n_nodes = _add(nroot, nslot, nint, ng, npar, root_g, root_stamp, n_nodes, slot,
-                               px_l, py_l, px_r, py_r, root, g, i, stamp, eps)
-                if n_nodes < 0:
-                    return -1
-            if can_right and tr > 0.0:
-                n_nodes = _add(nroot, nslot, nint, ng, npar, root_g, root_stamp, n_nodes, slot,
-                               px_r, py_r, ax, ay, vb, g_right, i, stamp, eps)
-                if n_nodes < 0:
-                    return -1
-            if can_left and tl < 1.0:
-                n_nodes = _add(nroot, nslot, nint, ng, npar, root_g, root_stamp, n_nodes, slot,
-                               bx, by, px_l, py_l, va, g_left, i, stamp, eps)
-                if n_nodes < 0:
-                    return -1
-        e = en
-    return n_nodes
-
-
 
 
 @njit(cache=True)

@@ -33,13 +33,22 @@ from numba.core import types
 KERNEL_OPTIONS: dict[str, Any] = {"cache": True, "nogil": True}
 
 
-def njit(func: Any = None, /, **options: Any) -> Any:
-    """``numba.njit`` with :data:`KERNEL_OPTIONS`; ``options`` add to them (``parallel=True``).
+#: Added to :data:`KERNEL_OPTIONS` for a kernel that only other kernels call (``internal=True``):
+#: numba then makes no CPython or C entry point for it. Those wrappers are about a third of a small
+#: kernel's compile time (their code is also optimised and emitted). Such a kernel cannot be called
+#: from Python, and it must not allocate (``np.empty`` ...): numba compiles the numpy
+#: implementations once per set of options, so it would compile them a second time.
+INTERNAL_OPTIONS: dict[str, Any] = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+
+
+def njit(func: Any = None, /, *, internal: bool = False, **options: Any) -> Any:
+    """``numba.njit`` with :data:`KERNEL_OPTIONS`; ``options`` add to them (``parallel=True``),
+    and ``internal=True`` adds :data:`INTERNAL_OPTIONS` (a kernel only other kernels call).
 
     Used like numba's: ``@njit`` or ``@njit(cache=True)``. With ``NUMBA_DISABLE_JIT=1`` the
     function stays plain Python, as with numba's own decorator.
     """
-    decorate = numba.njit(**{**KERNEL_OPTIONS, **options})
+    decorate = numba.njit(**{**KERNEL_OPTIONS, **(INTERNAL_OPTIONS if internal else {}), **options})
     return decorate if func is None else decorate(func)
 
 

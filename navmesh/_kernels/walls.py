@@ -23,16 +23,16 @@ import math
 
 import numpy as np
 
-from navmesh._kernels.buckets import CELL_EPS, cell_of, segment_cells
+from navmesh._kernels.buckets import CELL_EPS, cell_of
 from navmesh._kernels.signatures import njit, plain_arguments
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def _orient(ax, ay, bx, by, cx, cy):
     return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def _seg_dist2(px, py, ax, ay, bx, by):
     dx, dy = bx - ax, by - ay
     ll = dx * dx + dy * dy
@@ -44,7 +44,7 @@ def _seg_dist2(px, py, ax, ay, bx, by):
     return qx * qx + qy * qy
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def point_status(x, y, cls, edges, grid, cell_ptr, cell_items, ref, eps):
     """1 where a unit of radius class ``cls`` may stand at (x, y) at least ``eps`` away from every
     wall edge; 0 within ``eps`` of a wall edge (on the boundary, up to rounding); -1 inside a
@@ -76,40 +76,7 @@ def point_status(x, y, cls, edges, grid, cell_ptr, cell_items, ref, eps):
     return 1 if free else -1
 
 
-@njit(cache=True)
-def segment_hit(ax, ay, bx, by, cls, edges, grid, cell_ptr, cell_items, buf):
-    """First wall edge the segment a -> b crosses: (t along the segment in [0, 1], edge id), or
-    (2.0, -1) when it crosses none. A too long segment reports (0.0, -1).
-
-    A crossing means a and b lie strictly on opposite sides of the edge's line and the edge's
-    ends on opposite sides of the segment's line, an edge end lying exactly on that line
-    counting as on its left (so a segment entering through a vertex crosses one of its two
-    edges). Running along an edge or ending on it is no crossing: :func:`point_status` of the end
-    point settles those.
-    """
-    base = cls * (int(grid[3]) * int(grid[4]))
-    best_t, best_e = 2.0, -1
-    seg = math.sqrt((bx - ax) ** 2 + (by - ay) ** 2)
-    c = cell_of(ax, ay, grid)
-    if c >= 0 and c == cell_of(bx, by, grid):
-        # (most steps of a unit stay in one cell, which lists every edge that can cross them)
-        buf[0] = c
-        n = 1
-    else:
-        n = segment_cells(ax, ay, bx, by, grid, buf)
-        if n < 0:
-            return 0.0, -1
-    for j in range(n):
-        slot = base + buf[j]
-        for k in range(cell_ptr[slot], cell_ptr[slot + 1]):
-            e = cell_items[k]
-            t = _cross_t(ax, ay, bx, by, edges[e, 0], edges[e, 1], edges[e, 2], edges[e, 3], seg)
-            if 0.0 <= t < best_t:
-                best_t, best_e = t, e
-    return best_t, best_e
-
-
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def _cross_t(ax, ay, bx, by, px, py, qx, qy, seg):
     """Where the segment a -> b (of length ``seg``) properly crosses the wall edge p -> q, as a
     fraction of a -> b in (0, 1); -1.0 when it does not (touching within a relative 1e-12 is no
@@ -124,22 +91,33 @@ def _cross_t(ax, ay, bx, by, px, py, qx, qy, seg):
     return -1.0
 
 
-@njit(cache=True)
-def first_crossing(ax, ay, bx, by, cls, edges, grid, cell_ptr, cell_items):
-    """A wall edge of class ``cls`` that the segment a -> b crosses (the crossings of
-    :func:`segment_hit`), or -1 for none: the first found walking the cells it passes from a,
-    so a blocked sight line costs only the cells up to its first wall."""
+@njit(cache=True, internal=True)
+def crossing(ax, ay, bx, by, cls, first, edges, grid, cell_ptr, cell_items):
+    """A wall edge of class ``cls`` that the segment a -> b crosses, as (t, e): ``t`` where it
+    crosses, as a fraction of a -> b, and the edge id ``e``; (2.0, -1) when it crosses none.
+    With ``first`` the first crossing found walking the cells the segment passes from a (a
+    blocked sight line costs only the cells up to its first wall), else the crossing with the
+    least ``t`` (the wall a step runs into).
+
+    A crossing means a and b lie strictly on opposite sides of the edge's line and the edge's
+    ends on opposite sides of the segment's line, an edge end lying exactly on that line
+    counting as on its left (so a segment entering through a vertex crosses one of its two
+    edges). Running along an edge or ending on it is no crossing: :func:`point_status` of the end
+    point settles those.
+    """
     ox, oy, cs, nx, ny = grid[0], grid[1], grid[2], int(grid[3]), int(grid[4])
     base = cls * (nx * ny)
     seg = math.sqrt((bx - ax) ** 2 + (by - ay) ** 2)
+    best_t, best_e = 2.0, -1
     gx0, gy0 = (ax - ox) / cs, (ay - oy) / cs
     gx1, gy1 = (bx - ox) / cs, (by - oy) / cs
     i0 = min(nx - 1, max(0, math.floor(min(gx0, gx1) - CELL_EPS)))
     i1 = min(nx - 1, max(0, math.floor(max(gx0, gx1) + CELL_EPS)))
     step = 1 if gx1 >= gx0 else -1
-    first, last = (i0, i1) if step > 0 else (i1, i0)
-    ix = first
+    last = i1 if step > 0 else i0
+    ix = i0 if step > 0 else i1
     while True:
+        # the rows the segment passes in column ix, walked away from a
         xa = max(min(gx0, gx1), float(ix))
         xb = min(max(gx0, gx1), float(ix + 1))
         if gx1 != gx0:
@@ -157,32 +135,28 @@ def first_crossing(ax, ay, bx, by, cls, edges, grid, cell_ptr, cell_items):
             slot = base + iy * nx + ix
             for k in range(cell_ptr[slot], cell_ptr[slot + 1]):
                 e = cell_items[k]
-                if _cross_t(ax, ay, bx, by, edges[e, 0], edges[e, 1], edges[e, 2], edges[e, 3], seg) >= 0.0:
-                    return e
+                t = _cross_t(ax, ay, bx, by, edges[e, 0], edges[e, 1], edges[e, 2], edges[e, 3], seg)
+                if 0.0 <= t < best_t:
+                    best_t, best_e = t, e
+                    if first:
+                        return best_t, best_e
         if ix == last:
-            return -1
+            return best_t, best_e
         ix += step
 
 
-@njit(cache=True)
-def segment_free(ax, ay, bx, by, cls, edges, grid, cell_ptr, cell_items, ref, eps, buf):
-    """Whether a unit can walk straight from a to b (a not inside a wall): b not inside a wall
-    and no wall edge crossed. Ending on a wall and running along the inside of a wall edge are
-    allowed, as in :class:`navmesh.sight.LineOfSight`; passing exactly through a wall vertex
-    may count as blocked (the conservative side)."""
-    if point_status(bx, by, cls, edges, grid, cell_ptr, cell_items, ref, eps) < 0:
-        return False
-    return first_crossing(ax, ay, bx, by, cls, edges, grid, cell_ptr, cell_items) < 0
-
-
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def target_visible(ax, ay, bx, by, cls, barrier, edges, grid, cell_ptr, cell_items, ref, eps, buf, hint):
-    """:func:`segment_free` to a target that may lie on a wall (a corner waypoint): the segment
-    is cut short by ``1000 * eps`` before the target. With ``barrier >= 0`` the segment must
-    also touch no edge of that class (terrain boundaries). ``hint`` (-1: none) is a wall edge
-    of class ``cls`` or ``barrier`` that blocked a similar sight line before: tested first, it
-    often settles a blocked line at once (same answer: any crossing blocks). ``buf[0]`` gets
-    the edge found crossed, or -1."""
+    """Whether a unit of class ``cls`` can walk straight from a (not inside a wall) to a target
+    b that may lie on a wall (a corner waypoint): the segment is cut short by ``1000 * eps``
+    before b; its end must not be inside a wall and it must cross no wall edge
+    (:func:`crossing`). Running along the inside of a wall edge is allowed, as in
+    :class:`navmesh.sight.LineOfSight`; passing exactly through a wall vertex may count as
+    blocked (the conservative side). With ``barrier >= 0`` the segment must also cross no edge
+    of that class (terrain boundaries). ``hint`` (-1: none) is a wall edge of class ``cls`` or
+    ``barrier`` that blocked a similar sight line before: tested first, it often settles a
+    blocked line at once (same answer: any crossing blocks). ``buf[0]`` gets the edge found
+    crossed, or -1."""
     buf[0] = -1
     dx, dy = bx - ax, by - ay
     d = math.sqrt(dx * dx + dy * dy)
@@ -198,11 +172,11 @@ def target_visible(ax, ay, bx, by, cls, barrier, edges, grid, cell_ptr, cell_ite
             return False
     if point_status(ex, ey, cls, edges, grid, cell_ptr, cell_items, ref, eps) < 0:
         return False
-    e = first_crossing(ax, ay, ex, ey, cls, edges, grid, cell_ptr, cell_items)
-    if e < 0 and barrier >= 0:
-        n_cells = int(grid[3]) * int(grid[4])
-        if cell_ptr[(barrier + 1) * n_cells] > cell_ptr[barrier * n_cells]:
-            e = first_crossing(ax, ay, ex, ey, barrier, edges, grid, cell_ptr, cell_items)
+    n_cells = int(grid[3]) * int(grid[4])
+    e = -1
+    for c in (cls, barrier):  # (one call site: the walk is compiled into this kernel once)
+        if e < 0 and c >= 0 and cell_ptr[(c + 1) * n_cells] > cell_ptr[c * n_cells]:
+            e = crossing(ax, ay, ex, ey, c, True, edges, grid, cell_ptr, cell_items)[1]
     buf[0] = e
     return e < 0
 
@@ -215,7 +189,7 @@ def first_in_sight(a, targets, cand, cost, cls, barrier, edges, grid, cell_ptr, 
     cost order stops at the cheapest visible candidate, usually the first."""
     m, k = cand.shape
     out = np.full(m, -1, np.int64)
-    buf = np.empty(4096, np.int64)
+    buf = np.empty(1, np.int64)
     for i in range(m):
         for j in range(k):
             if not cost[i, j] < math.inf:
@@ -237,31 +211,36 @@ STATUS, SEGMENT, SIGHT, MOVE = 0, 1, 2, 3
 def bulk(a, b, cls, barrier, what, edges, grid, cell_ptr, cell_items, ref, eps):
     """One question per row i of ``a`` (m, 2) for class ``cls[i]``, written to ``out[i]`` of a
     float (m, 2) array: ``what = STATUS``: :func:`point_status` of ``a[i]`` (``b`` unused);
-    ``SEGMENT``: 1.0 where ``a[i]`` is not inside a wall and :func:`segment_free` to ``b[i]``,
-    else 0.0; ``SIGHT``: 1.0 where :func:`target_visible` (barrier class ``barrier``), else
-    0.0; ``MOVE``: the end of :func:`safe_move` from ``a[i]`` toward ``b[i]`` (both columns).
-    One kernel for the bulk questions: one compilation instead of one per question."""
+    ``SEGMENT``: 1.0 where neither ``a[i]`` nor ``b[i]`` is inside a wall and the segment
+    between them crosses no wall edge (:func:`crossing`), else 0.0; ``SIGHT``: 1.0 where
+    :func:`target_visible` (barrier class ``barrier``), else 0.0; ``MOVE``: the end of
+    :func:`safe_move` from ``a[i]`` toward ``b[i]`` (both columns). One kernel for the bulk
+    questions: one compilation instead of one per question."""
     m = a.shape[0]
     out = np.zeros((m, 2))
-    buf = np.empty(4096, np.int64)
+    buf = np.empty(1, np.int64)
     for i in range(m):
         ax, ay, bx, by, c = a[i, 0], a[i, 1], b[i, 0], b[i, 1], cls[i]
         if what == MOVE:
-            out[i, 0], out[i, 1] = safe_move(ax, ay, bx, by, c, edges, grid, cell_ptr, cell_items, ref, eps, buf)
+            out[i, 0], out[i, 1] = safe_move(ax, ay, bx, by, c, edges, grid, cell_ptr, cell_items, ref, eps)
         elif what == SIGHT:
             if target_visible(ax, ay, bx, by, c, barrier, edges, grid, cell_ptr, cell_items, ref, eps, buf, -1):
                 out[i, 0] = 1.0
         else:
-            st = point_status(ax, ay, c, edges, grid, cell_ptr, cell_items, ref, eps)
+            st = 1
+            for x, y in ((ax, ay), (bx, by)):  # a, then for SEGMENT b (one call site of the point test)
+                st = point_status(x, y, c, edges, grid, cell_ptr, cell_items, ref, eps)
+                if what == STATUS or st < 0:
+                    break
             if what == STATUS:
                 out[i, 0] = st
-            elif st >= 0 and segment_free(ax, ay, bx, by, c, edges, grid, cell_ptr, cell_items, ref, eps, buf):
+            elif st >= 0 and crossing(ax, ay, bx, by, c, True, edges, grid, cell_ptr, cell_items)[1] < 0:
                 out[i, 0] = 1.0
     return out
 
 
-@njit(cache=True)
-def safe_move(px, py, qx, qy, cls, edges, grid, cell_ptr, cell_items, ref, eps, buf):
+@njit(cache=True, internal=True)
+def safe_move(px, py, qx, qy, cls, edges, grid, cell_ptr, cell_items, ref, eps):
     """Where a unit standing on a free point p ends when it tries to step to q.
 
     The whole step when it crosses no wall and ends free. Otherwise the unit slides: q is
@@ -271,44 +250,47 @@ def safe_move(px, py, qx, qy, cls, edges, grid, cell_ptr, cell_items, ref, eps, 
     otherwise half the step (up to the wall) is tried; otherwise p itself. So a unit running
     along a wall, or toward a point on one, keeps moving. The result is always free (or p).
     """
+    n_cells = int(grid[3]) * int(grid[4])
     c = cell_of(qx, qy, grid)
     if c >= 0 and c == cell_of(px, py, grid):
-        slot = cls * (int(grid[3]) * int(grid[4])) + c
+        slot = cls * n_cells + c
         if cell_ptr[slot] == cell_ptr[slot + 1] and ref[slot, 2] > 0.5:
             return qx, qy  # one wall-free cell holds the whole step
-    t, e = segment_hit(px, py, qx, qy, cls, edges, grid, cell_ptr, cell_items, buf)
-    if e < 0 and t > 1.0:
-        if point_status(qx, qy, cls, edges, grid, cell_ptr, cell_items, ref, eps) == 1:
-            return qx, qy
-        # the wall edge nearest q among those of its cell
-        t, e = 1.0, -1
-        cq = cell_of(qx, qy, grid)
-        if cq >= 0:
-            sq = cls * (int(grid[3]) * int(grid[4])) + cq
-            near = math.inf
-            for k in range(cell_ptr[sq], cell_ptr[sq + 1]):
-                ek = cell_items[k]
-                d2 = _seg_dist2(qx, qy, edges[ek, 0], edges[ek, 1], edges[ek, 2], edges[ek, 3])
-                if d2 < near:
-                    near, e = d2, ek
-    if e >= 0:
-        ax, ay = edges[e, 0], edges[e, 1]
-        ex, ey = edges[e, 2] - ax, edges[e, 3] - ay
-        ll = ex * ex + ey * ey
-        if ll > 0.0:
+    t, e = 1.0, -1
+    for attempt in range(3):  # the step, the slide along the wall in the way, half the step
+        if attempt == 0:
+            sx, sy = qx, qy
+        elif attempt == 1:
+            if e < 0:
+                return px, py
+            ax, ay = edges[e, 0], edges[e, 1]
+            ex, ey = edges[e, 2] - ax, edges[e, 3] - ay
+            ll = ex * ex + ey * ey
+            if ll <= 0.0:
+                continue
             # q's foot on the wall's line, kept a little more than eps off it on p's side
             nl = math.sqrt(ll)
             off = 4.0 * eps / nl if _orient(ax, ay, ax + ex, ay + ey, px, py) >= 0.0 else -4.0 * eps / nl
             k = ((qx - ax) * ex + (qy - ay) * ey) / ll
             sx, sy = ax + k * ex - off * ey, ay + k * ey + off * ex
-            t2, e2 = segment_hit(px, py, sx, sy, cls, edges, grid, cell_ptr, cell_items, buf)
-            if e2 < 0 and t2 > 1.0 and point_status(sx, sy, cls, edges, grid, cell_ptr, cell_items, ref, eps) == 1:
-                return sx, sy
-        back = t * 0.5
-        hx, hy = px + (qx - px) * back, py + (qy - py) * back
-        t3, e3 = segment_hit(px, py, hx, hy, cls, edges, grid, cell_ptr, cell_items, buf)
-        if e3 < 0 and t3 > 1.0 and point_status(hx, hy, cls, edges, grid, cell_ptr, cell_items, ref, eps) == 1:
-            return hx, hy
+        else:
+            sx, sy = px + (qx - px) * t * 0.5, py + (qy - py) * t * 0.5
+        # (one call site each: the walk and the point test are compiled into this kernel once)
+        th, eh = crossing(px, py, sx, sy, cls, False, edges, grid, cell_ptr, cell_items)
+        if eh < 0 and point_status(sx, sy, cls, edges, grid, cell_ptr, cell_items, ref, eps) == 1:
+            return sx, sy
+        if attempt == 0:
+            t, e = th, eh
+            if e < 0 and c >= 0:
+                # ends on a wall or within eps of one: the wall edge nearest q among those of its cell
+                t = 1.0
+                sq = cls * n_cells + c
+                near = math.inf
+                for j in range(cell_ptr[sq], cell_ptr[sq + 1]):
+                    ek = cell_items[j]
+                    d2 = _seg_dist2(qx, qy, edges[ek, 0], edges[ek, 1], edges[ek, 2], edges[ek, 3])
+                    if d2 < near:
+                        near, e = d2, ek
     return px, py
 
 

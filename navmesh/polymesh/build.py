@@ -402,5 +402,46 @@ def build_navmesh(level: Level, *, agent_radius: float = 0.0, join: Join = "mitr
     if not used.all():  # vertices merged away or dropped with flat triangles
         remap = np.cumsum(used) - 1
         xy2, indices = xy2[used], remap[indices]
+    xy2, indptr, indices, nbr, tags = spatial_order(xy2, indptr, indices, nbr, tags)
     return PolyMesh(xy2, indptr, indices, nbr, tags=tags, tag_names=names, agent_radius=r, level=level, join=join)
+
+
+def _morton(x: NDArray[np.float64], y: NDArray[np.float64]) -> NDArray[np.int64]:
+    """Z-order keys of points: coordinates scaled to 16 bits each over their box, bits interleaved."""
+    keys = np.zeros(len(x), np.int64)
+    for k, v in enumerate((x, y)):
+        lo, span = (float(v.min()), float(np.ptp(v))) if len(v) else (0.0, 0.0)
+        q = ((v - lo) * (65535.0 / span)).astype(np.int64) if span > 0 else np.zeros(len(v), np.int64)
+        for bit in range(16):
+            keys |= ((q >> bit) & 1) << (2 * bit + k)
+    return keys
+
+
+def spatial_order(xy: NDArray[np.float64], indptr: NDArray[np.int64], indices: NDArray[np.int64],
+                  nbr: NDArray[np.int64], tags: NDArray[np.int64]
+                  ) -> tuple[NDArray[np.float64], NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+    """The same mesh with its polygons numbered along a Z-order curve of their centres and its
+    vertices in order of first use: polygons near each other sit near each other in memory, so a
+    search or a corridor walk on a big mesh (a 512 x 512 maze: 38,000 polygons, megabytes of
+    arrays) reads few cache lines per polygon. Returns (vertices, indptr, indices, neighbours, tags)."""
+    n = len(indptr) - 1
+    sizes = np.diff(indptr)
+    owner = np.repeat(np.arange(n), sizes)
+    cx = np.bincount(owner, weights=xy[indices, 0], minlength=n) / sizes
+    cy = np.bincount(owner, weights=xy[indices, 1], minlength=n) / sizes
+    order = np.argsort(_morton(cx, cy), kind="stable")  # old polygon ids in their new order
+    new_sizes = sizes[order]
+    new_ptr = np.zeros(n + 1, np.int64)
+    np.cumsum(new_sizes, out=new_ptr[1:])
+    slots = np.repeat(indptr[:-1][order] - new_ptr[:-1], new_sizes) + np.arange(int(new_ptr[-1]))  # old slot per new slot
+    old_v = indices[slots]
+    seen, first = np.unique(old_v, return_index=True)
+    v_order = seen[np.argsort(first, kind="stable")]  # old vertex ids in their new order
+    v_new = np.empty(len(xy), np.int64)
+    v_new[v_order] = np.arange(len(v_order))
+    p_new = np.empty(n, np.int64)
+    p_new[order] = np.arange(n)
+    old_nbr = np.asarray(nbr)[slots]
+    new_nbr = np.where(old_nbr >= 0, p_new[np.maximum(old_nbr, 0)], -1)
+    return xy[v_order], new_ptr, v_new[old_v], new_nbr, np.asarray(tags)[order]
 

@@ -30,7 +30,6 @@ radius r covers the bounds eroded by r).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -48,6 +47,7 @@ from navmesh.path import Path
 from navmesh.polymesh.corridor import corridor_search, funnel
 from navmesh.polymesh.locate import bucket_grid
 from navmesh.polymesh.mesh import PolyMesh, next_slots
+from navmesh.polymesh.raycast import MeshRaycast
 from navmesh.polymesh.sliced import MeshSlicedSearch, start_search
 from navmesh.query_options import cached_query_options
 from navmesh.terrain import CostProfile
@@ -58,33 +58,9 @@ _EPS = 1e-10  # root pruning slack, relative to the mesh's size
 _POOL = 1024  # initial search node capacity (grows on demand)
 _NO_BUDGET = 2**62  # "no budget" for the kernels
 _search, _FIND, _NEED_SPACE = PK.search, PK.OP_FIND, PK.NEED_SPACE  # bound once: find_path is hot
+_trusted = Path._trusted
 _PAIRS = (tuple, list, np.ndarray)
 _REALS = (float, int, np.float64)  # exactly these types (bool, a subclass of int, goes the long way)
-
-
-@dataclass(frozen=True, eq=False)
-class MeshRaycast:
-    """Result of :meth:`MeshQuery.raycast` (Detour's ``raycast``).
-
-    Attributes
-    ----------
-    hit : bool
-        True when a wall stops the segment before ``end``.
-    t : float
-        Fraction of the segment walked before the wall (1.0 when nothing was hit).
-    point : float64 array of shape (2,)
-        Where the walk stops: the wall hit, or ``end``.
-    normal : float64 array of shape (2,)
-        Unit normal of the wall hit, pointing into the walkable side ((0, 0) without a hit).
-    polygons : int32 array
-        The polygons visited, in order.
-    """
-
-    hit: bool
-    t: float
-    point: NDArray[np.float64]
-    normal: NDArray[np.float64]
-    polygons: NDArray[np.int32]
 
 
 def _check_mesh(mesh: Any) -> PolyMesh:
@@ -327,14 +303,27 @@ class MeshQuery:
         >>> round(path.cost, 6), path.start_moved
         (17.231546, False)
         """
-        opts = cached_query_options("any_angle", 1.0, max_expansions, allow_partial, strict, 1)  # one set of checks
-        strict, allow_partial, budget = opts.strict, opts.allow_partial, opts.max_expansions
+        fast = max_expansions is None and allow_partial is False and strict is False  # the default options
+        budget = None
+        if not fast:
+            opts = cached_query_options("any_angle", 1.0, max_expansions, allow_partial, strict, 1)  # one set of checks
+            strict, allow_partial, budget = opts.strict, opts.allow_partial, opts.max_expansions
         s, g = self._xy("start", start), self._xy("goal", goal)
         status = PK.OFF_MESH
         if self._uniform:  # the common case in one kernel call: both endpoints on the open mesh
-            found, status, expansions = self._polyanya(s, None, g, None, budget)
-            if found is not None:
-                return found
+            if fast:  # the hot loop of a game: no method calls, the kernel's output copied straight out
+                wi, wf = self._ws
+                status, n_pts, n_polys, expansions, length = _search(
+                    _FIND, self._xy_mesh, self._mi, self._grid, wi, wf, s[0], s[1], g[0], g[1], -1, -1, self._eps,
+                    _NO_BUDGET)
+                if status == FOUND:
+                    nodes, points = self._out
+                    return _trusted(nodes[:n_polys].astype(np.int32), points[:n_pts].copy(),
+                                    length * self._scale_cost, expansions, False, False, False)
+            if not fast or status == _NEED_SPACE:
+                found, status, expansions = self._polyanya(s, None, g, None, budget)
+                if found is not None:
+                    return found
         s, g = np.array(s), np.array(g)
         s, s_polys, s_moved = self._endpoint("start", s, strict)
         g, g_polys, g_moved = self._endpoint("goal", g, strict)
@@ -429,19 +418,22 @@ class MeshQuery:
             counts.append(n)
         return counts[0], counts[1]
 
-    def _traced_path(self, ws: tuple[NDArray[np.int64], NDArray[np.float64]], out: tuple[int, int], n_pts: int,
-                     n_polys: int, length: float, expansions: int, s_moved: bool, g_moved: bool) -> Path:
-        """The Path the kernel's trace wrote to ``ws`` (``out``: its output offsets, from :meth:`_workspace`)."""
-        wi, wf = ws
-        o, f = out
-        return Path(wi[o:o + n_polys].astype(np.int32), wf[f:f + 2 * n_pts].reshape(n_pts, 2).copy(),
-                    length * self._scale_cost, expansions, False, s_moved, g_moved)
+    def _traced_path(self, ws: tuple[NDArray[np.int64], NDArray[np.float64]],
+                     out: tuple[NDArray[np.int64], NDArray[np.float64]], n_pts: int, n_polys: int, length: float,
+                     expansions: int, s_moved: bool, g_moved: bool) -> Path:
+        """The Path the kernel's trace wrote to ``ws`` (``out``: views of its output sections, from
+        :meth:`_workspace`)."""
+        return _trusted(out[0][:n_polys].astype(np.int32), out[1][:n_pts].copy(), length * self._scale_cost,
+                        expansions, False, s_moved, g_moved)
 
-    def _workspace(self, capacity: int) -> tuple[tuple[NDArray[np.int64], NDArray[np.float64]], tuple[int, int]]:
-        """A search workspace (wi, wf) for ``capacity`` nodes on this mesh, and the offsets of
-        its output sections as plain ints (numpy integers slice slowly)."""
-        ws = PK.workspace(self.mesh.n_vertices, self.mesh.n_polygons, capacity)
-        return ws, (int(ws[0][1 + PK.W_OUT_POLYS]), int(ws[0][11 + PK.F_OUT_POINTS]))
+    def _workspace(self, capacity: int) -> tuple[tuple[NDArray[np.int64], NDArray[np.float64]],
+                                                 tuple[NDArray[np.int64], NDArray[np.float64]]]:
+        """A search workspace (wi, wf) for ``capacity`` nodes on this mesh, and views of its
+        output sections: the polygons (int64) and the points as rows (x, y)."""
+        wi, wf = ws = PK.workspace(self.mesh.n_vertices, self.mesh.n_polygons, capacity)
+        polys = wi[wi[1 + PK.W_OUT_POLYS]:wi[2 + PK.W_OUT_POLYS]]
+        pts = wf[wi[11 + PK.F_OUT_POINTS]:wi[12 + PK.F_OUT_POINTS]]
+        return ws, (polys, pts.reshape(-1, 2))
 
     def _grow(self, capacity: int) -> None:
         """Replace the query's own workspace by one for ``capacity`` nodes."""

@@ -19,6 +19,7 @@ from scipy.spatial import cKDTree
 from navmesh._kernels import anyangle as AK
 from navmesh._kernels import los as LK
 from navmesh.geometry import ring_edges
+from navmesh import sight
 from navmesh.sight import LineOfSight
 from navmesh.level import Level
 from navmesh.waypoints.incremental import BuildCache, PairAnswers, changed_pairs, pair_keys, unique_keys
@@ -28,19 +29,19 @@ __all__ = ["CONE_CANDIDATES", "LinkChoice", "PointSet", "link", "query_candidate
 
 CONE_CANDIDATES = 300  # max_candidates default with linking="cones"
 
-# Segments per bulk shapely call: bounds the per-segment arrays (~100 MB); LineOfSight.blocked
-# bounds the candidate pairs it judges itself.
-_LOS_CHUNK = 200_000
-
-
 def visible_pairs(mode: str, los: LineOfSight, walls: LK.WallGrid | None, a: NDArray[np.float64], b: NDArray[np.float64]) -> NDArray[np.bool_]:
+    """Whether each segment ``a[i] -> b[i]`` between two linkable (walkable) waypoints is visible,
+    with the build's backend. The shapely backend takes the segments in chunks of
+    ``navmesh.sight.MEMORY_BUDGET // navmesh.sight.BYTES_PER_SEGMENT``, and
+    :meth:`LineOfSight.blocked` bounds its candidate pairs by the same budget."""
     if len(a) == 0:
         return np.zeros(0, dtype=bool)
     if mode == "kernel":
         return LK.segments_free(np.ascontiguousarray(a), np.ascontiguousarray(b), *walls)
     out = np.empty(len(a), dtype=bool)
-    for s in range(0, len(a), _LOS_CHUNK):
-        out[s : s + _LOS_CHUNK] = ~los.blocked(a[s : s + _LOS_CHUNK], b[s : s + _LOS_CHUNK])
+    chunk = max(sight.MEMORY_BUDGET // sight.BYTES_PER_SEGMENT, 1)
+    for s in range(0, len(a), chunk):
+        out[s : s + chunk] = ~los.blocked(a[s : s + chunk], b[s : s + chunk], ends_walkable=True)
     return out
 
 

@@ -59,4 +59,4 @@ def path_of(table: NDArray[np.float64], n: int, start: NDArray[np.float64], goal
     pts[0] = start
     if order[-1] == n + 1:
         pts[-1] = goal
-    return Path(order[order < n].astype(np.int32), pts, float(cum[-1]), expansions, partial, start_moved, goal_moved)
+    return Path._trusted(order[order < n].astype(np.int32), pts, float(cum[-1]), expansions, partial, start_moved, goal_moved)

@@ -8,6 +8,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+import numba
 import numpy as np
 import pytest
 import shapely
@@ -41,6 +42,24 @@ SCENE = textwrap.dedent(
 )
 
 
+@numba.njit(cache=False)
+def _sight(ax, ay, bx, by, cls, barrier, edges, grid, cell_ptr, cell_items, ref, eps, hint):
+    """The kernels' sight test (only other kernels call it): (visible, edge found crossed)."""
+    buf = np.empty(1, np.int64)
+    seen = K.target_visible(ax, ay, bx, by, cls, barrier, edges, grid, cell_ptr, cell_items, ref, eps, buf, hint)
+    return seen, buf[0]
+
+
+@numba.njit(cache=False)
+def _near_runs(x, y, cs, mask, out):
+    return BK.near_runs(x, y, cs, mask, out)
+
+
+def _move(walls, px, py, qx, qy):
+    """The kernels' safe move of a class-0 unit from p toward q (through the bulk kernel)."""
+    return tuple(walls.move([[px, py]], [[qx, qy]], 0)[0])
+
+
 def _walls():
     grid = navmesh.GridMap.from_strings(
         """
@@ -53,14 +72,12 @@ def _walls():
 
 def test_safe_move_slides_along_a_wall_and_never_enters_it():
     walls = _walls()
-    E, G, CP, CI, R, eps = walls.arrays
-    buf = np.empty(4096, np.int64)
     # the block spans x 1..3, y 1..2; inflated by 0.25: x 0.75..3.25, y 0.75..2.25
-    x, y = K.safe_move(2.0, 0.5, 2.5, 1.5, 0, E, G, CP, CI, R, eps, buf)  # up and right, into the wall
+    x, y = _move(walls, 2.0, 0.5, 2.5, 1.5)  # up and right, into the wall
     assert x == pytest.approx(2.5) and y < 0.75 and y == pytest.approx(0.75, abs=1e-6)  # slid along it
-    x, y = K.safe_move(2.0, 0.5, 2.0, 1.5, 0, E, G, CP, CI, R, eps, buf)  # straight into it: stays out
+    x, y = _move(walls, 2.0, 0.5, 2.0, 1.5)  # straight into it: stays out
     assert y <= 0.75 and walls.walkable([[x, y]], 0)[0]
-    x, y = K.safe_move(0.3, 0.3, 0.5, 0.5, 0, E, G, CP, CI, R, eps, buf)  # free step: taken whole
+    x, y = _move(walls, 0.3, 0.3, 0.5, 0.5)  # free step: taken whole
     assert (x, y) == (0.5, 0.5)
 
 
@@ -69,14 +86,13 @@ def test_safe_move_runs_along_a_wall_it_stands_next_to():
     # as a unit does on a route along the wall: the step crosses no edge but ends within eps
     # of it, so the unit slides along the wall instead of standing still
     walls = _walls()
-    E, G, CP, CI, R, eps = walls.arrays
-    buf = np.empty(4096, np.int64)
+    eps = walls.arrays[-1]
     x0 = 0.75 - 2.0 * eps
     assert walls.walkable([[x0, 2.0]], 0)[0]
-    x, y = K.safe_move(x0, 2.0, 0.75 - 0.5 * eps, 1.8, 0, E, G, CP, CI, R, eps, buf)
+    x, y = _move(walls, x0, 2.0, 0.75 - 0.5 * eps, 1.8)
     assert y == pytest.approx(1.8) and x < 0.75 and x == pytest.approx(0.75, abs=1e-6)
     assert walls.walkable([[x, y]], 0)[0]
-    x, y = K.safe_move(x0, 2.0, 0.75, 1.8, 0, E, G, CP, CI, R, eps, buf)  # target exactly on the wall
+    x, y = _move(walls, x0, 2.0, 0.75, 1.8)  # target exactly on the wall
     assert y == pytest.approx(1.8) and walls.walkable([[x, y]], 0)[0]
 
 
@@ -101,7 +117,7 @@ def test_point_hash_holds_every_active_unit_once_and_finds_every_close_pair():
     near = np.empty(18, np.int64)
     for q in np.concatenate([rng.uniform(-1, 11, (200, 2)), rng.uniform(-40, 40, (200, 2))]):
         found, buckets = set(), []
-        for r in range(BK.near_runs(q[0], q[1], cs, mask, near)):
+        for r in range(_near_runs(q[0], q[1], cs, mask, near)):
             buckets += range(near[2 * r], near[2 * r + 1] + 1)
             found.update(items[ptr[near[2 * r]] : ptr[near[2 * r + 1] + 1]].tolist())
         assert len(buckets) == len(set(buckets)) == 9  # the 3 x 3 cells, no bucket twice
@@ -181,12 +197,10 @@ def test_safe_moves_never_end_inside_an_obstacle_on_random_levels(seed, radius):
     ours = walls.walkable(pts, 0)
     assert not (ours & ~los.walkable(pts)).any()
     start = pts[ours][:300]
-    E, G, CP, CI, R, eps = walls.arrays
-    buf = np.empty(4096, np.int64)
     for p in start:
         x, y = p
         for step in rng.normal(0, 1.5, (10, 2)):
-            x, y = K.safe_move(x, y, x + step[0], y + step[1], 0, E, G, CP, CI, R, eps, buf)
+            x, y = _move(walls, x, y, x + step[0], y + step[1])
             assert walls.walkable([[x, y]], 0)[0]
             assert los.walkable([[x, y]])[0]
 
@@ -196,15 +210,13 @@ def test_sight_hint_gives_the_same_answer_and_names_a_crossed_edge():
     edge the line misses), and the edge it reports blocked the line (against shapely)."""
     walls = _walls()
     E, G, CP, CI, R, eps = walls.arrays
-    buf = np.empty(4096, np.int64)
     rng = np.random.default_rng(3)
     pts = rng.uniform(-0.5, 4.5, (400, 2))
     pts = pts[walls.walkable(pts, 0)]
     inner, outer = walls.free[0].buffer(-1e-6), walls.free[0].buffer(1e-6)
     blocked = 0
     for a, b in zip(pts[::2], pts[1::2]):
-        plain = K.target_visible(a[0], a[1], b[0], b[1], 0, -1, E, G, CP, CI, R, eps, buf, -1)
-        found = int(buf[0])
+        plain, found = _sight(a[0], a[1], b[0], b[1], 0, -1, E, G, CP, CI, R, eps, -1)
         # against shapely's free space of the class (lines grazing a wall left out)
         line = shapely.LineString([a, b])
         if inner.contains(line):
@@ -216,7 +228,8 @@ def test_sight_hint_gives_the_same_answer_and_names_a_crossed_edge():
             assert found >= 0
             assert shapely.LineString([a, b]).intersects(shapely.LineString(E[found].reshape(2, 2)))
         for hint in {found, int(rng.integers(len(E)))} - {-1}:
-            assert K.target_visible(a[0], a[1], b[0], b[1], 0, -1, E, G, CP, CI, R, eps, buf, hint) == plain
+            seen, found = _sight(a[0], a[1], b[0], b[1], 0, -1, E, G, CP, CI, R, eps, hint)
+            assert seen == plain
             if not plain:
-                assert shapely.LineString([a, b]).intersects(shapely.LineString(E[int(buf[0])].reshape(2, 2)))
+                assert shapely.LineString([a, b]).intersects(shapely.LineString(E[found].reshape(2, 2)))
     assert blocked > 20

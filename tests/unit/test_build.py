@@ -379,9 +379,9 @@ def test_update_reuses_visibility_answers(monkeypatch):
 
     real = sight.LineOfSight.blocked
 
-    def spy(self, a, b):
+    def spy(self, a, b, **options):
         calls.append(len(a))
-        return real(self, a, b)
+        return real(self, a, b, **options)
 
     monkeypatch.setattr(sight.LineOfSight, "blocked", spy)
     with warnings.catch_warnings():

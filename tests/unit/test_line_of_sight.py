@@ -206,7 +206,7 @@ def test_long_segments_in_pieces_and_small_batches_agree_with_the_kernel(monkeyp
     import navmesh.sight as sight
 
     if budget is not None:  # a tiny pair budget: many batches, and pair slices cut mid-batch
-        monkeypatch.setattr(sight, "_PAIR_BUDGET", budget)
+        monkeypatch.setattr(sight, "MEMORY_BUDGET", budget * 400)
     obstacles, bounds = _crowded_level(7)
     los = LineOfSight(obstacles, bounds, agent_radius=radius)
     corners = np.unique(los.edges[:, :2], axis=0)
