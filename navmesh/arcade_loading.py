@@ -47,6 +47,9 @@ Colour = tuple[int, int, int] | tuple[int, int, int, int]
 
 BAR_WIDTH = 0.6  # of the window width
 BAR_HEIGHT = 22  # pixels
+DRAW_RATE = 1 / 12  # seconds between the loading view's frames: a progress bar needs no more, and
+# a window drawn at 60 frames per second (software OpenGL on some machines) took most of a core
+# from the helper processes compiling the kernels
 NOTE = "preparing the path-finding kernels (compiled once per installation, then loaded from the cache)"
 
 
@@ -94,7 +97,9 @@ class LoadingView(arcade.View):
     -----
     ``frames``, ``first_drawn`` (Unix time of the first frame), ``first_drawn_cpu`` (the
     process's CPU seconds then) and ``frame_gaps`` (seconds between frames) record how soon and
-    how smoothly the loading view was drawn, for start-up reports.
+    how smoothly the loading view was drawn, for start-up reports. While shown, the view draws
+    12 frames a second at most (:data:`DRAW_RATE`), leaving the CPU to the
+    compiling; the window's own draw rate comes back when it is hidden.
     """
 
     def __init__(
@@ -143,6 +148,8 @@ class LoadingView(arcade.View):
         self.frame_gaps: list[float] = []
         self._last_frame: float | None = None
         self._started = False
+        self._game_draw_rate: float | None = None  # the window's draw rate before this view
+        self._own_draw_rate: float | None = None
         self.title_text = arcade.Text(title, 0, 0, text, 26, bold=True, anchor_x="center", font_name=font_name)
         self.step_text = arcade.Text("", 0, 0, text, 14, anchor_x="center", font_name=font_name)
         self.note_text = arcade.Text(note, 0, 0, dim_text, 11, anchor_x="center", font_name=font_name)
@@ -250,6 +257,15 @@ class LoadingView(arcade.View):
         self.note_text.position = (w / 2, bottom - 58)
         self.note_text.draw()
 
+    def on_show_view(self) -> None:
+        # arcade has no public getter for the draw rate: remember it to give it back on hide
+        self._game_draw_rate = getattr(self.window, "_draw_rate", None)
+        self.window.set_draw_rate(max(DRAW_RATE, self._game_draw_rate or 0.0))
+        self._own_draw_rate = getattr(self.window, "_draw_rate", None)
+
     def on_hide_view(self) -> None:
+        # the game's rate comes back, unless the game set one of its own meanwhile (in on_done)
+        if self._game_draw_rate is not None and getattr(self.window, "_draw_rate", None) == self._own_draw_rate:
+            self.window.set_draw_rate(self._game_draw_rate)
         if self._own_loader and self.loader is not None:
             self.loader.close()  # stops helper processes still compiling (the window closed early)
