@@ -8,10 +8,16 @@ Run with ``python -m benchmarks.startup`` from the project root (``--no-demo`` s
    numba cache in a temporary ``NUMBA_CACHE_DIR``: what a fresh installation pays once) and warm
    (the same cache again: every later program start). Wall seconds, and the CPU seconds (user +
    sys) of the process, which stay meaningful on a loaded machine.
-2. ``python -m demo_game --frames 1 --startup-report`` under Xvfb, cold and warm: seconds from
-   the process start to the loading view's first frame and to the first interactive frame (the
-   RTS view), the demo process's own CPU seconds at both, and the CPU seconds of the demo and
-   its helper processes.
+2. ``python -m demo_game --frames 1 --startup-report`` under Xvfb, cold once and warm three
+   times (the median is printed): seconds from the process start to the loading view's first
+   frame, to the first interactive frame (the first frame the RTS view draws and takes input in)
+   and to the first frame after every kernel of the demo is loaded (the demo loads the other
+   modes' kernels between frames after its first interactive frame), the demo process's own CPU
+   seconds at each, and the CPU seconds of the demo and its helper processes. "Warm" is a
+   later start of an installed program: numba's cache and Python's bytecode cache (a private
+   ``PYTHONPYCACHEPREFIX``, filled by one untimed start, as pip's compiled .pyc files) are
+   filled; a third row repeats the warm start without writing or reading the project's bytecode
+   (``PYTHONDONTWRITEBYTECODE``, how this machine runs by default).
 3. With ``--kernels N``: the N costliest kernel compilations of a cold ``warm_up`` (all parts
    in one process), from numba's "numba:compile" events: CPU seconds of each kernel's own
    compilation (its callees' compilations subtracted; linking and re-optimising them inside the
@@ -28,6 +34,7 @@ import json
 import os
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -37,7 +44,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 PARTS = ("waypoints", "grid", "jps", "flowfield", "steering", "mesh")
-DEMO_PARTS = ("waypoints", "steering", "flowfield", "grid")
+DEMO_PARTS = ("waypoints", "steering", "grid", "flowfield", "mesh")  # demo_game.app.PARTS
 
 WARM_UP = """
 import json, sys, time
@@ -108,9 +115,13 @@ def _child_cpu() -> float:
     return ru.ru_utime + ru.ru_stime
 
 
-def run(args: list[str], cache: str, *, env: dict[str, str] | None = None, timeout: float = 1800) -> tuple[str, float, float]:
-    """Run a fresh process with numba's cache in ``cache``; return (stdout, wall s, CPU s)."""
+def run(args: list[str], cache: str, *, env: dict[str, str] | None = None, timeout: float = 1800,
+        drop: tuple[str, ...] = ()) -> tuple[str, float, float]:
+    """Run a fresh process with numba's cache in ``cache`` (and without the environment
+    variables ``drop``); return (stdout, wall s, CPU s)."""
     full_env = {**os.environ, **(env or {}), "NUMBA_CACHE_DIR": cache, "PYTHONPATH": str(ROOT)}
+    for name in drop:
+        full_env.pop(name, None)
     cpu0 = _child_cpu()
     t0 = time.perf_counter()
     done = subprocess.run(args, env=full_env, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
@@ -147,24 +158,42 @@ def start_xvfb() -> tuple[subprocess.Popen[bytes] | None, str | None]:
     return proc, f":{number}"
 
 
-def demo_figures(display: str) -> dict[str, Any]:
-    """Cold and warm demo start: seconds to the loading view and to the first RTS frame."""
-    with tempfile.TemporaryDirectory(prefix="navmesh-numba-") as cache:
-        out: dict[str, Any] = {}
-        for kind in ("cold", "warm"):
-            t_start = time.time()
-            stdout, wall, cpu = run([sys.executable, "-m", "demo_game", "--frames", "1", "--startup-report"], cache,
-                                    env={"DISPLAY": display})
-            lines = stdout.splitlines()
-            marks = dict(line.rsplit(" ", 1) for line in lines if line.startswith(("loading view", "first frame")))
-            frames = next(line.split() for line in lines if line.startswith("loading frames"))
-            out[kind] = {
-                "frames": int(frames[2]), "median_gap": float(frames[4]), "max_gap": float(frames[6]),
-                "loading_view": float(marks["loading view"]) - t_start,
-                "first_frame": float(marks["first frame"]) - t_start,
-                "loading_view_cpu": float(marks["loading view cpu"]), "first_frame_cpu": float(marks["first frame cpu"]),
-                "wall": wall, "cpu": cpu,
-            }
+def demo_run(display: str, cache: str, *, pyc: str | None) -> dict[str, Any]:
+    """One demo start (bytecode cache in ``pyc``, or none); its figures, seconds from the start."""
+    env = {"DISPLAY": display}
+    drop: tuple[str, ...] = ()
+    if pyc is not None:
+        env["PYTHONPYCACHEPREFIX"] = pyc
+        drop = ("PYTHONDONTWRITEBYTECODE",)
+    else:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+    t_start = time.time()
+    stdout, wall, cpu = run([sys.executable, "-m", "demo_game", "--frames", "1", "--startup-report"], cache,
+                            env=env, drop=drop)
+    lines = stdout.splitlines()
+    marks = dict(line.rsplit(" ", 1) for line in lines if line.startswith(("loading view", "first frame", "all loaded")))
+    frames = next(line.split() for line in lines if line.startswith("loading frames"))
+    return {
+        "frames": int(frames[2]), "median_gap": float(frames[4]), "max_gap": float(frames[6]),
+        "loading_view": float(marks["loading view"]) - t_start, "loading_view_cpu": float(marks["loading view cpu"]),
+        "first_frame": float(marks["first frame"]) - t_start, "first_frame_cpu": float(marks["first frame cpu"]),
+        "all_loaded": float(marks["all loaded"]) - t_start, "all_loaded_cpu": float(marks["all loaded cpu"]),
+        "wall": wall, "cpu": cpu,
+    }
+
+
+def demo_figures(display: str, *, repeats: int = 3) -> dict[str, Any]:
+    """Cold and warm demo starts (warm: the median of ``repeats`` runs of each figure)."""
+    with tempfile.TemporaryDirectory(prefix="navmesh-numba-") as cache, \
+            tempfile.TemporaryDirectory(prefix="navmesh-pyc-") as pyc:
+        # cold: a fresh numba cache; Python's bytecode as this machine has it (installed packages
+        # come with theirs). One untimed start then fills the private bytecode cache.
+        out: dict[str, Any] = {"cold": demo_run(display, cache, pyc=None)}
+        demo_run(display, cache, pyc=pyc)
+        for kind, prefix in (("warm", pyc), ("warm, no .pyc", None)):
+            runs = [demo_run(display, cache, pyc=prefix) for _ in range(repeats)]
+            out[kind] = {key: statistics.median(r[key] for r in runs) for key in runs[0]}
+            out[kind]["runs"] = runs
         return out
 
 
@@ -218,14 +247,18 @@ def main(argv: list[str] | None = None) -> int:
                 print("\ndemo: skipped (no DISPLAY and no Xvfb)")
             else:
                 d = demo_figures(display)
-                print("\npython -m demo_game --frames 1, seconds from process start")
-                print(f"{'':<8}{'loading view':>14}{'(CPU)':>8}{'first RTS frame':>17}{'(CPU)':>8}{'CPU (+helpers)':>16}"
-                      f"{'loading frames':>16}{'median gap':>12}{'max gap':>10}")
-                for kind in ("cold", "warm"):
+                print("\npython -m demo_game --frames 1 --startup-report, seconds from process start (warm: median of 3)")
+                print(f"{'':<15}{'loading view':>13}{'(CPU)':>7}{'first RTS frame':>16}{'(CPU)':>7}"
+                      f"{'all loaded':>11}{'(CPU)':>7}{'CPU (+helpers)':>15}{'loading frames':>15}{'max gap':>9}")
+                for kind in ("cold", "warm", "warm, no .pyc"):
                     f = d[kind]
-                    print(f"{kind:<8}{f['loading_view']:>13.2f}s{f['loading_view_cpu']:>7.2f}s"
-                          f"{f['first_frame']:>16.2f}s{f['first_frame_cpu']:>7.2f}s{f['cpu']:>15.1f}s"
-                          f"{f['frames']:>16d}{1000 * f['median_gap']:>10.0f}ms{1000 * f['max_gap']:>8.0f}ms", flush=True)
+                    print(f"{kind:<15}{f['loading_view']:>12.2f}s{f['loading_view_cpu']:>6.2f}s"
+                          f"{f['first_frame']:>15.2f}s{f['first_frame_cpu']:>6.2f}s"
+                          f"{f['all_loaded']:>10.2f}s{f['all_loaded_cpu']:>6.2f}s{f['cpu']:>14.1f}s"
+                          f"{f['frames']:>15.0f}{1000 * f['max_gap']:>7.0f}ms", flush=True)
+                for kind in ("warm", "warm, no .pyc"):
+                    print(f"  {kind} runs, first RTS frame CPU s: "
+                          + " ".join(f"{r['first_frame_cpu']:.2f}" for r in d[kind]["runs"]))
         finally:
             if xvfb is not None:
                 xvfb.terminate()

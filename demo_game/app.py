@@ -6,6 +6,7 @@ import argparse
 import sys
 import time
 import warnings
+from importlib import import_module
 from pathlib import Path
 from typing import Any
 
@@ -14,12 +15,20 @@ import arcade
 import navmesh
 from navmesh.arcade_loading import LoadingView
 
-from .views import MODES, make_view
+from navmesh.warmup import KernelLoader
+
+from .views import FEATURE_PARTS, MODE_PARTS, MODES, make_view
 from .views.loading import loading_view
 
 TITLE = "navmesh demo"
 FIXED_DT = 1 / 60  # seconds per simulated frame in unattended runs
-PARTS = ("waypoints", "steering", "flowfield", "grid")  # what the four modes search with (no JPS)
+PARTS = ("waypoints", "steering", "grid", "flowfield", "mesh")  # what the modes search with (no JPS)
+
+
+def load_order(mode: str) -> tuple[str, ...]:
+    """The demo's parts, those of ``mode`` first (the parts of the other modes follow in the
+    order of their keys)."""
+    return tuple(dict.fromkeys((*MODE_PARTS[mode], *PARTS)))
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -39,7 +48,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--size", type=int, nargs=2, default=(1280, 720), metavar=("W", "H"), help="window size")
     p.add_argument("--fps-report", action="store_true", help="print the mean frames per second at exit")
     p.add_argument("--startup-report", action="store_true",
-                   help="print when the loading view and the first interactive frame were drawn (Unix time)")
+                   help="print when the loading view, the first interactive frame and the frame after the "
+                        "last kernel loaded were drawn (Unix time and CPU seconds); with --frames, the run "
+                        "also lasts until every kernel is loaded")
     args = p.parse_args(argv)
     if args.frames is not None and args.frames < 1:
         p.error("--frames must be >= 1")
@@ -57,13 +68,34 @@ class DemoWindow(arcade.Window):
         self.frames_drawn = 0
         self._clock: float | None = None
         self._first: arcade.View | None = None
-        # The window shows the bar at once; the kernels load and the first mode's level is built
-        # one step per frame behind it.
+        self._all_loaded_reported = False
+        # One loader for the whole run: the first mode's parts first. The window shows the bar at
+        # once; the first mode is built as soon as its kernels are compiled (numba's cache holds
+        # them: a warm start waits for nothing), and loads the kernels it calls itself. The rest
+        # is loaded one step per frame after the first interactive frame (on_update).
+        self.kernels = KernelLoader(load_order(args.mode))
         self._loading: LoadingView | None = loading_view(
-            self, parts=PARTS, steps=[("demo: building the level", self._build_first)], on_done=self._loaded,
-            title=TITLE,
+            self, loader=self.kernels, parts=MODE_PARTS[args.mode], load=False,
+            steps=[(f"demo: importing the {args.mode} mode", lambda: import_module(f".views.{args.mode}", __package__)),
+                   ("demo: building the level", self._build_first)],
+            on_done=self._loaded, title=TITLE,
         )
         self.show_view(self._loading)
+
+    def ready(self, parts: tuple[str, ...]) -> bool:
+        """Whether the kernels of ``parts`` are loaded (a feature using them starts without a stall)."""
+        return self.kernels.loaded(parts)
+
+    def on_update(self, delta_time: float) -> None:
+        """Between frames: one more step of the kernels' loading, unless a loading view drives it."""
+        if self.kernels.finished or isinstance(self.current_view, LoadingView):
+            return
+        self.kernels.step()
+
+    def close(self) -> None:
+        """Close the window, stopping helper processes still compiling kernels."""
+        self.kernels.close()
+        super().close()
 
     def _build_first(self) -> None:
         self._first = self.make_mode_view(self.args.mode)
@@ -86,14 +118,25 @@ class DemoWindow(arcade.Window):
         self._first = None
 
     def switch_mode(self, mode: str) -> None:
-        """Show the view of ``mode``, freshly made."""
-        self._show(self.make_mode_view(mode))
+        """Show the view of ``mode``, freshly made; first a short loading view while the mode's
+        kernels are not loaded yet (never a frozen frame)."""
+        if self.ready(MODE_PARTS[mode]):
+            self._show(self.make_mode_view(mode))
+            return
+        made: list[arcade.View] = []
+        view = loading_view(self, loader=self.kernels, parts=MODE_PARTS[mode], title=f"{TITLE}  -  {mode}",
+                            steps=[(f"demo: building the {mode} mode", lambda: made.append(self.make_mode_view(mode)))],
+                            on_done=lambda: self._show(made[0]))
+        self.set_caption(f"{TITLE}  -  loading")
+        self.show_view(view)
 
     def make_mode_view(self, mode: str) -> arcade.View:
         """The view of ``mode``, freshly made with the command line's options."""
         options: dict[str, Any] = {"seed": self.args.seed, "scenario": self.args.scenario}
         if mode in ("rts", "flow") and self.args.units is not None:
             options["units"] = self.args.units
+        if mode == "rts":
+            options["ready"] = lambda feature: self.ready(FEATURE_PARTS[feature])
         return make_view(mode, self, switch_mode=self.switch_mode, **options)
 
     def _show(self, view: arcade.View) -> None:
@@ -109,8 +152,12 @@ class DemoWindow(arcade.Window):
             if self.args.startup_report:
                 print(f"first frame {time.time():.3f}", flush=True)
                 print(f"first frame cpu {time.process_time():.3f}", flush=True)
+        if self.args.startup_report and self.kernels.finished and not self._all_loaded_reported:
+            self._all_loaded_reported = True
+            print(f"all loaded {time.time():.3f}", flush=True)
+            print(f"all loaded cpu {time.process_time():.3f}", flush=True)
         self.frames_drawn += 1
-        if self.frames_drawn < self.args.frames:
+        if self.frames_drawn < self.args.frames or (self.args.startup_report and not self.kernels.finished):
             return
         if self.args.screenshot is not None:
             self.args.screenshot.parent.mkdir(parents=True, exist_ok=True)

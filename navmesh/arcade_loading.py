@@ -7,6 +7,12 @@ that compile them), then the game's own loading steps (building a level, say), o
 and finally calls ``on_done`` to show the game. The window never shows a frozen frame while the
 kernels compile.
 
+A game that should start before every kernel is loaded shares one
+:class:`navmesh.warmup.KernelLoader`: its first loading view waits only until the first screen's
+parts are compiled (``load=False``: numba's cache holds them, so the screen's own first calls
+merely load them), the game keeps calling ``loader.step()`` between frames, and a screen whose
+parts are not loaded yet gets a loading view of its own on the same loader (``load=True``).
+
 This module imports arcade (like :mod:`navmesh.arcade_draw`) and nothing heavy from navmesh
 until its first step, so the first frame comes quickly.
 
@@ -27,7 +33,7 @@ A game's ``main``::
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import arcade
@@ -41,6 +47,9 @@ Colour = tuple[int, int, int] | tuple[int, int, int, int]
 
 BAR_WIDTH = 0.6  # of the window width
 BAR_HEIGHT = 22  # pixels
+DRAW_RATE = 1 / 12  # seconds between the loading view's frames: a progress bar needs no more, and
+# a window drawn at 60 frames per second (software OpenGL on some machines) took most of a core
+# from the helper processes compiling the kernels
 NOTE = "preparing the path-finding kernels (compiled once per installation, then loaded from the cache)"
 
 
@@ -52,7 +61,8 @@ class LoadingView(arcade.View):
     window : arcade.Window, optional
         The window (default: the current one).
     parts : iterable of str
-        The :func:`navmesh.warm_up` parts the game uses (default: all of them).
+        The :func:`navmesh.warm_up` parts to wait for (default: all of them, or all of
+        ``loader``'s).
     steps : sequence of (str, callable), optional
         The game's own loading work after the kernels: (label, function of no arguments), each
         run in a frame of its own and counted in the bar.
@@ -68,6 +78,14 @@ class LoadingView(arcade.View):
         and step line, and the note.
     font_name : str or tuple of str
         Font(s) for the texts.
+    loader : navmesh.warmup.KernelLoader, optional
+        A loader shared with the game (default: the view makes its own over ``parts`` at its
+        first step and stops its helper processes when it is hidden). A shared loader is never
+        stopped here; ``parts`` must be among its parts.
+    load : bool
+        Wait until the steps of ``parts`` have run in this process (default), or with False only
+        until their kernels are compiled into numba's cache (the game's own steps then load the
+        kernels they use; the rest is left to ``loader.step()`` calls later).
 
     Raises
     ------
@@ -79,7 +97,9 @@ class LoadingView(arcade.View):
     -----
     ``frames``, ``first_drawn`` (Unix time of the first frame), ``first_drawn_cpu`` (the
     process's CPU seconds then) and ``frame_gaps`` (seconds between frames) record how soon and
-    how smoothly the loading view was drawn, for start-up reports.
+    how smoothly the loading view was drawn, for start-up reports. While shown, the view draws
+    12 frames a second at most (:data:`DRAW_RATE`), leaving the CPU to the
+    compiling; the window's own draw rate comes back when it is hidden.
     """
 
     def __init__(
@@ -97,6 +117,8 @@ class LoadingView(arcade.View):
         text: Colour = (225, 228, 235),
         dim_text: Colour = (150, 156, 170),
         font_name: str | tuple[str, ...] = ("DejaVu Sans", "Arial", "calibri"),
+        loader: Any = None,
+        load: bool = True,
     ) -> None:
         super().__init__(window)
         if not callable(on_done):
@@ -107,7 +129,13 @@ class LoadingView(arcade.View):
                 raise InvalidOptionError(
                     f"steps entry {describe(step)} is not valid; expected a (label, callable) pair"
                 )
+        if not isinstance(load, bool):
+            raise InvalidOptionError(f"load={describe(load)} is not valid; expected True or False")
         self.parts = None if parts is None else list(parts)
+        self.loader = loader
+        self.load = load
+        self._own_loader = loader is None
+        self._own_next = -1  # the game's step announced (-1: still on the kernels)
         self.own_steps = own
         self.on_done = on_done
         self.colours = {"background": background, "bar": bar, "bar_empty": bar_empty}
@@ -119,7 +147,9 @@ class LoadingView(arcade.View):
         self.first_drawn_cpu = 0.0
         self.frame_gaps: list[float] = []
         self._last_frame: float | None = None
-        self._work_steps: Iterator[tuple[int, int, str]] | None = None
+        self._started = False
+        self._game_draw_rate: float | None = None  # the window's draw rate before this view
+        self._own_draw_rate: float | None = None
         self.title_text = arcade.Text(title, 0, 0, text, 26, bold=True, anchor_x="center", font_name=font_name)
         self.step_text = arcade.Text("", 0, 0, text, 14, anchor_x="center", font_name=font_name)
         self.note_text = arcade.Text(note, 0, 0, dim_text, 11, anchor_x="center", font_name=font_name)
@@ -129,37 +159,71 @@ class LoadingView(arcade.View):
         """How much of the work is done, 0 to 1."""
         return self.done / self.total if self.total else 1.0
 
-    def _work(self) -> Iterator[tuple[int, int, str]]:
-        from navmesh.warmup import PARTS, warm_up_steps  # numba's import is the first step's work
+    def _kernel_progress(self) -> tuple[int, int, bool]:
+        """(steps done, steps to wait for, ready) of the kernels this view waits for."""
+        loader = self.loader
+        parts = loader.parts if self.parts is None else self.parts
+        if self.load:
+            last = max(i for i, (part, _, _) in enumerate(loader.plan) if part in parts or i == 0) + 1
+            done = min(loader.done, last)
+            return done, last, done == last
+        n = len([1 for part, _, _ in loader.plan if part in parts])
+        if loader.done == 0:
+            return 0, 1 + n, False
+        compiled = loader.compiled_steps(parts)
+        return 1 + compiled, 1 + n, compiled == n
 
-        kernels = warm_up_steps(PARTS if self.parts is None else self.parts)
-        n_own = len(self.own_steps)
-        try:
-            for done, total, name in kernels:
-                if not name:
-                    break
-                yield done, total + n_own, name
-        finally:
-            kernels.close()  # stops helper processes still compiling (the window closed early)
-        for i, (label, work) in enumerate(self.own_steps):
-            yield total + i, total + n_own, label
-            work()
+    def _show_kernels(self) -> bool:
+        done, total, ready = self._kernel_progress()
+        self.total = total + len(self.own_steps)
+        self.done = done
+        self.step_name = self.loader.name or "kernels ready"
+        return ready
+
+    def _announce_own(self, index: int) -> None:
+        _, kernel_total, _ = self._kernel_progress()
+        self._own_next = index
+        self.done = kernel_total + index
+        self.step_name = self.own_steps[index][0]
+
+    def _finish(self) -> None:
+        self.done, self.step_name = self.total, ""
+        self.finished = True
+        following = self.on_done()
+        if isinstance(following, arcade.View):
+            self.window.show_view(following)
 
     def advance(self) -> None:
         """Do one step: a piece of the kernels' warm-up (or one look at the helper processes
-        compiling them), or one of the game's own steps; after the last, call ``on_done``."""
+        compiling them), or one of the game's own steps; after the last, call ``on_done``.
+
+        Each step is announced (its name drawn) one frame before it runs."""
         if self.finished:
             return
-        if self._work_steps is None:
-            self._work_steps = self._work()
-        try:
-            self.done, self.total, self.step_name = next(self._work_steps)
-        except StopIteration:
-            self.done, self.step_name = self.total, ""
-            self.finished = True
-            following = self.on_done()
-            if isinstance(following, arcade.View):
-                self.window.show_view(following)
+        if not self._started:  # the first step: numba's import (the loader's first step's work follows)
+            self._started = True
+            if self.loader is None:
+                from navmesh.warmup import PARTS, KernelLoader
+
+                self.loader = KernelLoader(PARTS if self.parts is None else self.parts)
+            elif self.parts is not None:
+                self.loader.compiled(self.parts)  # an unknown part: a clear error now
+            if not self._show_kernels():
+                return
+        elif self._own_next < 0:
+            self.loader.step()
+            if not self._show_kernels():
+                return
+        else:
+            _, work = self.own_steps[self._own_next]
+            work()
+            self._own_next += 1
+        if self._own_next < 0:
+            self._own_next = 0
+        if self._own_next < len(self.own_steps):
+            self._announce_own(self._own_next)
+        else:
+            self._finish()
 
     def on_update(self, delta_time: float) -> None:
         if self.frames > 0:  # the first frame is drawn before any work
@@ -193,6 +257,15 @@ class LoadingView(arcade.View):
         self.note_text.position = (w / 2, bottom - 58)
         self.note_text.draw()
 
+    def on_show_view(self) -> None:
+        # arcade has no public getter for the draw rate: remember it to give it back on hide
+        self._game_draw_rate = getattr(self.window, "_draw_rate", None)
+        self.window.set_draw_rate(max(DRAW_RATE, self._game_draw_rate or 0.0))
+        self._own_draw_rate = getattr(self.window, "_draw_rate", None)
+
     def on_hide_view(self) -> None:
-        if self._work_steps is not None:
-            self._work_steps.close()
+        # the game's rate comes back, unless the game set one of its own meanwhile (in on_done)
+        if self._game_draw_rate is not None and getattr(self.window, "_draw_rate", None) == self._own_draw_rate:
+            self.window.set_draw_rate(self._game_draw_rate)
+        if self._own_loader and self.loader is not None:
+            self.loader.close()  # stops helper processes still compiling (the window closed early)

@@ -7,30 +7,35 @@ load it (a fraction of a second, still a visible hitch in a game's first ``on_up
 :func:`warm_up_steps` from a loading screen: one short step per frame, with the compiling done by
 a helper process so that frames keep coming.
 
+For a game whose first screen needs only some parts, :class:`KernelLoader` is the same work as
+an object that says what is ready on the way: :meth:`KernelLoader.compiled` (numba's on-disk cache
+holds the parts' kernels, so a first call only loads them, milliseconds) and
+:meth:`KernelLoader.loaded` (their steps ran in this process). Every finished part is written
+down in a small record beside numba's cache (``navmesh-parts-pyXY.json``, keyed by the kernel
+sources, numba's version and the machine), so a later start knows at once which parts are
+compiled without loading them.
+
 The first real compilation in a process (a cache miss, not a cache load) also logs the one-time
 notice "compiling navigation kernels, once ..." on the ``navmesh`` logger at WARNING level, so a
-program that seems to hang on its first search says why. Nothing is printed by the library itself:
-with no logging configured, Python shows warnings on stderr.
+program that seems to hang on its first search says why (the listener is registered with the
+kernels, in :mod:`navmesh._kernels`). Nothing is printed by the library itself: with no logging
+configured, Python shows warnings on stderr.
+
+Importing this module is cheap (numba is imported by the first step), so a loading screen can
+make its :class:`KernelLoader` before its first frame.
 """
 
 from __future__ import annotations
 
 import logging
-import os
-import subprocess
-import sys
-import threading
 import time
 from typing import Any, Callable, Iterable, Iterator
 
-import numpy as np
-from numba.core import config as numba_config
-from numba.core import event
-
-from navmesh._checks import describe
 from navmesh.errors import InvalidOptionError
+from navmesh.warmup_helpers import Helper, start_helpers
+from navmesh.warmup_record import CompiledParts
 
-__all__ = ["warm_up", "warm_up_steps", "PARTS"]
+__all__ = ["warm_up", "warm_up_steps", "KernelLoader", "PARTS"]
 
 logger = logging.getLogger("navmesh")
 
@@ -109,6 +114,8 @@ def _grid_paths(ctx: dict[str, Any]) -> None:
 
 
 def _grid_astar(ctx: dict[str, Any]) -> None:
+    import numpy as np
+
     from navmesh.grid import GridMap, grid_astar
 
     grid_astar(_small_grid(), 0, 17)
@@ -132,6 +139,8 @@ def _jps(ctx: dict[str, Any]) -> None:
 
 
 def _flowfield(ctx: dict[str, Any]) -> None:
+    import numpy as np
+
     from navmesh.grid import FlowField
 
     grid = _small_grid()
@@ -158,10 +167,14 @@ def _followers(ctx: dict[str, Any]) -> None:
 def _crowds(ctx: dict[str, Any]) -> None:
     from navmesh.steering import Crowd
 
-    for world in (ctx["nav"], _small_grid()):
-        crowd = Crowd(world)
-        ids = crowd.add([[0.5, 0.5], [0.5, 1.5]], radius=0.2, speed=4.0)
-        crowd.move_to(ids, [5.5, 2.5])
+    # on the graph the goal lies behind the wall: each unit's own sliced search, and (a group of
+    # at least shared_search_min units) one route tree from the goal that the units join in sight
+    for world, starts, goal, shared in ((ctx["nav"], [[1.0, 5.0], [1.0, 6.0]], [11.0, 5.0], 4),
+                                        (ctx["nav"], [[1.0, 5.0], [1.0, 6.0]], [11.0, 5.0], 2),
+                                        (_small_grid(), [[0.5, 0.5], [0.5, 1.5]], [5.5, 2.5], 4)):
+        crowd = Crowd(world, shared_search_min=shared)
+        ids = crowd.add(starts, radius=0.2, speed=4.0)
+        crowd.move_to(ids, goal)
         for _ in range(3):
             crowd.update(1 / 60)
 
@@ -197,6 +210,13 @@ _STEPS: dict[str, tuple[tuple[str, Callable[[dict[str, Any]], None]], ...]] = {
 }
 
 
+def _describe(value: Any) -> str:
+    """``value`` for an error message (navmesh._checks' rule, imported only when one is raised)."""
+    from navmesh._checks import describe
+
+    return describe(value)
+
+
 def _check_parts(parts: Any) -> list[str]:
     if isinstance(parts, str):
         parts = (parts,)
@@ -204,15 +224,17 @@ def _check_parts(parts: Any) -> list[str]:
         wanted = list(dict.fromkeys(parts))
     except TypeError:
         raise InvalidOptionError(
-            f"parts={describe(parts)} is not valid; expected one or more of {list(PARTS)}"
+            f"parts={_describe(parts)} is not valid; expected one or more of {list(PARTS)}"
         ) from None
     unknown = [p for p in wanted if not isinstance(p, str) or p not in _STEPS]
     if unknown or not wanted:
-        raise InvalidOptionError(f"parts={describe(wanted)} is not valid; expected one or more of {list(PARTS)}")
+        raise InvalidOptionError(f"parts={_describe(wanted)} is not valid; expected one or more of {list(PARTS)}")
     return wanted
 
 
 def _probe(ctx: dict[str, Any]) -> None:
+    import numpy as np
+
     from navmesh._kernels.heap import trace_back
 
     trace_back(np.full(2, -1, np.int32), 1)  # every search's last step: never compiled in vain
@@ -224,105 +246,186 @@ def _plan(parts: list[str]) -> list[Step]:
     return [("navmesh", "kernel cache", _probe)] + [(part, label, work) for part in parts for label, work in _STEPS[part]]
 
 
-# -- the helper process ----------------------------------------------------------------------------
-
-
-# Relative cold compile cost of each part (CPU seconds on the reference machine, rounded), used
-# to share the parts between helper processes.
-_COST = {"waypoints": 45.0, "grid": 16.0, "steering": 12.0, "mesh": 10.0, "jps": 3.0, "flowfield": 3.0}
-_MAX_HELPERS = 3
-
-
-class _Helper:
-    """A fresh interpreter that runs the steps of some parts (filling numba's on-disk cache) and
-    reports each finished step on its stdout; this process then only loads what it compiled."""
-
-    def __init__(self, parts: list[str], owned: list[str]) -> None:
-        self.done: set[int] = set()  # plan indices whose kernels are in the cache
-        self.failed = False
-        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
-        if numba_config.CACHE_DIR:
-            env["NUMBA_CACHE_DIR"] = numba_config.CACHE_DIR
-        code = "import sys, navmesh.warmup as w; w._serve(sys.argv[1], sys.argv[2])"
-        try:
-            self.process = subprocess.Popen(
-                [sys.executable, "-c", code, ",".join(parts), ",".join(owned)], env=env,
-                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-            )
-        except OSError:
-            self.failed = True
-            return
-        self.reader = threading.Thread(target=self._read, name="navmesh-warm-up", daemon=True)
-        self.reader.start()
-
-    def _read(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            try:
-                self.done.add(int(line))
-            except ValueError:
-                pass
-        if self.process.wait() != 0:
-            self.failed = True
-
-    def has(self, step: int) -> bool:
-        """Whether step ``step`` is compiled, or the helper cannot do it (this process must)."""
-        return self.failed or step in self.done
-
-    def stop(self) -> None:
-        if not self.failed and self.process.poll() is None:
-            self.process.kill()
-            self.process.wait()
-
-
-def _helpers(parts: list[str], remaining: list[str]) -> dict[str, _Helper]:
-    """Helper processes for the ``remaining`` parts, up to one per core (at most
-    ``_MAX_HELPERS``), each given about the same compile cost; returns the helper of each part."""
-    n = max(1, min(len(remaining), os.cpu_count() or 1, _MAX_HELPERS))
-    shares: list[list[str]] = [[] for _ in range(n)]
-    loads = [0.0] * n
-    for part in sorted(remaining, key=lambda p: -_COST[p]):
-        k = loads.index(min(loads))
-        shares[k].append(part)
-        loads[k] += _COST[part]
-    owner: dict[str, _Helper] = {}
-    for share in shares:
-        helper = _Helper(parts, share)
-        owner.update(dict.fromkeys(share, helper))
-    return owner
-
-
-def _serve(parts: str, owned: str) -> None:
+def serve(parts: str, owned: str) -> None:
     """The helper process: run the steps of the ``owned`` parts among ``parts`` (both
     comma-separated) and print each one's index in the plan of ``parts`` when done."""
     ctx: dict[str, Any] = {}
     mine = set(owned.split(","))
     plan = _plan(parts.split(","))
+    record = CompiledParts(PARTS)
     for index, (part, _, work) in enumerate(plan):
         if part not in mine:
             continue
         if index > 0 and plan[index - 1][0] != part:
             ctx.clear()
         work(ctx)
+        if index + 1 == len(plan) or plan[index + 1][0] != part:
+            record.add(part)
         print(index, flush=True)
 
 
-class _CompileSeen(event.Listener):
-    """Counts real numba compilations (cache misses) in this process."""
+def _compile_counter() -> Any:
+    """A numba event listener counting real compilations (cache misses) in this process."""
+    from numba.core import event
 
-    def __init__(self) -> None:
-        self.count = 0
+    class CompileSeen(event.Listener):
+        count = 0
 
-    def on_start(self, ev: event.Event) -> None:
-        self.count += 1
+        def on_start(self, ev: event.Event) -> None:
+            self.count += 1
 
-    def on_end(self, ev: event.Event) -> None:
-        pass
+        def on_end(self, ev: event.Event) -> None:
+            pass
+
+    return CompileSeen()
 
 
 # -- public API ----------------------------------------------------------------------------------------
+
+
+class KernelLoader:
+    """Compile (or load from numba's cache) the kernels of ``parts`` one short step at a time,
+    knowing on the way which parts are ready.
+
+    :func:`warm_up_steps` is this object as a generator. Use the object when the game should
+    start before everything is loaded: show the first screen once the parts it uses are
+    :meth:`compiled` (or :meth:`loaded`), then keep calling :meth:`step` between frames.
+
+    Parameters
+    ----------
+    parts : iterable of {"waypoints", "grid", "jps", "flowfield", "steering", "mesh"}
+        What the game uses (default: all), in the order to load them.
+    background : bool
+        Compile in helper processes (default), see :func:`warm_up_steps`.
+
+    Raises
+    ------
+    InvalidOptionError
+        An unknown part, or ``background`` is not a bool.
+
+    Notes
+    -----
+    ``done`` steps of ``total`` have run in this process; ``name`` is the next step's
+    (``"grid: grid paths"``, ``""`` when finished). The first step imports numba, loads (or
+    compiles) one tiny kernel and reads the record of compiled parts; from the first step that
+    really compiles, helper processes compile the parts not yet recorded while :meth:`step`
+    returns at once. Helper processes stop when the last step is done or at :meth:`close`.
+
+    Examples
+    --------
+    >>> loader = KernelLoader(["jps", "grid"])
+    >>> loader.compiled(["jps"]), loader.total
+    (False, 5)
+    >>> while not loader.finished:
+    ...     _ = loader.step()
+    >>> loader.compiled(["jps"]) and loader.loaded(["jps", "grid"])
+    True
+    """
+
+    def __init__(self, parts: Iterable[str] = PARTS, *, background: bool = True) -> None:
+        self.parts = _check_parts(parts)
+        if not isinstance(background, bool) and type(background).__name__ != "bool_":
+            raise InvalidOptionError(f"background={_describe(background)} is not valid; expected True or False")
+        self.background = bool(background)
+        self.plan = _plan(self.parts)
+        self.total = len(self.plan)
+        self.done = 0
+        self.closed = False
+        self._ctx: dict[str, Any] = {}
+        self._owner: dict[str, Helper] = {}
+        self._record: CompiledParts | None = None
+        self._recorded: set[str] = set()
+        self._seen: Any = None
+
+    @property
+    def name(self) -> str:
+        """The next step, as ``"part: label"`` (``""`` when every step is done)."""
+        if self.done >= self.total:
+            return ""
+        part, label, _ = self.plan[self.done]
+        return f"{part}: {label}"
+
+    @property
+    def finished(self) -> bool:
+        """Whether every step has run in this process."""
+        return self.done >= self.total
+
+    def _indices(self, parts: Iterable[str]) -> list[int]:
+        wanted = _check_parts(parts)
+        missing = [p for p in wanted if p not in self.parts]
+        if missing:
+            raise InvalidOptionError(f"parts={_describe(missing)} is not valid; this loader loads {self.parts}")
+        return [i for i, (part, _, _) in enumerate(self.plan) if part in wanted]
+
+    def compiled(self, parts: Iterable[str]) -> bool:
+        """Whether numba's cache holds every kernel of ``parts``: a first call then only loads
+        them (milliseconds), it never compiles. Known from the first step on (False before)."""
+        return self.compiled_steps(parts) == len(self._indices(parts))
+
+    def compiled_steps(self, parts: Iterable[str]) -> int:
+        """How many of the steps of ``parts`` have their kernels in numba's cache."""
+        indices = self._indices(parts)
+        if self.done == 0:
+            return 0
+        count = 0
+        for i in indices:
+            part = self.plan[i][0]
+            helper = self._owner.get(part)
+            if i < self.done or part in self._recorded or (helper is not None and i in helper.done):
+                count += 1
+        return count
+
+    def loaded(self, parts: Iterable[str]) -> bool:
+        """Whether every step of ``parts`` has run in this process (their kernels are loaded)."""
+        return all(i < self.done for i in self._indices(parts))
+
+    def step(self) -> bool:
+        """Run the next step, or, while a helper process is still compiling it, wait 2 ms and
+        return. Returns True when a step was done (False when waiting or finished)."""
+        if self.finished or self.closed:
+            return False
+        index = self.done
+        part, _, work = self.plan[index]
+        helper = self._owner.get(part)
+        if helper is not None and not helper.has(index):
+            time.sleep(0.002)  # keep a frame's worth of calls from spinning a core
+            return False
+        if self._seen is None:
+            from numba.core import event
+
+            self._seen = _compile_counter()
+            event.register("numba:compile", self._seen)
+        if index > 0 and self.plan[index - 1][0] != part:
+            self._ctx.clear()
+        before = self._seen.count
+        work(self._ctx)
+        self.done += 1
+        if index == 0:
+            self._record = CompiledParts(PARTS)
+            self._recorded = self._record.parts()
+        elif self.done == self.total or self.plan[self.done][0] != part:
+            if part not in self._recorded and self._record is not None:
+                self._record.add(part)
+                self._recorded.add(part)
+        if self.background and self._record is not None and self._record.jit and not self._owner \
+                and self._seen.count > before and not self.finished:
+            remaining = [p for p in dict.fromkeys(p for p, _, _ in self.plan[self.done:]) if p not in self._recorded]
+            if remaining:
+                self._owner = start_helpers(self.parts, remaining)
+        if self.finished:
+            self.close()
+        return True
+
+    def close(self) -> None:
+        """Stop the helper processes (a game closing early); later :meth:`step` calls do nothing."""
+        if self._seen is not None:
+            from numba.core import event
+
+            event.unregister("numba:compile", self._seen)
+            self._seen = None
+        for helper in set(self._owner.values()):
+            helper.stop()
+        self.closed = True
 
 
 def warm_up_steps(parts: Iterable[str] = PARTS, *, background: bool = True) -> Iterator[tuple[int, int, str]]:
@@ -330,6 +433,7 @@ def warm_up_steps(parts: Iterable[str] = PARTS, *, background: bool = True) -> I
 
     A generator for loading screens: call ``next()`` once per frame (or iterate) and draw a
     progress bar from what it yields. The first value comes at once, before any work.
+    (:class:`KernelLoader` is the same work as an object that also says which parts are ready.)
 
     Parameters
     ----------
@@ -361,34 +465,14 @@ def warm_up_steps(parts: Iterable[str] = PARTS, *, background: bool = True) -> I
     >>> steps[0], steps[-1]
     ((0, 2, 'navmesh: kernel cache'), (2, 2, ''))
     """
-    wanted = _check_parts(parts)
-    if not isinstance(background, (bool, np.bool_)):
-        raise InvalidOptionError(f"background={describe(background)} is not valid; expected True or False")
-    plan = _plan(wanted)
-    total = len(plan)
-    use_helper = bool(background) and not numba_config.DISABLE_JIT
-    seen = _CompileSeen()
-    event.register("numba:compile", seen)
-    owner: dict[str, _Helper] = {}
-    ctx: dict[str, Any] = {}
+    loader = KernelLoader(parts, background=background)
     try:
-        for index, (part, label, work) in enumerate(plan):
-            name = f"{part}: {label}"
-            yield index, total, name
-            if index > 0 and plan[index - 1][0] != part:
-                ctx.clear()
-            while part in owner and not owner[part].has(index):
-                time.sleep(0.002)  # keep a frame's worth of calls from spinning a core
-                yield index, total, name
-            before = seen.count
-            work(ctx)
-            if use_helper and not owner and seen.count > before and index + 1 < total:
-                owner = _helpers(wanted, list(dict.fromkeys(p for p, _, _ in plan[index + 1:])))
-        yield total, total, ""
+        yield 0, loader.total, loader.name
+        while not loader.finished:
+            loader.step()
+            yield loader.done, loader.total, loader.name
     finally:
-        event.unregister("numba:compile", seen)
-        for helper in set(owner.values()):
-            helper.stop()
+        loader.close()
 
 
 def warm_up(
@@ -435,8 +519,9 @@ def warm_up(
     """
     wanted = _check_parts(parts)
     if progress is not None and not callable(progress):
-        raise InvalidOptionError(f"progress={describe(progress)} is not valid; expected a callable or None")
+        raise InvalidOptionError(f"progress={_describe(progress)} is not valid; expected a callable or None")
     seconds: dict[str, float] = {}
+    record: CompiledParts | None = None
     for done, part in enumerate(wanted):
         logger.info("navmesh warm-up: %s (%d of %d)", part, done + 1, len(wanted))
         if progress is not None:
@@ -446,30 +531,9 @@ def warm_up(
         for _, work in _STEPS[part]:
             work(ctx)
         seconds[part] = time.perf_counter() - t0
+        record = record or CompiledParts(PARTS)
+        record.add(part)
     logger.info("navmesh warm-up done in %.2f s", sum(seconds.values()))
     if progress is not None:
         progress("", len(wanted), len(wanted))
     return seconds
-
-
-class _CompileNotice(event.Listener):
-    """Logs :data:`COMPILE_NOTICE` the first time numba really compiles a navmesh kernel."""
-
-    def __init__(self) -> None:
-        self.told = False
-
-    def on_start(self, ev: event.Event) -> None:
-        if self.told:
-            return
-        dispatcher = (ev.data or {}).get("dispatcher")
-        module = getattr(getattr(dispatcher, "py_func", None), "__module__", "") or ""
-        if module.startswith("navmesh."):
-            self.told = True
-            logger.warning(COMPILE_NOTICE)
-
-    def on_end(self, ev: event.Event) -> None:
-        pass
-
-
-_notice = _CompileNotice()
-event.register("numba:compile", _notice)

@@ -8,6 +8,17 @@ import arcade
 
 MODES: tuple[str, ...] = ("rts", "visualiser", "maze", "flow")
 
+# The navmesh.warm_up parts each mode searches with (a mode is shown once they are loaded).
+MODE_PARTS: dict[str, tuple[str, ...]] = {
+    "rts": ("waypoints", "steering"),
+    "visualiser": ("waypoints",),
+    "maze": ("grid",),
+    "flow": ("grid", "flowfield", "steering"),
+}
+# What the RTS view's optional features need beyond its mode's parts: the flow-field overlay (R)
+# and routing on the navigation mesh (N).
+FEATURE_PARTS: dict[str, tuple[str, ...]] = {"flow": ("grid", "flowfield"), "mesh": ("mesh",)}
+
 
 def make_view(mode: str, window: arcade.Window | None = None, **options: Any) -> arcade.View:
     """The view of ``mode`` (one of :data:`MODES`); ``options`` go to its constructor."""
@@ -24,4 +35,4 @@ def make_view(mode: str, window: arcade.Window | None = None, **options: Any) ->
     return cls(window, **options)
 
 
-__all__ = ["MODES", "make_view"]
+__all__ = ["FEATURE_PARTS", "MODES", "MODE_PARTS", "make_view"]

@@ -23,7 +23,10 @@ BAR_EMPTY = (60, 72, 62)
 
 def loading_view(window: arcade.Window | None = None, *, parts: Iterable[str],
                  steps: Sequence[tuple[str, Callable[[], Any]]] = (),
-                 on_done: Callable[[], arcade.View | None], title: str = "navmesh demo") -> LoadingView:
-    """A loading view for ``parts`` and the demo's own ``steps`` (see ``LoadingView``)."""
+                 on_done: Callable[[], arcade.View | None], title: str = "navmesh demo",
+                 loader: Any = None, load: bool = True) -> LoadingView:
+    """A loading view for ``parts`` and the demo's own ``steps`` (see ``LoadingView``; ``loader``
+    and ``load`` as there)."""
     return LoadingView(window, parts=parts, steps=steps, on_done=on_done, title=title, background=BACKGROUND,
-                       bar=ACCENT, bar_empty=BAR_EMPTY, text=TEXT, dim_text=DIM_TEXT, font_name=FONT)
+                       bar=ACCENT, bar_empty=BAR_EMPTY, text=TEXT, dim_text=DIM_TEXT, font_name=FONT,
+                       loader=loader, load=load)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import arcade
 import numpy as np
 from arcade.types import LBWH, LRBT
@@ -91,14 +93,21 @@ class RtsView(DemoView):
         Total number of blue units (default 30: 18 infantry, 6 tanks, 6 scouts; red gets half).
     motion : {"crowd", "straight", "hermite"}
         The army's motion engine at the start (M cycles through them).
+    ready : callable, optional
+        ``ready("flow")`` / ``ready("mesh")``: whether the kernels of the flow-field overlay or
+        of the navigation mesh are loaded (the app loads them after the first frame); until then
+        the feature waits and the header says so. Default: always ready.
     """
 
     title = "RTS"
     hint = "drag a box round blue units, right-click to send them   B bridge   M motion   N mesh   F1 help"
 
     def __init__(self, window: arcade.Window | None = None, *, seed: int = 0, scenario: bool = False,
-                 units: int | None = None, motion: str = DEFAULT_MOTION, **kwargs) -> None:
+                 units: int | None = None, motion: str = DEFAULT_MOTION,
+                 ready: Callable[[str], bool] | None = None, **kwargs) -> None:
         super().__init__(window, help_lines=HELP, **kwargs)
+        self.ready = ready if ready is not None else (lambda feature: True)
+        self.waiting: str | None = None  # a feature asked for before its kernels were loaded
         self.level, navmap = load_valley()
         self.world_size = np.array(self.level.bounds.bounds[2:], dtype=float)
         self.army = Army(navmap, seed=seed, motion=motion)
@@ -272,6 +281,10 @@ class RtsView(DemoView):
         if self.on_mesh:
             self.army.mesh = None
             return
+        if not self.ready("mesh"):
+            self.waiting = "mesh"  # switched on by step() once its kernels are loaded
+            return
+        self.waiting = None
         if self.mesh is None:
             options = self.army.navmap.options
             self.mesh = navmesh.build_navmesh(self.army.navmap.level, agent_radius=options.agent_radius,
@@ -376,6 +389,8 @@ class RtsView(DemoView):
 
     # -- simulation -----------------------------------------------------------------------------
     def step(self, dt: float) -> None:
+        if self.waiting == "mesh" and self.ready("mesh"):
+            self.toggle_mesh()
         self._pan(dt)
         self.army.update(dt)
 
@@ -455,7 +470,7 @@ class RtsView(DemoView):
             arcade.draw_circle_outline(x, y, 10 / zoom, QUEUE_COLOR, 2 / zoom)
 
     def _draw_flow(self) -> None:
-        if self.last_goal is None:
+        if self.last_goal is None or not self.ready("flow"):
             return
         if self.flow_field is None:
             if self.flow_grid is None or self.bridge_raised != self._flow_bridge:
@@ -505,11 +520,14 @@ class RtsView(DemoView):
         a = self.army
         moving = int(a.moving[a.teams == 0].sum())
         bridge = "RAISED" if self.bridge_raised else "down"
+        loading = [name for name, wanted in (("mesh", self.waiting == "mesh"), ("flow arrows", self.overlays["flow"]))
+                   if wanted and not self.ready(name.split()[0])]
         self.draw_header(
             f"{len(self.selected)} selected   {moving} moving   motion: {a.motion}"
             f"{' on the mesh' if self.on_mesh else ''}   "
             f"variation: {'on' if a.variation else 'off'}   bridge: {bridge}   "
             f"overlays: {' '.join(k for k, v in self.overlays.items() if v) or 'none'}"
+            + (f"   (loading: {', '.join(loading)})" if loading else "")
         )
         if self.overlays["terrain"]:
             self._draw_terrain_labels()

@@ -61,7 +61,7 @@ def heap_pop(keys, vals, size):
     return top_key, top_val, size
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def heapify(keys, vals, size):
     """Restore the heap order of the first ``size`` entries (after entries were dropped in place)."""
     for i in range((size - 2) // 2, -1, -1):

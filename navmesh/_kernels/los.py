@@ -152,7 +152,7 @@ def _bucket(edges, grid, fill, cell_ptr, cell_items, write):
                 fill[c] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def _col_range(ax, bx, grid):
     ox, cs, nx = grid[0], grid[2], int(grid[3])
     ua = (min(ax, bx) - ox) / cs
@@ -161,7 +161,7 @@ def _col_range(ax, bx, grid):
     return min(max(int(np.floor(ua - _EPS_CELL)), 0), nx - 1), min(max(int(np.floor(ub + _EPS_CELL)), 0), nx - 1)
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def _row_range(ax, ay, bx, by, ix, grid):
     """Rows of column ``ix`` that the segment may touch (conservative)."""
     ox, oy, cs, nx, ny = grid[0], grid[1], grid[2], int(grid[3]), int(grid[4])
@@ -264,7 +264,7 @@ def _place(ax, ay, bx, by, px, py):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def _in_wedge(ax, ay, bx, by, vx, vy, qx, qy, rx, ry, s):
     """Whether direction ``s * (b - a)`` (s = +1 or -1) from v, a point on the line a-b, lies in
     the closed wedge swept counter-clockwise from ray v->q to ray v->r."""
@@ -285,7 +285,7 @@ def _in_wedge(ax, ay, bx, by, vx, vy, qx, qy, rx, ry, s):
     return True  # q and r on one ray: the whole turn
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def segment_free(ax, ay, bx, by, edges, grid, cell_ptr, cell_items, gaps, gap_grid, gap_ptr, gap_items):
     """Line of sight from (ax, ay) to (bx, by) under the rule of :mod:`navmesh.sight`.
 
@@ -366,7 +366,7 @@ def segment_free(ax, ay, bx, by, edges, grid, cell_ptr, cell_items, gaps, gap_gr
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def segment_touches(ax, ay, bx, by, edges, grid, cell_ptr, cell_items):
     """Whether the closed segment meets any edge at all (crossing, touching or overlapping)."""
     nx = int(grid[3])

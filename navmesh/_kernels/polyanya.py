@@ -48,19 +48,19 @@ from navmesh._kernels.status import BUDGET, EXHAUSTED, FOUND
 NEED_SPACE = 3  # the node pool is full: grow the workspace and run again
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def _orient(ax, ay, bx, by, cx, cy):
     return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def _dist(dx, dy):
     # coordinates are at most MAX_COORDINATE (1e15), so the squares cannot overflow; libm's
     # hypot guards against that at several times the cost
     return math.sqrt(dx * dx + dy * dy)
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def h_value(rx, ry, lx, ly, qx, qy, gx, gy):
     """Length of the shortest way from root r through the segment [L, Q] to the goal g."""
     if (rx == lx and ry == ly) or (rx == qx and ry == qy):
@@ -137,12 +137,12 @@ def workspace(n_vertices, n_polygons, capacity):
     return wi, np.zeros(sum(floats), np.float64)
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def _sec(a, offsets, k):
     return a[offsets[k]:offsets[k + 1]]
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def _locate(px, py, xy, mi, grid, out):
     """Open polygons whose closed area contains (px, py), written to ``out``; returns their count.
 
@@ -623,7 +623,7 @@ def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nin
     return status
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def _trace(xy, mi, nroot, nslot, npar, nint, polys, pts, final, sx, sy, gx, gy):
     """Write the turning points (start ... goal) and the polygons crossed, from the final node
     (SHARED: start and goal share a polygon), to the output sections ``polys`` and ``pts``;
@@ -696,7 +696,7 @@ def _trace(xy, mi, nroot, nslot, npar, nint, polys, pts, final, sx, sy, gx, gy):
 
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def _funnel(xy, mi, lca, start_polys, goal_polys, polys, left, right, pts, sx, sy, gx, gy):
     """The shortest path when every start and goal polygon lies in one dead-end branch: its
     polygons form a tree, so the way from the start polygons to the goal polygons (through their

@@ -14,7 +14,7 @@ import numpy as np
 from navmesh._kernels.signatures import njit, plain_arguments
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def _find(parent, i):
     while parent[i] != i:
         parent[i] = parent[parent[i]]

@@ -29,16 +29,17 @@ import numba
 from numba.core import types
 
 #: The options of every kernel: machine code cached on disk, and the GIL released (a kernel never
-#: touches a Python object), so that a kernel can run beside a game's own threads.
-KERNEL_OPTIONS: dict[str, Any] = {"cache": True, "nogil": True}
+#: touches a Python object), so that a kernel can run beside a game's own threads; no C entry point
+#: (nothing calls kernels through one, and its wrapper is compiled and optimised for every kernel).
+KERNEL_OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "no_cfunc_wrapper": True}
 
 
 #: Added to :data:`KERNEL_OPTIONS` for a kernel that only other kernels call (``internal=True``):
-#: numba then makes no CPython or C entry point for it. Those wrappers are about a third of a small
+#: numba then makes no CPython entry point for it either. The wrappers were about a third of a small
 #: kernel's compile time (their code is also optimised and emitted). Such a kernel cannot be called
 #: from Python, and it must not allocate (``np.empty`` ...): numba compiles the numpy
 #: implementations once per set of options, so it would compile them a second time.
-INTERNAL_OPTIONS: dict[str, Any] = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+INTERNAL_OPTIONS: dict[str, Any] = {"no_cpython_wrapper": True}
 
 
 def njit(func: Any = None, /, *, internal: bool = False, **options: Any) -> Any:

@@ -20,7 +20,7 @@ from navmesh._kernels.grid_maze import bfs_first as _bfs_first
 from navmesh._kernels.signatures import njit, plain_arguments
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def _bfs_steps(moves, height, width, wrap, off, target, dist, queue):
     """Fill ``dist`` (int32, -1 = unreached, must be all -1) with step counts to ``target``."""
     dist[target] = 0
@@ -42,7 +42,7 @@ def _bfs_steps(moves, height, width, wrap, off, target, dist, queue):
                     tail += 1
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def _step_from(moves, height, width, wrap, off, dist, u):
     """First step from ``u`` (lowest direction code one step closer); ``u`` at the target, -1 if cut off."""
     du = dist[u]

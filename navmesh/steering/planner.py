@@ -23,6 +23,7 @@ from navmesh._kernels import walls as WK
 from navmesh.errors import NodeNotFoundError
 from navmesh.grid import FlowField, GridMap
 from navmesh.path import Path
+from navmesh.search import frozen
 from navmesh.polymesh.mesh import PolyMesh
 from navmesh.steering.routes import RouteBlock
 from navmesh.steering.walls import Walls
@@ -162,9 +163,11 @@ class RoutePlanner:
         vis = self.walls.sees(np.repeat(goal[None], len(gi), axis=0), pts[gi], cls)
         exits, exit_cost = gi[vis], gd[vis]
         indptr, indices, weights = self._reversed(profile)
+        # read-only costs, as navmesh.search passes them: one compiled specialisation of the kernel
         dist, parent, origin = GK.best_first(
-            indptr, indices, weights, graph.points,
-            exits.astype(np.int32), exit_cost.astype(np.float64), _NO_NODES, _NO_COSTS, np.zeros(graph.dim),
+            frozen(indptr), frozen(indices), frozen(weights), graph.points,
+            exits.astype(np.int32), frozen(exit_cost.astype(np.float64)), _NO_NODES, frozen(_NO_COSTS),
+            frozen(np.zeros(graph.dim)),
             GK.H_ZERO, 0.0, np.inf, 0, False, _NO_NODES, _NO_NODES, _NO_NODES, _NO_NODES,
         )[:3]
         # route rows: the graph nodes, then the goal itself (row n), then each unit's slot

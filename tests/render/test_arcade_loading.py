@@ -44,7 +44,7 @@ def test_steps_fill_the_bar_then_the_next_view_is_shown(window: Any, screenshot_
                        on_done=lambda: (log.append("done"), following)[1])
     window.show_view(view)
     view.on_update(1 / 60)  # before the first frame: nothing is done, so the bar shows at once
-    assert (view.done, view.step_name) == (0, "starting navmesh") and view._work_steps is None
+    assert (view.done, view.step_name) == (0, "starting navmesh") and view.loader is None
     assert all(close(c, EMPTY) for c in bar_colours(view, (0.05, 0.5, 0.95)))
     seen: list[tuple[int, int, str]] = []
     shot = False
