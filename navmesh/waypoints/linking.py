@@ -162,8 +162,9 @@ def _link_all(ps: PointSet, sight: PairAnswers, opts: BuildOptions, same: BuildC
 
     The pair keys are written row by row into one array (no index arrays of all pairs), the
     blocked filter runs ``PAIR_BLOCK`` keys at a time, and ``sight`` tests them block by block,
-    so the build's peak memory is about 10 bytes per pair (the kept keys and answers) plus
-    bounded temporaries."""
+    so the build's peak memory is about 11 bytes per pair (the keys, kept once for both the
+    candidates and the line-of-sight table, and the answers), 8 more when some waypoints are
+    blocked (the open pairs' own keys), plus temporaries bounded by the block size."""
     n = ps.n
     pair_list = same.candidates if same is not None else _all_pairs(ps, opts)
     open_pairs = pair_list
@@ -189,7 +190,7 @@ def _all_pairs(ps: PointSet, opts: BuildOptions) -> NDArray[np.int64]:
                 pr = tree.query_pairs(opts.max_distance, output_type="ndarray")
                 chunks.append(pair_keys(ids[pr[:, 0]], ids[pr[:, 1]], n))
                 del pr
-        out = np.concatenate(chunks) if chunks else np.zeros(0, np.int64)
+        out = np.concatenate(chunks) if len(chunks) > 1 else chunks[0] if chunks else np.zeros(0, np.int64)
         out.sort()
         return out
     # a floor's pairs are all pairs of its ids, whatever their order: take them ascending
