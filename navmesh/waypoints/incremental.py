@@ -30,6 +30,9 @@ from navmesh.level import Level
 from navmesh.waypoints.options import ARC_WALK
 
 MAX_CHANGED_RUN = 64  # rows an update compares directly before matching every point instead
+#: Pair keys handled at a time by :class:`PairAnswers` and the all-pairs linking (about 8 MB per
+#: int64 array of a block), so a build's temporaries stay bounded whatever the number of pairs.
+PAIR_BLOCK = 1 << 20
 
 
 @dataclass(frozen=True, eq=False)
@@ -364,7 +367,13 @@ def kept_cache(old: Level, cache: BuildCache, agent_radius: float, join: str, le
 class PairAnswers:
     """Line-of-sight answers for sorted unique pair keys of ``n`` points: from the cache's sorted
     ``keys``/``free`` when known, otherwise computed by ``test(a, b)`` (index arrays) and
-    remembered, so :attr:`keys` / :attr:`free` end as the cache of the next build."""
+    remembered, so :attr:`keys` / :attr:`free` end as the cache of the next build.
+
+    Keys are looked up and tested ``PAIR_BLOCK`` at a time, so the temporaries of a call (ends,
+    gathered coordinates, the test's own arrays) stay bounded however many keys are asked; the
+    new answers join the table in one merge per call. When the table is empty and every key is
+    new, the table keeps the asked ``keys`` array itself (no copy): callers must not modify it.
+    """
 
     def __init__(self, keys: NDArray[np.int64], free: NDArray[np.bool_], n: int,
                  test: Callable[[NDArray[np.int64], NDArray[np.int64]], NDArray[np.bool_]]) -> None:
@@ -374,14 +383,30 @@ class PairAnswers:
         self._test = test
 
     def __call__(self, keys: NDArray[np.int64]) -> NDArray[np.bool_]:
-        at = lookup(keys, self.keys)
-        out = np.zeros(len(keys), dtype=bool)
-        out[at >= 0] = self.free[at[at >= 0]]
-        todo = np.flatnonzero(at < 0)
-        if todo.size:
-            out[todo] = self._test(keys[todo] // self._n, keys[todo] % self._n)
-            # the new keys are sorted and absent from the table: inserting keeps it sorted
-            where = np.searchsorted(self.keys, keys[todo])
-            self.keys = np.insert(self.keys, where, keys[todo])
-            self.free = np.insert(self.free, where, out[todo])
+        out = np.empty(len(keys), dtype=bool)
+        new = np.zeros(len(keys), dtype=bool)  # which keys were tested (a mask: no copies kept per block)
+        step = max(int(PAIR_BLOCK), 1)
+        for s in range(0, len(keys), step):
+            block, answer = keys[s : s + step], out[s : s + step]
+            at = lookup(block, self.keys)
+            known = at >= 0
+            answer[known] = self.free[at[known]]
+            todo = np.flatnonzero(~known)
+            del at, known
+            if todo.size:
+                fresh = block[todo]
+                answer[todo] = self._test(fresh // self._n, fresh % self._n)
+                new[s + todo] = True
+                del fresh
+        if not new.any():
+            return out
+        if len(self.keys) == 0 and new.all():
+            self.keys, self.free = keys, out.copy()
+            return out
+        fresh = keys[new]
+        # the new keys are sorted and absent from the table: inserting keeps it sorted
+        where = np.searchsorted(self.keys, fresh)
+        self.keys = np.insert(self.keys, where, fresh)
+        del fresh
+        self.free = np.insert(self.free, where, out[new])
         return out

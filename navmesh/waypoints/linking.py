@@ -22,6 +22,7 @@ from navmesh.geometry import ring_edges
 from navmesh import sight
 from navmesh.sight import LineOfSight
 from navmesh.level import Level
+from navmesh.waypoints import incremental
 from navmesh.waypoints.incremental import BuildCache, PairAnswers, changed_pairs, pair_keys, unique_keys
 from navmesh.waypoints.options import BuildOptions
 
@@ -157,25 +158,53 @@ def link(ps: PointSet, sight: PairAnswers, los: LineOfSight, walls: Any, opts: B
 
 
 def _link_all(ps: PointSet, sight: PairAnswers, opts: BuildOptions, same: BuildCache | None) -> LinkChoice:
-    """Every visible pair of a floor (within max_distance): the visibility graph."""
+    """Every visible pair of a floor (within max_distance): the visibility graph.
+
+    The pair keys are written row by row into one array (no index arrays of all pairs), the
+    blocked filter runs ``PAIR_BLOCK`` keys at a time, and ``sight`` tests them block by block,
+    so the build's peak memory is about 11 bytes per pair (the keys, kept once for both the
+    candidates and the line-of-sight table, and the answers), 8 more when some waypoints are
+    blocked (the open pairs' own keys), plus temporaries bounded by the block size."""
     n = ps.n
-    if same is not None:
-        pair_list = same.candidates
-    else:
-        chunks = []
-        for tree, ids in ps.trees.values():
-            if len(ids) < 2:
-                continue
-            if opts.max_distance is None:
-                iu, ju = np.triu_indices(len(ids), 1)
-            else:
-                pr = tree.query_pairs(opts.max_distance, output_type="ndarray")
-                iu, ju = pr[:, 0], pr[:, 1]
-            chunks.append(pair_keys(ids[iu], ids[ju], n))
-        pair_list = np.sort(np.concatenate(chunks)) if chunks else np.zeros(0, np.int64)
-    open_pairs = pair_list[~(ps.blocked[pair_list // max(n, 1)] | ps.blocked[pair_list % max(n, 1)])]
+    pair_list = same.candidates if same is not None else _all_pairs(ps, opts)
+    open_pairs = pair_list
+    if ps.blocked.any():
+        keep = np.empty(len(pair_list), dtype=bool)
+        step = max(int(incremental.PAIR_BLOCK), 1)
+        for s in range(0, len(pair_list), step):
+            block = pair_list[s : s + step]
+            keep[s : s + step] = ~(ps.blocked[block // n] | ps.blocked[block % n])
+        open_pairs = pair_list[keep]
+        del keep
     added = open_pairs[sight(open_pairs)]
     return LinkChoice(pair_list, None, np.zeros(0, np.int64), np.zeros(0, np.int64), added, None, False)
+
+
+def _all_pairs(ps: PointSet, opts: BuildOptions) -> NDArray[np.int64]:
+    """Sorted keys of the pairs of waypoints on one floor (closer than ``max_distance`` if given)."""
+    n = ps.n
+    if opts.max_distance is not None:
+        chunks = []
+        for tree, ids in ps.trees.values():
+            if len(ids) >= 2:
+                pr = tree.query_pairs(opts.max_distance, output_type="ndarray")
+                chunks.append(pair_keys(ids[pr[:, 0]], ids[pr[:, 1]], n))
+                del pr
+        out = np.concatenate(chunks) if len(chunks) > 1 else chunks[0] if chunks else np.zeros(0, np.int64)
+        out.sort()
+        return out
+    # a floor's pairs are all pairs of its ids, whatever their order: take them ascending
+    floors = [np.sort(ids).astype(np.int64, copy=False) for _, ids in ps.trees.values() if len(ids) >= 2]
+    out = np.empty(sum(len(ids) * (len(ids) - 1) // 2 for ids in floors), dtype=np.int64)
+    at = 0
+    for ids in floors:
+        for i in range(len(ids) - 1):  # row i: ids[i] with every later id of the floor
+            np.add(ids[i + 1 :], ids[i] * n, out=out[at : at + len(ids) - 1 - i])
+            at += len(ids) - 1 - i
+    # the row-major keys of one floor ascend; several floors interleave
+    if len(floors) > 1:
+        out.sort()
+    return out
 
 
 def _link_nearest(ps: PointSet, sight: PairAnswers, opts: BuildOptions, cache: BuildCache | None,
