@@ -321,9 +321,12 @@ def test_polymesh_fills_walkable_polygons_and_draws_their_edges(window: Any, scr
     image = render(window, shapes.draw)
     image.save(screenshot_dir / "arcade_draw_polymesh.png")
     assert_color(image, 400, 200, BG, "inside the obstacle (not walkable: no fill)")
-    xs, ys = mesh.vertices[mesh.indices[0]], mesh.vertices[mesh.indices[1]]
-    mid = (xs + ys) / 2
-    assert_color(image, mid[0], min(max(mid[1], 1), 598), edge, "a polygon edge")
+    # an edge between two polygons (inside the window, whatever the polygons' numbering)
+    slot = int(np.flatnonzero(mesh.neighbours >= 0)[0])
+    p = int(mesh.polygon_of[slot])
+    after = slot + 1 if slot + 1 < mesh.indptr[p + 1] else int(mesh.indptr[p])
+    mid = (mesh.vertices[mesh.indices[slot]] + mesh.vertices[mesh.indices[after]]) / 2
+    assert_color(image, mid[0], mid[1], edge, "a polygon edge")
     inner = [p for p in range(mesh.n_polygons) if mesh.tag_of(p) == ""]
     c = mesh.polygon_points(inner[0]).mean(axis=0)
     assert_color(image, c[0], c[1], fill, "inside a plain-ground polygon")
