@@ -32,6 +32,7 @@ import resource
 import subprocess
 import sys
 import time
+import tracemalloc
 import warnings
 from statistics import median
 
@@ -106,7 +107,14 @@ def arena_level() -> Level:
     return grid_level(map_blocked("arena"))
 
 
-BIG_LEVELS = {"crates": crate_level, "rts": rts_level, "arena": arena_level}
+def jagged_level(side: int = 256, seed: int = 1) -> Level:
+    """The jagged grid map of part 2 (random ``side`` x ``side`` cells, 8% blocked): about 17,000
+    corners at ``side=256``; smaller sides give the same kind of level with fewer corners."""
+    return grid_level(np.random.default_rng(seed).random((side, side)) < 0.08)
+
+
+BIG_LEVELS = {"crates": crate_level, "rts": rts_level, "arena": arena_level, "jagged": jagged_level,
+              "jagged128": lambda: jagged_level(128), "jagged96": lambda: jagged_level(96)}
 
 
 def peak_mb() -> float:
@@ -121,13 +129,33 @@ def peak_mb() -> float:
 
 
 def one_build(level_name: str, k: int | None, backend: str, runs: int) -> dict:
-    """Build ``level_name``'s corner graph ``runs`` times with one backend (run in a fresh process)."""
+    """Build ``level_name``'s corner graph ``runs`` times with one backend (run in a fresh process).
+
+    Memory: ``peak_mb`` is the process's high-water mark (imports, level and build together);
+    ``base_mb`` the resident memory just before the builds; ``traced_mb`` the peak of the
+    allocations tracemalloc sees during the builds (numpy arrays and Python objects, not GEOS).
+    """
     level = BIG_LEVELS[level_name]()
     build_waypoint_graph(Level.rectangle(4, 4, waypoints=[[1, 1], [3, 3]]), visibility="kernel")  # load kernels
     level.line_of_sight()  # made once per level, outside the timing (the Level caches it)
+    base = rss_mb()
+    tracemalloc.start()
     nav, t = timed(lambda: build_waypoint_graph(level, k=k, corners=True, visibility=backend), runs)
-    return {"seconds": t, "peak_mb": peak_mb(), "nodes": nav.n_nodes, "arcs": int(nav.graph.n_edges),
-            "cpu_s": resource.getrusage(resource.RUSAGE_SELF).ru_utime}
+    traced = tracemalloc.get_traced_memory()[1] / 2**20
+    tracemalloc.stop()
+    return {"seconds": t, "peak_mb": peak_mb(), "base_mb": base, "traced_mb": traced, "nodes": nav.n_nodes,
+            "arcs": int(nav.graph.n_edges), "cpu_s": resource.getrusage(resource.RUSAGE_SELF).ru_utime}
+
+
+def rss_mb() -> float:
+    """This process's resident memory now, in MB (VmRSS; 0 where /proc is missing)."""
+    try:
+        for line in open("/proc/self/status"):
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
 
 
 def backends(levels: list[str], ks: list[int | None], runs: int) -> None:

@@ -71,6 +71,7 @@ from navmesh.level import Level
 from navmesh.tags import encode_arc_tag
 from navmesh.terrain import TerrainLengths
 from navmesh.waypoints.incremental import (
+    AllPairAnswers,
     Arcs,
     BuildCache,
     PairAnswers,
@@ -210,19 +211,24 @@ def assemble(level: Level, opts: BuildOptions, cache: BuildCache | None) -> NavM
     cones = opts.k is not None and opts.linking == "cones"
     walls = wall_grid_for(los) if opts.visibility == "kernel" or cones else None
     ps = _point_set(level, los, opts, cache)
-    sight = PairAnswers(*_cached_sight(cache, ps), ps.n,
-                        lambda a, b: visible_pairs(opts.visibility, los, walls, ps.p2[a], ps.p2[b]))
-    linking = link(ps, sight, los, walls, opts, cache)
+    test = lambda a, b: visible_pairs(opts.visibility, los, walls, ps.p2[a], ps.p2[b])  # noqa: E731
+    answers = _all_pair_answers(cache, ps, test) if opts.k is None else PairAnswers(*_cached_sight(cache, ps), ps.n, test)
+    linking = link(ps, answers, los, walls, opts, cache)
     arcs, tag_names, pairs = _arcs(ps, linking, cache)
     ter_names, ter_keys, ter_rows, arc_rows = _terrain(ps, arcs, cache)
     n = ps.n
     indptr = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(np.bincount(arcs.src, minlength=n), out=indptr[1:])
     graph = NavGraph(ps.points, indptr, arcs.dst, arcs.length, arcs.tag, tag_names)
-    new_cache = BuildCache(ps.points, sight.keys, sight.free, ter_keys, ter_rows, ter_names, linking.candidates,
+    if opts.k is None:  # the visible pairs; the rest of the enumeration was tested blocked
+        los_keys, los_free = linking.added, np.ones(len(linking.added), dtype=bool)
+    else:
+        los_keys, los_free = answers.keys, answers.free
+    new_cache = BuildCache(ps.points, los_keys, los_free, ter_keys, ter_rows, ter_names, linking.candidates,
                            designer=ps.checked, blocked=ps.checked_blocked, chosen=linking.chosen,
                            row_blocked=ps.blocked, pairs=pairs, arcs=arcs,
-                           links=(ps.level.links, ps.level.offmesh_links), trees=ps.trees, unique=ps.unique)
+                           links=(ps.level.links, ps.level.offmesh_links), trees=ps.trees, unique=ps.unique,
+                           all_pairs=opts.k is None)
     return NavMap(
         level=ps.level, options=opts, graph=graph, n_generated=ps.n_generated, line_of_sight=los,
         walkable_region=free_space(los) if opts.fill_spacing is not None else None,
@@ -316,6 +322,18 @@ def _cached_sight(cache: BuildCache | None, ps: PointSet) -> tuple[NDArray[np.in
         order = np.argsort(keys, kind="stable")
         keys, free = keys[order], free[order]
     return keys, free
+
+
+def _all_pair_answers(cache: BuildCache | None, ps: PointSet, test) -> AllPairAnswers:
+    """Answers for an all-pairs build: a pair is known from an all-pairs ``cache`` when both its
+    ends are points of that build that were open there (see :class:`AllPairAnswers`)."""
+    if cache is None or not cache.all_pairs:
+        return AllPairAnswers.fresh(ps.n, test)
+    visible, _ = _cached_sight(cache, ps)
+    known_ends = np.zeros(ps.n, dtype=bool)
+    alive = ps.to_new >= 0
+    known_ends[ps.to_new[alive]] = ~cache.row_blocked[alive]
+    return AllPairAnswers(visible, known_ends, ps.points, cache.zone, ps.n, test)
 
 
 # -- phase 3: arcs ----------------------------------------------------------------------------------
