@@ -420,6 +420,13 @@ class LineOfSight:
         pad = 1e-9 * scale  # float rounding of the piece ends is ~1e-16 of the coordinates
         walk = 1e-13 * scale < grid.pad
         whole = 1e-13 * scale >= grid.cell  # absurd coordinates: one piece, its box's cells
+        # a small call (its segments' boxes list at most one slice of pairs, as in small builds)
+        # pairs every segment with its box's walls in one round: walking costs a round of fixed
+        # overhead per cell, which only pays when it avoids pairs (long segments of big builds)
+        box = np.c_[np.minimum(sa, sb) - pad[:, None], np.maximum(sa, sb) + pad[:, None]]
+        if grid.listed(grid.cells(box[:, :2]), grid.cells(box[:, 2:])).sum() <= _WHOLE_PAIRS:
+            whole[:] = True
+            walk[:] = False
         # only the part inside the grid's rectangle, grown by a cell, can meet a wall
         r0 = grid.origin - grid.cell
         r1 = grid.origin + (grid.shape + 1) * grid.cell
@@ -555,6 +562,7 @@ _BYTES_PER_PAIR, _BYTES_PER_PIECE, BYTES_PER_SEGMENT = 400, 600, 400  # generous
 # and the allocator's heap (measured about 15% faster than 100 MB slices)
 _SLICE_PAIRS, _BATCH_PIECES = 1 << 16, 1 << 15
 _CELL = 0.5  # side of the wall grid's cells, in piece lengths (measured fastest)
+_WHOLE_PAIRS = 1 << 16  # a call whose segments' boxes list at most this many walls is not walked
 BYTES_PER_SEGMENT = 400
 
 
