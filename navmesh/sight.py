@@ -373,9 +373,12 @@ class LineOfSight:
         machine. The numba kernel backend of :func:`navmesh.waypoints.build_waypoint_graph`
         (``visibility="kernel"``) gives the same answers 10 to 20 times faster per segment
         once compiled; on whole builds the shapely backend takes 2.4 to 7x the kernel's time
-        (k=8 and k=None on 2,000- and 6,400-corner levels). Pick the kernel for large
-        ``k=None`` builds and repeated rebuilds, and this class where numba is unwanted or
-        not yet compiled, for a few thousand segments, or as the reference the kernels are
+        (k=8 and k=None on 2,000- and 6,400-corner levels), 10 to 30x on ``k=None`` builds of
+        grid-aligned (tile) levels, where many orientation tests are exactly collinear and
+        fall back to ``fractions.Fraction``. Pick the kernel for ``k=None`` builds, levels of
+        more than a few thousand waypoints and repeated rebuilds, and this class where numba
+        is unwanted or not yet compiled, for small builds (a call whose segments' boxes list
+        at most ``2**16`` walls is judged in one round), or as the reference the kernels are
         tested against.
 
         Raises

@@ -33,9 +33,11 @@ CONE_CANDIDATES = 300  # max_candidates default with linking="cones"
 
 def visible_pairs(mode: str, los: LineOfSight, walls: LK.WallGrid | None, a: NDArray[np.float64], b: NDArray[np.float64]) -> NDArray[np.bool_]:
     """Whether each segment ``a[i] -> b[i]`` between two linkable (walkable) waypoints is visible,
-    with the build's backend. The shapely backend takes the segments in chunks of
-    ``navmesh.sight.MEMORY_BUDGET // navmesh.sight.BYTES_PER_SEGMENT``, and
-    :meth:`LineOfSight.blocked` bounds its candidate pairs by the same budget."""
+    with the build's backend (``mode``: ``"kernel"`` or ``"shapely"``; see ``visibility`` of
+    :func:`~navmesh.waypoints.build.build_waypoint_graph` for which to pick). The shapely
+    backend takes the segments in chunks of ``navmesh.sight.MEMORY_BUDGET //
+    navmesh.sight.BYTES_PER_SEGMENT``, and :meth:`LineOfSight.blocked` bounds its candidate
+    pairs by the same budget."""
     if len(a) == 0:
         return np.zeros(0, dtype=bool)
     if mode == "kernel":
