@@ -144,11 +144,13 @@ def one_build(level_name: str, k: int | None, backend: str, runs: int) -> dict:
     level.line_of_sight()  # made once per level, outside the timing (the Level caches it)
     base = rss_mb()
     tracemalloc.start()
+    cpu = time.process_time()
     nav, t = timed(lambda: build_waypoint_graph(level, k=k, corners=True, visibility=backend), runs)
+    cpu = (time.process_time() - cpu) / runs
     traced = tracemalloc.get_traced_memory()[1] / 2**20
     tracemalloc.stop()
     return {"seconds": t, "peak_mb": peak_mb(), "base_mb": base, "traced_mb": traced, "nodes": nav.n_nodes,
-            "arcs": int(nav.graph.n_edges), "cpu_s": resource.getrusage(resource.RUSAGE_SELF).ru_utime}
+            "arcs": int(nav.graph.n_edges), "cpu_s": cpu}
 
 
 def rss_mb() -> float:
@@ -166,6 +168,7 @@ def backends(levels: list[str], ks: list[int | None], runs: int, which: tuple[st
     print("\n== 4. line-of-sight backends on big levels (corner waypoints; one fresh process per backend)")
     print("  peak MB: the process's high-water mark (VmHWM: imports, level and build); traced MB: tracemalloc's peak"
           " during the builds (numpy and Python, not GEOS)")
+    print("  build s: median wall time of a build; cpu s: its CPU time (single-threaded: steadier than wall time under load)")
     print(f"  {'level':<9} {'k':>4} {'corners':>7} {'arcs':>9} {'backend':>7} {'build s':>8} {'cpu s':>7} {'peak MB':>8} "
           f"{'traced MB':>9}  load before / after")
     for name in levels:
@@ -181,7 +184,8 @@ def backends(levels: list[str], ks: list[int | None], runs: int, which: tuple[st
                       flush=True)
             if len(found) == 2:
                 kern, shp = found["kernel"], found["shapely"]
-                print(f"  {name:<9} {str(k):>4} shapely / kernel build time {shp['seconds'] / kern['seconds']:.1f}x"
+                print(f"  {name:<9} {str(k):>4} shapely / kernel build: {shp['seconds'] / kern['seconds']:.1f}x wall time, "
+                      f"{shp['cpu_s'] / kern['cpu_s']:.1f}x CPU time"
                       f"{'' if kern['arcs'] == shp['arcs'] else '  ARCS DIFFER'}")
 
 
