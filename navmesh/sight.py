@@ -374,12 +374,9 @@ class LineOfSight:
         (``visibility="kernel"``) gives the same answers 10 to 20 times faster per segment
         once compiled; on whole builds the shapely backend takes 2.4 to 7x the kernel's time
         (k=8 and k=None on 2,000- and 6,400-corner levels), 10 to 30x on ``k=None`` builds of
-        grid-aligned (tile) levels, where many orientation tests are exactly collinear and
-        fall back to ``fractions.Fraction``. Pick the kernel for ``k=None`` builds, levels of
-        more than a few thousand waypoints and repeated rebuilds, and this class where numba
-        is unwanted or not yet compiled, for small builds (a call whose segments' boxes list
-        at most ``2**16`` walls is judged in one round), or as the reference the kernels are
-        tested against.
+        tile levels. Pick the kernel for ``k=None`` builds, levels of more than a few thousand
+        waypoints and repeated rebuilds; this class where numba is unwanted or not compiled
+        yet, for small builds (judged in one round), or as the kernels' reference.
 
         Raises
         ------
@@ -423,9 +420,8 @@ class LineOfSight:
         pad = 1e-9 * scale  # float rounding of the piece ends is ~1e-16 of the coordinates
         walk = 1e-13 * scale < grid.pad
         whole = 1e-13 * scale >= grid.cell  # absurd coordinates: one piece, its box's cells
-        # a small call (its segments' boxes list at most one slice of pairs, as in small builds)
-        # pairs every segment with its box's walls in one round: walking costs a round of fixed
-        # overhead per cell, which only pays when it avoids pairs (long segments of big builds)
+        # a small call (boxes listing at most _WHOLE_PAIRS walls: small builds) pairs each segment with
+        # its box's walls in one round; the walk's fixed cost per round pays only on big calls
         box = np.c_[np.minimum(sa, sb) - pad[:, None], np.maximum(sa, sb) + pad[:, None]]
         if grid.listed(grid.cells(box[:, :2]), grid.cells(box[:, 2:])).sum() <= _WHOLE_PAIRS:
             whole[:] = True
@@ -553,7 +549,6 @@ class LineOfSight:
         )
 
 
-
 #: Bytes of temporary arrays :meth:`LineOfSight.blocked` aims to stay within per batch (and
 #: :func:`navmesh.waypoints.linking.visible_pairs` per bulk call), whatever the level: pairs are
 #: counted, then gathered ``MEMORY_BUDGET // _BYTES_PER_PAIR`` at a time, pieces made
@@ -566,7 +561,6 @@ _BYTES_PER_PAIR, _BYTES_PER_PIECE, BYTES_PER_SEGMENT = 400, 600, 400  # generous
 _SLICE_PAIRS, _BATCH_PIECES = 1 << 16, 1 << 15
 _CELL = 0.5  # side of the wall grid's cells, in piece lengths (measured fastest)
 _WHOLE_PAIRS = 1 << 16  # a call whose segments' boxes list at most this many walls is not walked
-BYTES_PER_SEGMENT = 400
 
 
 def _split_edges(rows: NDArray[np.float64], splits: dict[int, list[NDArray[np.float64]]]) -> NDArray[np.float64]:
@@ -592,7 +586,6 @@ def _row_lookup(rows: NDArray[np.float64], table: NDArray[np.float64]) -> NDArra
     _, first, inverse = np.unique(both, axis=0, return_index=True, return_inverse=True)
     owner = first[inverse.reshape(-1)][len(table):]
     return np.where(owner < len(table), owner, -1)
-
 
 
 def _point_geoms(points: ArrayLike) -> NDArray[np.object_]:
