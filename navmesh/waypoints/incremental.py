@@ -31,9 +31,10 @@ from navmesh.level import Level
 from navmesh.waypoints.options import ARC_WALK
 
 MAX_CHANGED_RUN = 64  # rows an update compares directly before matching every point instead
-#: Pair keys handled at a time by :class:`PairAnswers` and the all-pairs linking (about 8 MB per
-#: int64 array of a block), so a build's temporaries stay bounded whatever the number of pairs.
-PAIR_BLOCK = 1 << 20
+#: Pair keys handled at a time by :class:`PairAnswers` and the all-pairs linking (2 MB per int64
+#: array of a block, about 30 MB of temporaries in all), so a build's temporaries stay bounded
+#: whatever the number of pairs (a 2,300-corner k=None build was no faster with 4x larger blocks).
+PAIR_BLOCK = 1 << 18
 
 
 @dataclass(frozen=True, eq=False)
