@@ -156,11 +156,10 @@ def build_waypoint_graph(
         :class:`~navmesh.sight.LineOfSight` (exact predicates over a grid of its walls), or the
         numba kernel of :mod:`navmesh._kernels.los`. Pick ``"kernel"`` for ``k=None`` builds and
         levels of more than a few thousand waypoints, and for frequent rebuilds: once compiled
-        it is 2 to 7 times faster on whole builds with free-form obstacles or ``k`` given, and 10
-        to 30 times on ``k=None`` builds of grid-aligned (tile) levels, whose collinear walls
-        send many of the numpy backend's orientation tests to exact rational arithmetic. Pick ``"shapely"`` (the
-        default) when numba is unwanted or not compiled yet, for small levels and ``k`` given
-        (a build of a few hundred waypoints takes tens of milliseconds), or as the reference.
+        a whole corner build takes 1.5 to 2.5 times less CPU time with ``k=8`` and 8 to 20 times
+        less with ``k=None`` (measured on 64- to 6,400-corner tile maps and crate levels). Pick
+        ``"shapely"`` (the default) when numba is unwanted or not compiled yet, for small levels
+        with ``k`` given (a few hundred waypoints: tens of milliseconds), or as the reference.
         Both keep a build's temporaries bounded whatever the level (``navmesh.sight.MEMORY_BUDGET``,
         ``PAIR_BLOCK``).
     on_blocked_waypoint : {"error", "warn", "drop"}
