@@ -122,7 +122,7 @@ class MeshQuery:
         # the mesh for the kernels in one array, in the order of PK's M_* sections; the kernel
         # fills the dead-end forest's three sections in place
         self._mi = PK.pack([m.indptr, m.indices, m.neighbours, m.twins, m.polygon_of, m.is_corner, open_,
-                            np.zeros(n), np.zeros(n), np.zeros(n), grid.cell_ptr, grid.cell_polys, self._component])
+                            np.zeros(n), np.zeros(3 * n), np.zeros(n), grid.cell_ptr, grid.cell_polys, self._component])
         self._grid = grid.grid
         self._xy_mesh = m.vertices
         self._grow(_POOL)
