@@ -278,7 +278,7 @@ def search(op, xy, mi, grid, wi, wf, sx, sy, gx, gy, n_start, n_goal, eps, budge
     # the workspace's sections (offsets in its header: ints in wi, floats in wf)
     nroot, nslot, npar, vals = wi[wi[1]:wi[2]], wi[wi[2]:wi[3]], wi[wi[3]:wi[4]], wi[wi[4]:wi[5]]
     root_stamp, mark, start_polys, goal_polys = wi[wi[5]:wi[6]], wi[wi[6]:wi[7]], wi[wi[7]:wi[8]], wi[wi[8]:wi[9]]
-    out_polys = wi[wi[9]:wi[10]]
+    out_polys = wi[wi[9]:wi[10]].view(np.int32)  # int32, the dtype of Path.nodes: the caller copies, not converts
     nint, ng, keys, root_g = wf[wi[11]:wi[12]], wf[wi[12]:wi[13]], wf[wi[13]:wi[14]], wf[wi[14]:wi[15]]
     pts = wf[wi[15]:wi[16]]
     if op == OP_LOCATE or op == OP_FIND:
@@ -365,7 +365,7 @@ def _begin(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, start_polys, 
         for j in range(len(goal_polys)):
             if start_polys[i] == goal_polys[j]:
                 wi[S_FINAL] = SHARED
-                _sec(wi, wi[1:], W_OUT_POLYS)[0] = start_polys[i]  # for the trace
+                _sec(wi, wi[1:], W_OUT_POLYS).view(np.int32)[0] = start_polys[i]  # for the trace
                 return FOUND
     # dead-end branches the search may enter: with every end in one branch, the ways up from
     # each end to their lowest common polygon (the one corridor); otherwise the ways up from
