@@ -96,3 +96,22 @@ def test_costs_follow_the_centre_and_other_units_cross_anywhere():
 def test_point_agent_mesh_has_no_body_masks():
     mesh = build_navmesh(river_level(bridge_width=12.0))
     assert mesh.body_tags is None
+
+
+def test_a_door_update_keeps_the_body_rule():
+    from navmesh.polymesh.update import with_obstacle, without_obstacle
+
+    level = river_level(bridge_width=12.0)
+    mesh = build_navmesh(level, agent_radius=2.0)
+    door = shapely.box(20, 60, 30, 70)
+    closed = with_obstacle(mesh, door)
+    rebuilt = build_navmesh(closed.level, agent_radius=2.0)
+    assert closed.body_tags is not None
+    water = water_area(level)
+    for start, goal in [((10, 90), (90, 10)), ((25, 80), (80, 40)), ((10, 10), (90, 90))]:
+        mine = MeshQuery(closed, WATER).find_path(start, goal)
+        assert mine.cost == pytest.approx(MeshQuery(rebuilt, WATER).find_path(start, goal).cost, rel=1e-9)
+        assert shapely.distance(water, shapely.points(dense(np.asarray(mine.points)))).min() >= 2.0 * (1 - 1e-9)
+    reopened = without_obstacle(closed, -1)
+    assert MeshQuery(reopened, WATER).find_path((10, 90), (90, 10)).cost == pytest.approx(
+        MeshQuery(mesh, WATER).find_path((10, 90), (90, 10)).cost, rel=1e-9)
