@@ -179,7 +179,7 @@ class MeshQuery:
 
         Examples
         --------
-        >>> from navmesh.polymesh.mesh import PolyMesh, next_slots, wall_corners
+        >>> from navmesh.polymesh.mesh import PolyMesh, next_slots
         >>> mesh = PolyMesh([[0, 0], [2, 0], [2, 1], [0, 1]], [0, 4], [0, 1, 2, 3], [-1, -1, -1, -1])
         >>> MeshQuery(mesh).polygon_at([1, 0.5]), MeshQuery(mesh).polygon_at([3, 0.5])
         (0, -1)
