@@ -109,8 +109,9 @@ def _body_cuts(pieces: list[tuple[shapely.Polygon, int]], level: Level, radius: 
                ) -> list[tuple[shapely.Polygon, int, int]]:
     """The pieces cut along each terrain class's area (painter's rule) grown by ``radius``:
     (polygon, tag index, body mask), the mask holding bit t when the polygon lies within
-    ``radius`` of terrain of tag t (its own tag always)."""
-    out = [(p, t, 1 << t) for p, t in pieces]
+    ``radius`` of terrain of tag t (its own tag always; with no radius, 0: a point agent has
+    no body, and a mesh then keeps no masks, so any number of tags works)."""
+    out = [(p, t, 1 << t if radius > 0 else 0) for p, t in pieces]
     if radius <= 0 or not level.terrain:
         return out
     names = [""] + sorted({r.tag for r in level.terrain})
