@@ -278,7 +278,7 @@ def search(op, xy, mi, grid, wi, wf, sx, sy, gx, gy, n_start, n_goal, eps, budge
     # the workspace's sections (offsets in its header: ints in wi, floats in wf)
     nroot, nslot, npar, vals = wi[wi[1]:wi[2]], wi[wi[2]:wi[3]], wi[wi[3]:wi[4]], wi[wi[4]:wi[5]]
     root_stamp, mark, start_polys, goal_polys = wi[wi[5]:wi[6]], wi[wi[6]:wi[7]], wi[wi[7]:wi[8]], wi[wi[8]:wi[9]]
-    out_polys = wi[wi[9]:wi[10]].view(np.int32)  # int32, the dtype of Path.nodes: the caller copies, not converts
+    out_polys = wi[wi[9]:wi[10]]
     nint, ng, keys, root_g = wf[wi[11]:wi[12]], wf[wi[12]:wi[13]], wf[wi[13]:wi[14]], wf[wi[14]:wi[15]]
     pts = wf[wi[15]:wi[16]]
     if op == OP_LOCATE or op == OP_FIND:
@@ -365,7 +365,7 @@ def _begin(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, start_polys, 
         for j in range(len(goal_polys)):
             if start_polys[i] == goal_polys[j]:
                 wi[S_FINAL] = SHARED
-                _sec(wi, wi[1:], W_OUT_POLYS).view(np.int32)[0] = start_polys[i]  # for the trace
+                _sec(wi, wi[1:], W_OUT_POLYS)[0] = start_polys[i]  # for the trace
                 return FOUND
     # dead-end branches the search may enter: with every end in one branch, the ways up from
     # each end to their lowest common polygon (the one corridor); otherwise the ways up from
@@ -394,10 +394,13 @@ def _begin(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, start_polys, 
             v = up[3 * v]
             dl -= 1
     wi[S_LCA] = lca
+    steps = 0
+    walk = True
     if lca >= 0 and len(start_polys) == 1 and len(goal_polys) == 1:
         # one start and one goal polygon: the corridor's length from the depths, without a walk
         steps = depth[start_polys[0]] + depth[goal_polys[0]] - 2 * depth[lca] + 1
-    else:
+        walk = steps > budget
+    if walk:  # mark the branches the search may enter (counting the corridor's polygons)
         steps = 0
         for k in range(len(start_polys) + len(goal_polys)):
             v = start_polys[k] if k < len(start_polys) else goal_polys[k - len(start_polys)]
@@ -411,12 +414,6 @@ def _begin(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, start_polys, 
         wi[S_FINAL] = CORRIDOR
         wi[S_EXPANSIONS] = steps
         return FOUND
-    if lca >= 0 and len(start_polys) == 1 and len(goal_polys) == 1:  # over budget: the search needs the marks
-        for k in range(2):
-            v = start_polys[0] if k == 0 else goal_polys[0]
-            while v >= 0 and mark[v] != stamp:
-                mark[v] = stamp
-                v = -1 if v == lca else up[3 * v]
     n_nodes = 0
     size = 0
     for k in range(len(start_polys)):

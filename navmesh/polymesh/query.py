@@ -329,7 +329,7 @@ class MeshQuery:
                     _NO_BUDGET)
                 if status == FOUND:
                     nodes, points = self._out
-                    return _trusted(nodes[:n_polys].copy(), points[:n_pts].copy(),
+                    return _trusted(nodes[:n_polys].astype(np.int32), points[:n_pts].copy(),
                                     length * self._scale_cost, expansions, False, False, False)
             if not fast or status == _NEED_SPACE:
                 found, status, expansions = self._polyanya(s, None, g, None, budget)
@@ -430,19 +430,19 @@ class MeshQuery:
         return counts[0], counts[1]
 
     def _traced_path(self, ws: tuple[NDArray[np.int64], NDArray[np.float64]],
-                     out: tuple[NDArray[np.int32], NDArray[np.float64]], n_pts: int, n_polys: int, length: float,
+                     out: tuple[NDArray[np.int64], NDArray[np.float64]], n_pts: int, n_polys: int, length: float,
                      expansions: int, s_moved: bool, g_moved: bool) -> Path:
         """The Path the kernel's trace wrote to ``ws`` (``out``: views of its output sections, from
         :meth:`_workspace`)."""
-        return _trusted(out[0][:n_polys].copy(), out[1][:n_pts].copy(), length * self._scale_cost,
+        return _trusted(out[0][:n_polys].astype(np.int32), out[1][:n_pts].copy(), length * self._scale_cost,
                         expansions, False, s_moved, g_moved)
 
     def _workspace(self, capacity: int) -> tuple[tuple[NDArray[np.int64], NDArray[np.float64]],
-                                                 tuple[NDArray[np.int32], NDArray[np.float64]]]:
+                                                 tuple[NDArray[np.int64], NDArray[np.float64]]]:
         """A search workspace (wi, wf) for ``capacity`` nodes on this mesh, and views of its
-        output sections: the polygons (int32, as the kernels write them) and the points as rows (x, y)."""
+        output sections: the polygons (int64) and the points as rows (x, y)."""
         wi, wf = ws = PK.workspace(self.mesh.n_vertices, self.mesh.n_polygons, capacity)
-        polys = wi[wi[1 + PK.W_OUT_POLYS]:wi[2 + PK.W_OUT_POLYS]].view(np.int32)
+        polys = wi[wi[1 + PK.W_OUT_POLYS]:wi[2 + PK.W_OUT_POLYS]]
         pts = wf[wi[11 + PK.F_OUT_POINTS]:wi[12 + PK.F_OUT_POINTS]]
         return ws, (polys, pts.reshape(-1, 2))
 
