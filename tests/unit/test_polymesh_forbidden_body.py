@@ -115,3 +115,17 @@ def test_a_door_update_keeps_the_body_rule():
     reopened = without_obstacle(closed, -1)
     assert MeshQuery(reopened, WATER).find_path((10, 90), (90, 10)).cost == pytest.approx(
         MeshQuery(mesh, WATER).find_path((10, 90), (90, 10)).cost, rel=1e-9)
+
+
+def test_forbidden_terrain_turns_paths_like_an_obstacle():
+    """A path must be able to turn at the corners of forbidden terrain (before this round the
+    mesh marked turning points only at obstacle walls, and found no path around a swamp): for a
+    point unit a forbidden region is an obstacle, so both levels give the same path."""
+    wall = [(4, 0), (6, 0), (6, 8), (4, 8)]
+    rock = [(1, 8.5), (2, 8.5), (2, 9.5), (1, 9.5)]  # a hole: the free space is no tree, Polyanya searches
+    swamp = Level.rectangle(10, 10, obstacles=[rock], terrain=[TerrainRegion(shapely.Polygon(wall), "swamp")])
+    blocked = Level.rectangle(10, 10, obstacles=[wall, rock])
+    want = MeshQuery(build_navmesh(blocked)).find_path((1, 1), (9, 1))
+    got = MeshQuery(build_navmesh(swamp), CostProfile("car", forbidden={"swamp"})).find_path((1, 1), (9, 1))
+    assert got.cost == pytest.approx(want.cost, rel=1e-12) and got.cost == pytest.approx(2 * np.hypot(3, 7) + 2)
+    assert np.allclose(got.points, want.points)
