@@ -15,7 +15,7 @@ import numpy as np
 
 from navmesh._kernels import grid_heap as H
 from navmesh._kernels.grid import DCOL, DROW, HEAP_RESERVE, cell_centers, compact, nearest_expanded, octile
-from navmesh._kernels.jumps import jump_diagonal, jump_straight
+from navmesh._kernels.jumps import DIRECTION
 from navmesh._kernels.signatures import njit, plain_arguments
 from navmesh._kernels.status import BUDGET, EXHAUSTED, FOUND
 
@@ -118,12 +118,55 @@ def jps(free, table, pheight, pw, width, start, goal, cost_unit, max_expansions,
             sy = dy[k]
             if sx != 0 and sy != 0 and not (free[u + sx] and free[u + sy * pw] and free[u + sx + sy * pw]):
                 continue  # a diagonal step is legal only with both side cells free
+            # the jump from the cell one step away (written out here, its one use, rather than
+            # as helpers compiled on their own): the table's stop, or the goal where it cuts the run
             vr = ur + sy
             vc = uc + sx
+            v = vr * pw + vc
+            step = sx + sy * pw
+            x = table[v, DIRECTION[3 * sy + sx + 4]]
             if sx != 0 and sy != 0:
-                v = jump_diagonal(free, table, pw, vr * pw + vc, vr, vc, sx, sy, goal, gr, gc)
+                last = x if x >= 0 else -x - 1  # steps the diagonal run may take
+                best = x if x >= 0 else -1
+                # where the run crosses the goal's row: the goal on the diagonal, or ahead of it
+                # along sx within the horizontal run from the cell beside
+                i = (gr - vr) * sy
+                if 0 <= i <= last and (best < 0 or i < best):
+                    gap = (gc - (vc + i * sx)) * sx
+                    if gap == 0:
+                        best = i
+                    elif gap > 0:
+                        a = v + i * step + sx
+                        if free[a]:
+                            y = table[a, DIRECTION[4 + sx]]
+                            if y >= 0 or gap - 1 < -y:
+                                best = i
+                # where it crosses the goal's column: the goal ahead along sy
+                i = (gc - vc) * sx
+                if 0 <= i <= last and (best < 0 or i < best):
+                    gap = (gr - (vr + i * sy)) * sy
+                    if gap > 0:
+                        a = v + i * step + sy * pw
+                        if free[a]:
+                            y = table[a, DIRECTION[3 * sy + 4]]
+                            if y >= 0 or gap - 1 < -y:
+                                best = i
+                v = v + best * step if best >= 0 else -1
+            elif free[v] == 0:
+                v = -1
             else:
-                v = jump_straight(free, table, pw, vr * pw + vc, vr, vc, sx, sy, goal, gr, gc)
+                if sy == 0:
+                    on = gr == vr
+                    gap = (gc - vc) * sx
+                else:
+                    on = gc == vc
+                    gap = (gr - vr) * sy
+                if on and gap >= 0 and (gap <= x or gap < -x):
+                    v = goal
+                elif x >= 0:
+                    v = v + x * step
+                else:
+                    v = -1
             if v < 0:
                 continue
             sv = stamp[v]

@@ -190,7 +190,9 @@ def jump_point_search(
     maps. It needs a map where every step costs its length times one constant: 8-connected,
     ``diagonal="no_corner_cutting"``, one multiplier for all passable cells, one region and no
     wrap-around. The returned path lists every cell (the straight runs between jump points are
-    filled in); ``expansions`` counts jump points.
+    filled in); ``expansions`` counts jump points. Each scan is a lookup in the map's jump table
+    (built on the first call and cached, as for :func:`jps_plus`), which gives exactly the
+    successors of scanning the cells one by one; so this and :func:`jps_plus` are one search.
 
     Parameters
     ----------
@@ -236,10 +238,9 @@ def jps_plus(
 ) -> Path:
     """Jump Point Search over the map's precomputed jump table (JPS+): same paths, no scanning.
 
-    Builds the table on first use (:meth:`GridMap.preprocess`, cached on the map) and then
-    returns exactly what :func:`jump_point_search` returns, in far less time on maps with long
-    runs of open cells. Same parameters, requirements, result and errors as
-    :func:`jump_point_search`.
+    Builds the table on first use (:meth:`GridMap.preprocess`, cached on the map); the same
+    search as :func:`jump_point_search` (kept under both names). Same parameters, requirements,
+    result and errors as :func:`jump_point_search`.
 
     Examples
     --------
