@@ -18,15 +18,14 @@ Choosing the search
 The table also measures the map's character, and :meth:`~navmesh.grid.GridMap.find_path`
 picks its search by it (:attr:`JumpTable.method`). JPS pays for each jump point with more work
 than A* spends on a cell, so it loses where nearly every cell is a jump point in open ground:
-maps scattered with small obstacles, where every diagonal scan stops at once. The measure is the
-*diagonal stop share*: of the four diagonal steps of every passable cell, the share that are
-legal (both side cells and the cell ahead passable) and whose scan stops at the cell itself
-(table entry 0). Measured (CPU time of JPS+ over A* on the 30 longest of 200 random queries):
-random obstacles 3% / 10% / 20% of cells: share 0.87 / 0.84 / 0.74, JPS+ took 1.23 / 1.15 /
-0.89 of A*'s time; Moving AI's room-32-32-4: 0.53, 1.20; 8-cell rooms: 0.32, 0.25; a one-cell
-maze (maze512-1-0, no legal diagonal step): 0, 0.84; Berlin_0_256: 0.12, 0.05. From
-:data:`STOP_SHARE` up A* is used (the 20% random map is the one measured case it gets wrong, by
-about 12%).
+maps sprinkled with a few small obstacles, where every diagonal scan stops at once. The measure
+is the *diagonal stop share*: of the four diagonal steps of every passable cell, the share that
+are legal (both side cells and the cell ahead passable) and whose scan stops at the cell itself
+(table entry 0). Measured (CPU time of JPS+ over A* on the 40 longest of 400 random queries,
+512x512 maps unless named): random obstacles on 1% / 3% / 10% / 20% of cells: share 0.82 / 0.79
+/ 0.63 / 0.43, JPS+ took 1.54 / 1.35 / 0.83 / 0.89 of A*'s time; Moving AI's room-32-32-4
+(32x32): 0.23, 0.77; a one-cell maze (maze512-1-0, no legal diagonal step): 0, 0.77; 8-cell
+rooms: 0.25, about 0.2; Berlin_0_256: 0.12, about 0.05. From :data:`STOP_SHARE` up A* is used.
 """
 
 from __future__ import annotations
@@ -42,7 +41,7 @@ __all__ = ["STOP_SHARE", "JumpTable"]
 
 #: Diagonal stop share (see the module notes) from which :meth:`~navmesh.grid.GridMap.find_path`
 #: uses octile A*; below it, JPS+.
-STOP_SHARE = 0.5
+STOP_SHARE = 0.7
 
 
 class JumpTable:

@@ -294,9 +294,10 @@ def find_path(
     multiplier, one region, no wrap-around) the first call builds the map's jump table
     (:meth:`GridMap.preprocess`, cached on the map), which also measures how far jumps go, and
     the search is the one its :attr:`~navmesh.grid.JumpTable.method` names: :func:`jps_plus` on
-    maps of rooms, corridors and open ground, :func:`grid_astar` on maps scattered with small
-    obstacles, where JPS barely jumps (see :mod:`navmesh.grid.preprocess`). On every other map it
-    is :func:`grid_astar`. Either way the cost is optimal. Same parameters, result and errors as
+    maps of rooms, corridors, cities or dense obstacles, :func:`grid_astar` on open maps
+    sprinkled with a few small obstacles, where JPS barely jumps (see
+    :mod:`navmesh.grid.preprocess`). On every other map it is :func:`grid_astar`. Either way the
+    cost is optimal. Same parameters, result and errors as
     :func:`grid_astar`; ``expansions`` counts what the chosen search expands (jump points or
     cells).
 

@@ -1,6 +1,6 @@
 """``GridMap.find_path`` picks its search from the map's jump table (``JumpTable.method``): A* on
-maps scattered with small obstacles, JPS+ on maps of rooms and open ground; every search returns
-the optimal cost of an independent shortest-path solver (scipy.sparse.csgraph)."""
+open maps sprinkled with a few small obstacles, JPS+ on maps of rooms; every search returns the
+optimal cost of an independent shortest-path solver (scipy.sparse.csgraph)."""
 
 from __future__ import annotations
 
@@ -57,11 +57,11 @@ def octile_distances(walls: np.ndarray, sources: list[int]) -> np.ndarray:
     return csgraph.dijkstra(graph, indices=sources)
 
 
-SCATTERED = random_walls(48, 0.10, 3)
-ROOMS = room_walls(53, 8, 4)
+SCATTERED = random_walls(128, 0.03, 3)
+ROOMS = room_walls(128, 8, 4)
 
 
-def test_a_map_scattered_with_obstacles_gets_astar():
+def test_an_open_map_sprinkled_with_obstacles_gets_astar():
     table = GridMap(SCATTERED).preprocess()
     assert table.stop_share >= STOP_SHARE
     assert table.method == "astar"
@@ -111,7 +111,7 @@ def test_with_cells_measures_the_changed_map():
     grid = GridMap(ROOMS)
     grid.preprocess()
     # pulling the room walls down and scattering small obstacles instead
-    scatter = random_walls(53, 0.10, 5).reshape(-1)
+    scatter = SCATTERED.reshape(-1)
     changed = grid.with_cells(np.arange(scatter.size), np.where(scatter, np.inf, 1.0))
     assert changed.preprocessed is not None  # the table was updated, not rebuilt
     assert changed.preprocessed.method == "astar"
