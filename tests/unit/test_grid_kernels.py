@@ -18,7 +18,7 @@ import scipy.sparse.csgraph as csgraph
 
 from navmesh._kernels import grid_maze as K_M
 from navmesh.grid import GridMap
-from navmesh.grid.search import grid_astar, grid_dijkstra, jps_plus, jump_point_search
+from navmesh.grid.search import grid_astar, grid_dijkstra, jump_point_search
 from navmesh.grid.workspace import _MAX_GEN
 
 SQRT2 = 2**0.5
@@ -83,11 +83,9 @@ def test_jump_point_search_paths_are_legal_and_shortest(seed):
             if not np.isfinite(dist[t]):
                 continue
             plain = jump_point_search(grid, s, t)
-            table = jps_plus(grid, s, t)
             assert plain.nodes[0] == s and plain.nodes[-1] == t
             assert _check_steps(grid, plain.nodes) == pytest.approx(dist[t], rel=1e-12)
             assert plain.cost == pytest.approx(dist[t], rel=1e-12)
-            assert table.nodes.tolist() == plain.nodes.tolist()
             checked += 1
     assert checked >= 10
 

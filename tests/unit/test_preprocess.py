@@ -13,7 +13,7 @@ from scipy.sparse import csgraph
 from navmesh.errors import InvalidCostError, InvalidOptionError, NodeNotFoundError
 from navmesh.grid import GridMap
 from navmesh.grid.preprocess import JumpTable
-from navmesh.grid.search import find_path, grid_astar, jps_plus, jump_point_search
+from navmesh.grid.search import find_path, grid_astar, jps_plus
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -107,7 +107,7 @@ def test_jump_table_equals_the_scan_definition(walls):
 
 @SETTINGS
 @given(wall_maps(), st.data())
-def test_jps_plus_is_optimal_and_equals_plain_jps(walls, data):
+def test_jps_plus_is_optimal(walls, data):
     grid = GridMap(walls)
     free = np.flatnonzero(~walls.reshape(-1))
     if free.size == 0:
@@ -122,7 +122,6 @@ def test_jps_plus_is_optimal_and_equals_plain_jps(walls, data):
             continue
         got = jps_plus(grid, s, t)
         assert got.cost == pytest.approx(dist[s, t], rel=1e-12, abs=1e-12)
-        assert got.nodes.tolist() == jump_point_search(grid, s, t).nodes.tolist()
         assert grid.find_path(s, t).cost == pytest.approx(dist[s, t], rel=1e-12, abs=1e-12)
 
 
