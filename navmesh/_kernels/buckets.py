@@ -25,6 +25,21 @@ from navmesh._kernels.signatures import njit, plain_arguments
 CELL_EPS = 1e-9  # grid-units margin so a segment on a cell border is listed in both cells
 
 
+@njit(cache=True, internal=True)
+def column_rows(gx0, gy0, gx1, gy1, ix, ny):
+    """The rows ``(lo, hi)`` (inclusive, clipped to ``0 .. ny - 1``) that the segment from
+    (gx0, gy0) to (gx1, gy1), in grid units, passes in column ``ix``: between where it enters
+    and leaves the column, widened by ``CELL_EPS``."""
+    xa = max(min(gx0, gx1), float(ix))
+    xb = min(max(gx0, gx1), float(ix + 1))
+    if gx1 != gx0:
+        ya = gy0 + (gy1 - gy0) * (xa - gx0) / (gx1 - gx0)
+        yb = gy0 + (gy1 - gy0) * (xb - gx0) / (gx1 - gx0)
+    else:
+        ya, yb = gy0, gy1
+    return max(0, math.floor(min(ya, yb) - CELL_EPS)), min(ny - 1, math.floor(max(ya, yb) + CELL_EPS))
+
+
 @njit(cache=True)
 def bucket_segments(segments, layer, grid, ptr, fill, items, item_base, write):
     """Count (``write`` False: ``fill[c]`` += 1 per segment passing cell ``c`` of ``layer``) or
@@ -33,9 +48,7 @@ def bucket_segments(segments, layer, grid, ptr, fill, items, item_base, write):
     as ``ptr``, reset ``fill`` and call again to store.
 
     A segment's cells are those of the column-by-column walk of
-    :func:`navmesh._kernels.walls.crossing` (each column's rows between where the segment enters
-    and leaves it, widened by ``CELL_EPS``), written here in the one loop that uses it rather
-    than as a helper compiled on its own."""
+    :func:`navmesh._kernels.walls.crossing`: each column's rows by :func:`column_rows`."""
     ox, oy, cs, nx, ny = grid[0], grid[1], grid[2], int(grid[3]), int(grid[4])
     base = layer * nx * ny
     for e in range(segments.shape[0]):
@@ -46,15 +59,7 @@ def bucket_segments(segments, layer, grid, ptr, fill, items, item_base, write):
         i0 = max(0, math.floor(gx0 - CELL_EPS))
         i1 = min(nx - 1, math.floor(gx1 + CELL_EPS))
         for ix in range(i0, i1 + 1):
-            xa = max(gx0, float(ix))
-            xb = min(gx1, float(ix + 1))
-            if gx1 > gx0:
-                ya = gy0 + (gy1 - gy0) * (xa - gx0) / (gx1 - gx0)
-                yb = gy0 + (gy1 - gy0) * (xb - gx0) / (gx1 - gx0)
-            else:
-                ya, yb = gy0, gy1
-            lo = max(0, math.floor(min(ya, yb) - CELL_EPS))
-            hi = min(ny - 1, math.floor(max(ya, yb) + CELL_EPS))
+            lo, hi = column_rows(gx0, gy0, gx1, gy1, ix, ny)
             for iy in range(lo, hi + 1):
                 c = base + iy * nx + ix
                 if write:

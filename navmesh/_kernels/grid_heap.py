@@ -36,33 +36,40 @@ def push(heap, size, key, cell):
 
 
 @njit(cache=True, internal=True)
+def smallest_child(heap, c, size):
+    """The slot and key of the smallest of the children ``c .. c + 3`` that exist (``c < size``)."""
+    best = c
+    bk = heap[2 * c]
+    if c + 3 < size:  # all four children: compared written out (about 5% faster A*)
+        k1 = heap[2 * c + 2]
+        k2 = heap[2 * c + 4]
+        k3 = heap[2 * c + 6]
+        if k1 < bk:
+            bk = k1
+            best = c + 1
+        if k2 < bk:
+            bk = k2
+            best = c + 2
+        if k3 < bk:
+            bk = k3
+            best = c + 3
+    else:
+        for j in range(c + 1, size):
+            kj = heap[2 * j]
+            if kj < bk:
+                bk = kj
+                best = j
+    return best, bk
+
+
+@njit(cache=True, internal=True)
 def sift_down(heap, size, i, key, cell):
     """Place (key, cell) at slot ``i`` or below, moving smaller children up (heap of ``size``)."""
     while True:
         c = 4 * i + 1
         if c >= size:
             break
-        best = c
-        bk = heap[2 * c]
-        if c + 3 < size:  # all four children: compared written out (about 5% faster A*)
-            k1 = heap[2 * c + 2]
-            k2 = heap[2 * c + 4]
-            k3 = heap[2 * c + 6]
-            if k1 < bk:
-                bk = k1
-                best = c + 1
-            if k2 < bk:
-                bk = k2
-                best = c + 2
-            if k3 < bk:
-                bk = k3
-                best = c + 3
-        else:
-            for j in range(c + 1, size):
-                kj = heap[2 * j]
-                if kj < bk:
-                    bk = kj
-                    best = j
+        best, bk = smallest_child(heap, c, size)
         if bk >= key:
             break
         heap[2 * i] = bk
@@ -90,27 +97,7 @@ def pop(heap, size):
         c = 4 * i + 1
         if c >= size:
             break
-        best = c
-        bk = heap[2 * c]
-        if c + 3 < size:
-            k1 = heap[2 * c + 2]
-            k2 = heap[2 * c + 4]
-            k3 = heap[2 * c + 6]
-            if k1 < bk:
-                bk = k1
-                best = c + 1
-            if k2 < bk:
-                bk = k2
-                best = c + 2
-            if k3 < bk:
-                bk = k3
-                best = c + 3
-        else:
-            for j in range(c + 1, size):
-                kj = heap[2 * j]
-                if kj < bk:
-                    bk = kj
-                    best = j
+        best, bk = smallest_child(heap, c, size)
         heap[2 * i] = bk
         heap[2 * i + 1] = heap[2 * best + 1]
         i = best

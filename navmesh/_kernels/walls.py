@@ -23,7 +23,7 @@ import math
 
 import numpy as np
 
-from navmesh._kernels.buckets import CELL_EPS
+from navmesh._kernels.buckets import CELL_EPS, column_rows
 from navmesh._kernels.signatures import njit, plain_arguments
 
 
@@ -120,15 +120,7 @@ def crossing(ax, ay, bx, by, cls, first, edges, grid, cell_ptr, cell_items):
     ix = i0 if step > 0 else i1
     while True:
         # the rows the segment passes in column ix, walked away from a
-        xa = max(min(gx0, gx1), float(ix))
-        xb = min(max(gx0, gx1), float(ix + 1))
-        if gx1 != gx0:
-            ya = gy0 + (gy1 - gy0) * (xa - gx0) / (gx1 - gx0)
-            yb = gy0 + (gy1 - gy0) * (xb - gx0) / (gx1 - gx0)
-        else:
-            ya, yb = gy0, gy1
-        lo = max(0, math.floor(min(ya, yb) - CELL_EPS))
-        hi = min(ny - 1, math.floor(max(ya, yb) + CELL_EPS))
+        lo, hi = column_rows(gx0, gy0, gx1, gy1, ix, ny)
         if gy1 >= gy0:
             iy0, iy1, sy = lo, hi + 1, 1
         else:
