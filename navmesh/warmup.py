@@ -664,6 +664,7 @@ def warm_up(
     finally:
         if started is not None:
             for helper in started[1]:
+                helper.failed()
                 helper.stop()
             started[0].remove()
     logger.info("navmesh warm-up done in %.2f s", sum(seconds.values()))
