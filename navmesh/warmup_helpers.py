@@ -7,7 +7,8 @@ numba's on-disk cache), the compile locks of :mod:`navmesh.warmup_lock` and each
 output. Every worker (a helper process, and the calling process in :func:`navmesh.warm_up`) takes
 the next unclaimed step in its own order: worker 0 from the first step forward, the others from
 their share of the measured compile cost backward, so that they meet in the middle; a step whose
-kernels reuse another step's goes after it when another step is ready. A kernel needed by two
+kernels reuse another step's goes after it when another step is ready, and a step that others
+need goes first. A kernel needed by two
 workers is compiled by the first and loaded from the cache by the other (the compile locks).
 """
 
@@ -110,13 +111,15 @@ class Session:
 
     def next_step(self, order: list[int], worker: int) -> int | None:
         """Claim and return the next step of ``order`` for ``worker``: the first unclaimed one whose
-        needed steps are done, else the first unclaimed one; None when every step is claimed."""
+        needed steps are done and that another unclaimed step needs, else the first unclaimed one
+        whose needed steps are done, else the first unclaimed one; None when every step is claimed."""
         while True:
             free = [i for i in order if not (self.folder / f"claim-{i}").exists()]
             if not free:
                 return None
             ready = [i for i in free if all(self.is_done(j) for j in self.needs.get(i, ()))]
-            step = (ready or free)[0]
+            unblocking = [i for i in ready if any(i in self.needs.get(j, ()) for j in free)]
+            step = (unblocking or ready or free)[0]
             if self.claim(step, worker):
                 return step
 

@@ -126,11 +126,24 @@ def test_a_step_waits_for_the_steps_it_needs_while_another_is_ready():
     session = Session.create([1, 2, 3], {3: [1]}, [0.0, 1.0, 1.0, 1.0], 2)
     try:
         order = [3, 2, 1]
-        assert session.next_step(order, 1) == 2  # 3 needs 1, not done yet: 2 first
-        assert session.next_step(order, 0) == 1
+        assert session.next_step(order, 1) == 1  # 3 needs 1: 1 first
+        assert session.next_step(order, 0) == 2  # 1 not done yet: 2 before 3
         assert session.next_step(order, 1) == 3  # nothing else left: 3 anyway (its kernels then wait)
-        assert session.claimed_by(3) == 1 and session.claimed_by(1) == 0
+        assert session.claimed_by(3) == 1 and session.claimed_by(2) == 0
         assert session.next_step(order, 0) is None  # every step claimed
+        assert not session.is_done(1)
+        session.finish(1)
+        assert session.is_done(1)
+    finally:
+        session.remove()
+    assert not session.folder.exists()
+
+
+def test_a_step_that_others_need_goes_first():
+    session = Session.create([1, 2, 3, 4], {4: [3]}, [0.0, 1.0, 1.0, 1.0, 1.0], 2)
+    try:
+        assert session.next_step([1, 2, 3, 4], 0) == 3  # 4 needs 3: 3 before 1 and 2
+        assert session.next_step([1, 2, 3, 4], 0) == 1
         assert not session.is_done(1)
         session.finish(1)
         assert session.is_done(1)
