@@ -568,10 +568,12 @@ def warm_up_steps(parts: Iterable[str] = PARTS, *, background: bool = True) -> I
     background : bool
         Keep every step short (default): steps run here while they only load kernels from
         numba's cache; from the first step that really compiles, helper processes (fresh Python
-        interpreters, up to one per core and at most three, sharing the parts) compile the rest
+        interpreters, one per core and at most four, sharing the steps so that no kernel is
+        compiled twice, see :mod:`navmesh.warmup_helpers`) compile the rest
         into the cache while each ``next()`` here returns at once, and this process loads each
         step's kernels when its helper has finished it. With False
-        (or when the helper cannot start) every step compiles here, and one step can take seconds.
+        (or when a helper cannot start or fails: logged on the ``navmesh`` logger) the steps
+        compile here, and one step can take seconds.
 
     Yields
     ------
@@ -610,8 +612,15 @@ def warm_up(
 
     Each part runs a few tiny representative calls through the public API, so exactly the kernel
     specialisations a game's own calls need are compiled. Call it once at load time; afterwards
-    the first search of each kind costs what every later one does. All in this thread: for a
+    the first search of each kind costs what every later one does. Blocks this thread: for a
     loading screen that keeps drawing, drive :func:`warm_up_steps` instead.
+
+    When parts are not compiled yet (no record of them beside numba's cache), helper processes
+    (one per core beside this one, at most four processes in all) compile some of the steps
+    while this process compiles the others; a kernel that two steps share is compiled once, by
+    the first process to reach it, and loaded from the cache by the others
+    (:mod:`navmesh.warmup_helpers`). This process then loads what the helpers compiled. A helper
+    that fails is reported on the ``navmesh`` logger and its steps are compiled here.
 
     Parameters
     ----------
@@ -629,8 +638,8 @@ def warm_up(
     Returns
     -------
     dict of str to float
-        Seconds spent on each part (a few seconds on a fresh installation, well under one
-        second when the cache is warm).
+        Seconds this process spent on each part, waiting for helper processes included (a few
+        seconds on a fresh installation, well under one second when the cache is warm).
 
     Raises
     ------
