@@ -486,7 +486,8 @@ class KernelLoader:
         for helper in self._helpers:
             helper.failed()  # a failure is reported once, on the navmesh logger
         owner = session.claimed_by(index)
-        if not any(h.running() for h in self._helpers) or (owner is not None and not self._helpers[owner].running()):
+        helpers = {h.worker: h for h in self._helpers}
+        if not any(h.running() for h in self._helpers) or (owner in helpers and not helpers[owner].running()):
             self._fallback = True
             return False
         return True

@@ -98,8 +98,8 @@ class Session:
     def claimed_by(self, step: int) -> int | None:
         """The worker that claimed ``step`` (None if none yet)."""
         try:
-            return int((self.folder / f"claim-{step}").read_text() or -1)
-        except (OSError, ValueError):
+            return int((self.folder / f"claim-{step}").read_text())
+        except (OSError, ValueError):  # not claimed, or the claim is being written
             return None
 
     def finish(self, step: int) -> None:
