@@ -16,11 +16,15 @@ inputs (levels, segment arrays) are made before timing.
 4. The two line-of-sight backends on big levels (``--backends``; only this part with
    ``--backends-only``): a 1,600-crate level (6,400 corners), an RTS-like level (rotated rectangles
    and convex polygons on a 4096 x 4096 field, about 2,000 corners) and arena's corners, each with
-   ``k=8`` and ``k=None`` corner builds. Every (level, k, backend) runs in a fresh subprocess
+   ``k=8`` and ``k=None`` corner builds (``--levels``, ``--k``, ``--backend`` choose). ``--levels jagged
+   --k None --backend kernel`` is the all-pairs build of part 2's ~17,000-corner jagged map (133
+   million pairs); ``jagged128`` / ``jagged96`` are smaller jagged maps the shapely backend finishes
+   in minutes. Every (level, k, backend) runs in a fresh subprocess
    (``--one``) that builds the level, loads the kernels with a tiny build, then times the build;
    its peak memory is the process's high-water mark (``VmHWM`` of ``/proc/self/status``, or
-   ``ru_maxrss``: what the OS saw, GEOS and numpy included, level and imports too). Backends
-   of one level and k run one after the other, so a ratio compares runs under the same load.
+   ``ru_maxrss``: what the OS saw, GEOS and numpy included, level and imports too), beside
+   tracemalloc's peak during the builds. Backends of one level and k run one after the other, so
+   their time ratio compares runs under the same load.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ import resource
 import subprocess
 import sys
 import time
+import tracemalloc
 import warnings
 from statistics import median
 
@@ -106,7 +111,14 @@ def arena_level() -> Level:
     return grid_level(map_blocked("arena"))
 
 
-BIG_LEVELS = {"crates": crate_level, "rts": rts_level, "arena": arena_level}
+def jagged_level(side: int = 256, seed: int = 1) -> Level:
+    """The jagged grid map of part 2 (random ``side`` x ``side`` cells, 8% blocked): about 17,000
+    corners at ``side=256``; smaller sides give the same kind of level with fewer corners."""
+    return grid_level(np.random.default_rng(seed).random((side, side)) < 0.08)
+
+
+BIG_LEVELS = {"crates": crate_level, "rts": rts_level, "arena": arena_level, "jagged": jagged_level,
+              "jagged128": lambda: jagged_level(128), "jagged96": lambda: jagged_level(96)}
 
 
 def peak_mb() -> float:
@@ -121,31 +133,60 @@ def peak_mb() -> float:
 
 
 def one_build(level_name: str, k: int | None, backend: str, runs: int) -> dict:
-    """Build ``level_name``'s corner graph ``runs`` times with one backend (run in a fresh process)."""
+    """Build ``level_name``'s corner graph ``runs`` times with one backend (run in a fresh process).
+
+    Memory: ``peak_mb`` is the process's high-water mark (imports, level and build together);
+    ``base_mb`` the resident memory just before the builds; ``traced_mb`` the peak of the
+    allocations tracemalloc sees during the builds (numpy arrays and Python objects, not GEOS).
+    """
     level = BIG_LEVELS[level_name]()
     build_waypoint_graph(Level.rectangle(4, 4, waypoints=[[1, 1], [3, 3]]), visibility="kernel")  # load kernels
     level.line_of_sight()  # made once per level, outside the timing (the Level caches it)
+    base = rss_mb()
+    tracemalloc.start()
+    cpu = time.process_time()
     nav, t = timed(lambda: build_waypoint_graph(level, k=k, corners=True, visibility=backend), runs)
-    return {"seconds": t, "peak_mb": peak_mb(), "nodes": nav.n_nodes, "arcs": int(nav.graph.n_edges),
-            "cpu_s": resource.getrusage(resource.RUSAGE_SELF).ru_utime}
+    cpu = (time.process_time() - cpu) / runs
+    traced = tracemalloc.get_traced_memory()[1] / 2**20
+    tracemalloc.stop()
+    return {"seconds": t, "peak_mb": peak_mb(), "base_mb": base, "traced_mb": traced, "nodes": nav.n_nodes,
+            "arcs": int(nav.graph.n_edges), "cpu_s": cpu}
 
 
-def backends(levels: list[str], ks: list[int | None], runs: int) -> None:
+def rss_mb() -> float:
+    """This process's resident memory now, in MB (VmRSS; 0 where /proc is missing)."""
+    try:
+        for line in open("/proc/self/status"):
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def backends(levels: list[str], ks: list[int | None], runs: int, which: tuple[str, ...] = ("kernel", "shapely")) -> None:
     print("\n== 4. line-of-sight backends on big levels (corner waypoints; one fresh process per backend)")
-    print(f"  {'level':<7} {'k':>4} {'corners':>7} {'arcs':>9} {'kernel s':>9} {'shapely s':>9} {'ratio':>6} "
-          f"{'kernel MB':>9} {'shapely MB':>10}  load before / after")
+    print("  peak MB: the process's high-water mark (VmHWM: imports, level and build); traced MB: tracemalloc's peak"
+          " during the builds (numpy and Python, not GEOS)")
+    print("  build s: median wall time of a build; cpu s: its CPU time (single-threaded: steadier than wall time under load)")
+    print(f"  {'level':<9} {'k':>4} {'corners':>7} {'arcs':>9} {'backend':>7} {'build s':>8} {'cpu s':>7} {'peak MB':>8} "
+          f"{'traced MB':>9}  load before / after")
     for name in levels:
         for k in ks:
             found, load = {}, [os.getloadavg()[0]]
-            for backend in ("kernel", "shapely"):
+            for backend in which:
                 cmd = [sys.executable, "-m", "benchmarks.build", "--one", name, str(k), backend, "--runs", str(runs)]
                 out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
-                found[backend] = json.loads(out.strip().splitlines()[-1])
-            load.append(os.getloadavg()[0])
-            kern, shp = found["kernel"], found["shapely"]
-            print(f"  {name:<7} {str(k):>4} {kern['nodes']:>7} {kern['arcs']:>9} {kern['seconds']:>9.2f} {shp['seconds']:>9.2f} "
-                  f"{shp['seconds'] / kern['seconds']:>5.1f}x {kern['peak_mb']:>9.0f} {shp['peak_mb']:>10.0f}  "
-                  f"{load[0]:.1f} / {load[1]:.1f}{'' if kern['arcs'] == shp['arcs'] else '  ARCS DIFFER'}")
+                found[backend] = r = json.loads(out.strip().splitlines()[-1])
+                load.append(os.getloadavg()[0])
+                print(f"  {name:<9} {str(k):>4} {r['nodes']:>7} {r['arcs']:>9} {backend:>7} {r['seconds']:>8.2f} "
+                      f"{r['cpu_s']:>7.1f} {r['peak_mb']:>8.0f} {r['traced_mb']:>9.0f}  {load[-2]:.1f} / {load[-1]:.1f}",
+                      flush=True)
+            if len(found) == 2:
+                kern, shp = found["kernel"], found["shapely"]
+                print(f"  {name:<9} {str(k):>4} shapely / kernel build: {shp['seconds'] / kern['seconds']:.1f}x wall time, "
+                      f"{shp['cpu_s'] / kern['cpu_s']:.1f}x CPU time"
+                      f"{'' if kern['arcs'] == shp['arcs'] else '  ARCS DIFFER'}")
 
 
 def same_graph(a, b) -> bool:
@@ -180,6 +221,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--backends-only", action="store_true", help="only part 4")
     ap.add_argument("--levels", nargs="+", default=list(BIG_LEVELS), choices=list(BIG_LEVELS), help="part 4's levels")
     ap.add_argument("--k", nargs="+", default=["8", "None"], help="part 4's k values (None: all pairs)")
+    ap.add_argument("--backend", nargs="+", default=["kernel", "shapely"], choices=["kernel", "shapely"],
+                    help="part 4's backends (both: their time ratio is printed)")
     ap.add_argument("--one", nargs=3, metavar=("LEVEL", "K", "BACKEND"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.one:
@@ -188,7 +231,7 @@ def main(argv: list[str] | None = None) -> None:
         return
     print(machine_line())
     if args.backends_only:
-        backends(args.levels, [None if k == "None" else int(k) for k in args.k], args.runs)
+        backends(args.levels, [None if k == "None" else int(k) for k in args.k], args.runs, tuple(args.backend))
         return
     build_waypoint_graph(Level.rectangle(4, 4, waypoints=[[1, 1], [3, 3]]), visibility="kernel")  # compile
 
@@ -236,7 +279,7 @@ def main(argv: list[str] | None = None) -> None:
     nav_g = build_waypoint_graph(grid, k=8, corners=True, visibility="kernel")
     update_vs_rebuild(nav_g, shapely.box(120, 120, 124, 126), args.runs, "jagged map, corners, kernel")
     if args.backends:
-        backends(args.levels, [None if k == "None" else int(k) for k in args.k], args.runs)
+        backends(args.levels, [None if k == "None" else int(k) for k in args.k], args.runs, tuple(args.backend))
 
 
 if __name__ == "__main__":

@@ -56,6 +56,11 @@ def orient(a: ArrayLike, b: ArrayLike, c: ArrayLike) -> NDArray[np.int8]:
     out = np.sign(det).astype(np.int8)
     unsure = np.abs(det) <= _ERR_BOUND * (np.abs(detl) + np.abs(detr))
     unsure &= (detl != 0) | (detr != 0)  # a zero factor makes both products exactly zero
+    if unsure.any():
+        # multiples of 2^-10 below 2^15 (tile levels): differences, products and det are exact floats
+        at = np.flatnonzero(unsure)
+        scaled = np.c_[pa[at], pb[at], pc[at]] * 1024.0
+        unsure[at[((scaled == np.floor(scaled)) & (np.abs(scaled) < 2.0**25)).all(axis=1)]] = False
     for i in np.flatnonzero(unsure):
         ax, ay, bx, by, cx, cy = (Fraction(float(v)) for v in (*pa[i], *pb[i], *pc[i]))
         exact = (ax - cx) * (by - cy) - (ay - cy) * (bx - cx)

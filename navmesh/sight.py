@@ -372,11 +372,10 @@ class LineOfSight:
         Speed: about 3 to 6 microseconds per segment of a large build on a loaded 2-core
         machine. The numba kernel backend of :func:`navmesh.waypoints.build_waypoint_graph`
         (``visibility="kernel"``) gives the same answers 10 to 20 times faster per segment
-        once compiled; on whole builds the shapely backend takes 2.4 to 7x the kernel's time
-        (k=8 and k=None on 2,000- and 6,400-corner levels). Pick the kernel for large
-        ``k=None`` builds and repeated rebuilds, and this class where numba is unwanted or
-        not yet compiled, for a few thousand segments, or as the reference the kernels are
-        tested against.
+        once compiled; whole corner builds take 1.5 to 2.5x the kernel's CPU time with k=8 and 8
+        to 20x with ``k=None`` (64- to 6,400-corner levels, tile maps and crates, 2026-11-27). Pick the kernel for ``k=None`` builds, levels of more than a few thousand
+        waypoints and repeated rebuilds; this class where numba is unwanted or not compiled
+        yet, for small builds (judged in one round), or as the kernels' reference.
 
         Raises
         ------
@@ -420,6 +419,12 @@ class LineOfSight:
         pad = 1e-9 * scale  # float rounding of the piece ends is ~1e-16 of the coordinates
         walk = 1e-13 * scale < grid.pad
         whole = 1e-13 * scale >= grid.cell  # absurd coordinates: one piece, its box's cells
+        # a small call (boxes listing at most _WHOLE_PAIRS walls: small builds) pairs each segment with
+        # its box's walls in one round; the walk's fixed cost per round pays only on big calls
+        box = np.c_[np.minimum(sa, sb) - pad[:, None], np.maximum(sa, sb) + pad[:, None]]
+        if grid.listed(grid.cells(box[:, :2]), grid.cells(box[:, 2:])).sum() <= _WHOLE_PAIRS:
+            whole[:] = True
+            walk[:] = False
         # only the part inside the grid's rectangle, grown by a cell, can meet a wall
         r0 = grid.origin - grid.cell
         r1 = grid.origin + (grid.shape + 1) * grid.cell
@@ -543,7 +548,6 @@ class LineOfSight:
         )
 
 
-
 #: Bytes of temporary arrays :meth:`LineOfSight.blocked` aims to stay within per batch (and
 #: :func:`navmesh.waypoints.linking.visible_pairs` per bulk call), whatever the level: pairs are
 #: counted, then gathered ``MEMORY_BUDGET // _BYTES_PER_PAIR`` at a time, pieces made
@@ -555,7 +559,7 @@ _BYTES_PER_PAIR, _BYTES_PER_PIECE, BYTES_PER_SEGMENT = 400, 600, 400  # generous
 # and the allocator's heap (measured about 15% faster than 100 MB slices)
 _SLICE_PAIRS, _BATCH_PIECES = 1 << 16, 1 << 15
 _CELL = 0.5  # side of the wall grid's cells, in piece lengths (measured fastest)
-BYTES_PER_SEGMENT = 400
+_WHOLE_PAIRS = 1 << 16  # a call whose segments' boxes list at most this many walls is not walked
 
 
 def _split_edges(rows: NDArray[np.float64], splits: dict[int, list[NDArray[np.float64]]]) -> NDArray[np.float64]:
@@ -581,7 +585,6 @@ def _row_lookup(rows: NDArray[np.float64], table: NDArray[np.float64]) -> NDArra
     _, first, inverse = np.unique(both, axis=0, return_index=True, return_inverse=True)
     owner = first[inverse.reshape(-1)][len(table):]
     return np.where(owner < len(table), owner, -1)
-
 
 
 def _point_geoms(points: ArrayLike) -> NDArray[np.object_]:

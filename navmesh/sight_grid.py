@@ -72,6 +72,9 @@ class BoxGrid:
         self.slot_code = here[:, 0] | (here[:, 1] << 1)
         self.count = np.bincount(key, minlength=int(self.shape[0] * self.shape[1]))
         self.start = np.cumsum(self.count) - self.count
+        # slots of the cells [0, x) x [0, y), for :meth:`listed`
+        self._below = np.zeros((int(self.shape[1]) + 1, int(self.shape[0]) + 1), dtype=np.int64)
+        self._below[1:, 1:] = self.count.reshape(int(self.shape[1]), int(self.shape[0])).cumsum(0).cumsum(1)
 
     def _cells(self, xy: NDArray[np.float64], clip: int) -> NDArray[np.int64]:
         c = np.floor((xy - self.origin) / self.cell)
@@ -82,6 +85,13 @@ class BoxGrid:
     def cells(self, xy: NDArray[np.float64]) -> NDArray[np.int64]:
         """Column and row of the cell holding each point (n, 2), clipped to the grid."""
         return self._cells(xy, 1)
+
+    def listed(self, j0: NDArray[np.int64], j1: NDArray[np.int64]) -> NDArray[np.int64]:
+        """How many slots the cells ``j0`` to ``j1`` (inclusive columns and rows, from
+        :meth:`cells`) list together: a bound on the pairs a box over them gives."""
+        s = self._below
+        x0, y0, x1, y1 = j0[:, 0], j0[:, 1], j1[:, 0] + 1, j1[:, 1] + 1
+        return s[y1, x1] - s[y0, x1] - s[y1, x0] + s[y0, x0]
 
     def pairs(self, j0: NDArray[np.int64], j1: NDArray[np.int64], lo: NDArray[np.float64], hi: NDArray[np.float64],
               budget: int) -> Iterator[tuple[NDArray[np.int64], NDArray[np.int64]]]:

@@ -208,12 +208,14 @@ def search(op, xy, mi, grid, wi, wf, sx, sy, gx, gy, n_start, n_goal, eps, budge
     if op == OP_DEAD_ENDS:
         # The dead-end forest, written to the mesh's dead / up / depth sections: polygons peeled off
         # by repeatedly removing open polygons with at most one open neighbour left (neighbours counted
-        # once however many edges they share), for each its neighbour towards the rest (``up``, -1 for
-        # the last of a component) and its number of steps up to the top of its branch (``depth``). A
-        # shortest path enters such a branch only to reach a goal inside it, and leaves it only from a
-        # start inside it, always through ``up``; inside one branch the way between two polygons is
-        # unique.
+        # once however many edges they share), for each its neighbour towards the rest (``up[3p]``, -1
+        # for the last of a component), the portal to it (``up[3p + 1]`` / ``up[3p + 2]``: its left /
+        # right vertex seen from p, stored beside the link so that a corridor walk reads one place
+        # per polygon) and its number of steps up to the top of its branch (``depth``). A shortest
+        # path enters such a branch only to reach a goal inside it, and leaves it only from a start
+        # inside it, always through ``up``; inside one branch the way between two polygons is unique.
         indptr = _sec(mi, mi, M_INDPTR)
+        indices = _sec(mi, mi, M_INDICES)
         nbr = _sec(mi, mi, M_NBR)
         open_poly = _sec(mi, mi, M_OPEN)
         dead = _sec(mi, mi, M_DEAD)
@@ -226,7 +228,9 @@ def search(op, xy, mi, grid, wi, wf, sx, sy, gx, gy, n_start, n_goal, eps, budge
         tail = 0
         for p in range(n):
             dead[p] = 0
-            up[p] = -1
+            up[3 * p] = -1
+            up[3 * p + 1] = -1
+            up[3 * p + 2] = -1
             depth[p] = 0
         for p in range(n):
             if not open_poly[p]:
@@ -251,7 +255,16 @@ def search(op, xy, mi, grid, wi, wf, sx, sy, gx, gy, n_start, n_goal, eps, budge
             for e in range(lo, hi):
                 q = nbr[e]
                 if q >= 0 and open_poly[q] and dead[q] != 1 and nbr[e - 1 if e > lo else hi - 1] != q:
-                    up[p] = q
+                    up[3 * p] = q
+                    # the portal: the edges p shares with q are one straight run of its slots, a..b
+                    a = e
+                    while nbr[a - 1 if a > lo else hi - 1] == q and (a - 1 if a > lo else hi - 1) != e:
+                        a = a - 1 if a > lo else hi - 1
+                    b = e
+                    while nbr[b + 1 if b + 1 < hi else lo] == q and (b + 1 if b + 1 < hi else lo) != a:
+                        b = b + 1 if b + 1 < hi else lo
+                    up[3 * p + 1] = indices[b + 1 if b + 1 < hi else lo]
+                    up[3 * p + 2] = indices[a]
                     deg[q] -= 1
                     if deg[q] <= 1 and dead[q] == 0:
                         queue[tail] = q
@@ -259,7 +272,7 @@ def search(op, xy, mi, grid, wi, wf, sx, sy, gx, gy, n_start, n_goal, eps, budge
                         dead[q] = 2
         for k in range(tail - 1, -1, -1):  # a polygon's way up is peeled after it: tops first
             p = queue[k]
-            q = up[p]
+            q = up[3 * p]
             depth[p] = depth[q] + 1 if q >= 0 and dead[q] else 0
         return 0, 0, 0, 0, 0.0
     # the workspace's sections (offsets in its header: ints in wi, floats in wf)
@@ -307,7 +320,7 @@ def search(op, xy, mi, grid, wi, wf, sx, sy, gx, gy, n_start, n_goal, eps, budge
     final = wi[S_FINAL]
     if final == CORRIDOR:
         n_pts, n_polys = _funnel(xy, mi, wi[S_LCA], start_polys[:wi[S_N_START]], goal_polys[:wi[S_N_GOAL]],
-                                 out_polys, nroot, nslot, pts, sx, sy, gx, gy)
+                                 out_polys, nint, pts, sx, sy, gx, gy)
     else:
         n_pts, n_polys = _trace(xy, mi, nroot, nslot, npar, nint, out_polys, pts, final, sx, sy, gx, gy)
     # drop points equal to the one before (a root on the start, a turn on a root)
@@ -364,24 +377,37 @@ def _begin(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, start_polys, 
             lca = -1
             break
         # the lowest common polygon of the two ways up (-1 when their branches differ)
-        while depth[lca] > depth[v]:
-            lca = up[lca]
-        while depth[v] > depth[lca]:
-            v = up[v]
-        while lca != v and lca >= 0:
-            if depth[lca] == 0:
+        # (depths counted down by hand: one memory read per step, the link)
+        dl = depth[lca]
+        dv = depth[v]
+        while dl > dv:
+            lca = up[3 * lca]
+            dl -= 1
+        while dv > dl:
+            v = up[3 * v]
+            dv -= 1
+        while lca != v:
+            if dl == 0:
                 lca = -1
-            else:
-                lca = up[lca]
-                v = up[v]
+                break
+            lca = up[3 * lca]
+            v = up[3 * v]
+            dl -= 1
     wi[S_LCA] = lca
     steps = 0
-    for k in range(len(start_polys) + len(goal_polys)):
-        v = start_polys[k] if k < len(start_polys) else goal_polys[k - len(start_polys)]
-        while v >= 0 and dead[v] and mark[v] != stamp:
-            mark[v] = stamp
-            steps += 1
-            v = -1 if v == lca else up[v]
+    walk = True
+    if lca >= 0 and len(start_polys) == 1 and len(goal_polys) == 1:
+        # one start and one goal polygon: the corridor's length from the depths, without a walk
+        steps = depth[start_polys[0]] + depth[goal_polys[0]] - 2 * depth[lca] + 1
+        walk = steps > budget
+    if walk:  # mark the branches the search may enter (counting the corridor's polygons)
+        steps = 0
+        for k in range(len(start_polys) + len(goal_polys)):
+            v = start_polys[k] if k < len(start_polys) else goal_polys[k - len(start_polys)]
+            while v >= 0 and dead[v] and mark[v] != stamp:
+                mark[v] = stamp
+                steps += 1
+                v = -1 if v == lca else up[3 * v]
     if lca >= 0 and steps <= budget:
         if steps + 2 > len(nroot):
             return NEED_SPACE
@@ -697,36 +723,43 @@ def _trace(xy, mi, nroot, nslot, npar, nint, polys, pts, final, sx, sy, gx, gy):
 
 
 @njit(cache=True, internal=True)
-def _funnel(xy, mi, lca, start_polys, goal_polys, polys, left, right, pts, sx, sy, gx, gy):
+def _funnel(xy, mi, lca, start_polys, goal_polys, polys, portals, pts, sx, sy, gx, gy):
     """The shortest path when every start and goal polygon lies in one dead-end branch: its
     polygons form a tree, so the way from the start polygons to the goal polygons (through their
     lowest common polygon ``lca``) is the only corridor, and string pulling through its portals
-    (the funnel algorithm) gives the exact path. ``left`` / ``right`` (at least as long as the
-    corridor plus two) receive the portals' vertex ids. Writes the polygons and the turning
-    points like :func:`_trace`; returns (points, polygons)."""
-    indptr = _sec(mi, mi, M_INDPTR)
-    indices = _sec(mi, mi, M_INDICES)
-    nbr = _sec(mi, mi, M_NBR)
+    (the funnel algorithm) gives the exact path. ``portals`` (at least 4 x (the corridor + 2)
+    floats) receives the portals' left and right ends, (lx, ly, rx, ry) each, as seen from the
+    corridor's start. Writes the polygons and the turning points like :func:`_trace`; returns
+    (points, polygons)."""
     up = _sec(mi, mi, M_UP)
-    # the corridor: up from the first start polygon to lca, then down to the first goal polygon
-    m = 0
+    depth = _sec(mi, mi, M_DEPTH)
+    # the corridor in one walk: up from the first start polygon to lca, then (written from the end
+    # backwards) up from the first goal polygon; each polygon but lca brings the portal to its
+    # ``up`` (seen from below going up, the other way round going down). Portal k lies between
+    # polys[k - 1] and polys[k].
+    n_up = depth[start_polys[0]] - depth[lca]
+    m = n_up + 1 + depth[goal_polys[0]] - depth[lca]
     v = start_polys[0]
-    while True:
-        polys[m] = v
-        m += 1
-        if v == lca:
-            break
-        v = up[v]
+    for k in range(n_up):
+        polys[k] = v
+        a = up[3 * v + 1]
+        b = up[3 * v + 2]
+        portals[4 * k + 4] = xy[a, 0]
+        portals[4 * k + 5] = xy[a, 1]
+        portals[4 * k + 6] = xy[b, 0]
+        portals[4 * k + 7] = xy[b, 1]
+        v = up[3 * v]
+    polys[n_up] = lca
     v = goal_polys[0]
-    n_down = 0
-    while v != lca:
-        n_down += 1
-        v = up[v]
-    v = goal_polys[0]
-    for j in range(m + n_down - 1, m - 1, -1):
-        polys[j] = v
-        v = up[v]
-    m += n_down
+    for k in range(m - 1, n_up, -1):
+        polys[k] = v
+        a = up[3 * v + 2]
+        b = up[3 * v + 1]
+        portals[4 * k] = xy[a, 0]
+        portals[4 * k + 1] = xy[a, 1]
+        portals[4 * k + 2] = xy[b, 0]
+        portals[4 * k + 3] = xy[b, 1]
+        v = up[3 * v]
     # the start (goal) polygons around the start (goal) point form one connected piece of the
     # tree: the corridor begins at the last of them and ends at the first goal polygon after it
     first = 0
@@ -746,47 +779,28 @@ def _funnel(xy, mi, lca, start_polys, goal_polys, polys, left, right, pts, sx, s
                     first += 1
                 else:
                     last -= 1
-    m = last - first + 1
-    for j in range(m):
-        polys[j] = polys[first + j]
-    # portals (left, right vertex seen from the corridor's start; -1 = the start / goal point):
-    # the edges a polygon shares with the next are one straight run of its slots
-    left[0] = -1
-    right[0] = -1
-    for k in range(m - 1):
-        p = polys[k]
-        q = polys[k + 1]
-        lo = indptr[p]
-        hi = indptr[p + 1]
-        e = lo
-        while nbr[e] != q:
-            e += 1
-        a = e
-        while nbr[a - 1 if a > lo else hi - 1] == q and (a - 1 if a > lo else hi - 1) != e:
-            a = a - 1 if a > lo else hi - 1
-        b = e
-        while nbr[b + 1 if b + 1 < hi else lo] == q and (b + 1 if b + 1 < hi else lo) != a:
-            b = b + 1 if b + 1 < hi else lo
-        right[k + 1] = indices[a]
-        left[k + 1] = indices[b + 1 if b + 1 < hi else lo]
-    left[m] = -1
-    right[m] = -1
-    n_portals = m + 1
+    # the funnel's first and last "portals" are the start and the goal points
+    for k in range(2):
+        j = 4 * first if k == 0 else 4 * (last + 1)
+        portals[j] = sx if k == 0 else gx
+        portals[j + 1] = sy if k == 0 else gy
+        portals[j + 2] = sx if k == 0 else gx
+        portals[j + 3] = sy if k == 0 else gy
     # simple stupid funnel (Mononen): apex, and the funnel's left and right ends
     pts[0] = sx
     pts[1] = sy
     n_pts = 1
     ax, ay = sx, sy
     lx, ly, rx, ry = sx, sy, sx, sy
-    ia = 0
-    il = 0
-    ir = 0
-    i = 1
-    while i < n_portals:
-        vl = left[i]
-        vr = right[i]
-        plx, ply = (xy[vl, 0], xy[vl, 1]) if vl >= 0 else (gx, gy)
-        prx, pry = (xy[vr, 0], xy[vr, 1]) if vr >= 0 else (gx, gy)
+    ia = first
+    il = first
+    ir = first
+    i = first + 1
+    while i <= last + 1:
+        plx = portals[4 * i]
+        ply = portals[4 * i + 1]
+        prx = portals[4 * i + 2]
+        pry = portals[4 * i + 3]
         if _orient(ax, ay, plx, ply, prx, pry) == 0.0:
             # the portal seen edge-on (the apex on its line): the path passes its nearer end, or
             # the apex itself when that lies on the portal; the funnel narrows to that point
@@ -820,7 +834,10 @@ def _funnel(xy, mi, lca, start_polys, goal_polys, polys, left, right, pts, sx, s
         i += 1
     pts[2 * n_pts] = gx
     pts[2 * n_pts + 1] = gy
-    return n_pts + 1, m
+    if first > 0:
+        for j in range(last - first + 1):
+            polys[j] = polys[first + j]
+    return n_pts + 1, last - first + 1
 
 
 @njit(cache=True)

@@ -6,7 +6,12 @@ Pipeline
    exactly as :class:`~navmesh.sight.LineOfSight` makes them for the waypoint graph (same
    merging, same ``join``), so both maps share one notion of walkable.
 2. Terrain: the free space is cut into one piece per terrain class (painter's order: a later
-   region wins where regions overlap; the rest is plain ground).
+   region wins where regions overlap; the rest is plain ground). With ``agent_radius > 0`` the
+   pieces are cut again along each terrain class's outline grown by the radius (round joins,
+   as :func:`navmesh.forbidden.forbidden_area` grows it for the steering walls), so that every
+   polygon knows which tags a unit's body standing in it may touch (``PolyMesh.body_tags``): a
+   unit type forbidding one of them may not enter it, and forbidden terrain is a wall for the
+   whole body, as on the waypoint graph and in steering.
 3. Large pieces are cut into tiles, then every piece is triangulated with shapely's
    ``constrained_delaunay_triangles`` (no new points). Vertices closer than ``1e-12`` times the
    level size are merged, and a vertex lying inside another triangle's edge (where two pieces
@@ -33,7 +38,7 @@ from scipy.spatial import cKDTree
 from navmesh._checks import check_nonneg_float, check_option
 from navmesh._kernels.polymerge import edge_points, merge_convex
 from navmesh.errors import InvalidOptionError, describe
-from navmesh.geometry import JOINS, Join
+from navmesh.geometry import JOINS, Join, inflate
 from navmesh.level import Level
 from navmesh.polymesh.mesh import PolyMesh, match_edges, next_slots, split_pinches
 
@@ -97,6 +102,39 @@ def _pieces(free: shapely.Geometry, level: Level) -> list[tuple[shapely.Polygon,
         covered = shapely.union(covered, region.polygon)
         rest = shapely.difference(rest, region.polygon)
     out.extend((p, 0) for p in _polygons(rest))
+    return out
+
+
+def _body_cuts(pieces: list[tuple[shapely.Polygon, int]], level: Level, radius: float
+               ) -> list[tuple[shapely.Polygon, int, int]]:
+    """The pieces cut along each terrain class's area (painter's rule) grown by ``radius``:
+    (polygon, tag index, body mask), the mask holding bit t when the polygon lies within
+    ``radius`` of terrain of tag t (its own tag always; with no radius, 0: a point agent has
+    no body, and a mesh then keeps no masks, so any number of tags works)."""
+    out = [(p, t, 1 << t if radius > 0 else 0) for p, t in pieces]
+    if radius <= 0 or not level.terrain:
+        return out
+    names = [""] + sorted({r.tag for r in level.terrain})
+    zones: dict[int, list[shapely.Geometry]] = {}
+    covered = shapely.Polygon()
+    for region in reversed(level.terrain):  # the painter's rule, as _pieces applies it
+        own = shapely.difference(region.polygon, covered) if not covered.is_empty else region.polygon
+        zones.setdefault(names.index(region.tag), []).append(own)
+        covered = shapely.union(covered, region.polygon)
+    for t, parts in sorted(zones.items()):
+        area = _polygons(shapely.union_all(parts))
+        if not area:
+            continue
+        zone = shapely.union_all(inflate(area, radius, join="round", quad_segs=8))
+        shapely.prepare(zone)
+        cut = []
+        for poly, tag, mask in out:
+            if tag == t or not shapely.intersects(zone, poly):
+                cut.append((poly, tag, mask))
+                continue
+            cut.extend((p, tag, mask | (1 << t)) for p in _polygons(shapely.intersection(poly, zone)))
+            cut.extend((p, tag, mask) for p in _polygons(shapely.difference(poly, zone)))
+        out = cut
     return out
 
 
@@ -240,26 +278,29 @@ def snap_tolerance(level: Level) -> float:
     return _SNAP * max(x1 - x0, y1 - y0, abs(x0), abs(y0), abs(x1), abs(y1), 1e-300)
 
 
-def convex_cover(free: shapely.Geometry, level: Level, *, tol: float
+def convex_cover(free: shapely.Geometry, level: Level, *, tol: float, agent_radius: float = 0.0
                  ) -> tuple[NDArray[np.float64], NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
     """Steps 2-4 of the build (module notes) on the area ``free``: convex counter-clockwise
-    polygons covering it, split along ``level``'s terrain outlines, sharing whole edges.
+    polygons covering it, split along ``level``'s terrain outlines (and, for ``agent_radius``
+    > 0, along those outlines grown by it), sharing whole edges.
 
     Returns (vertices, indptr, indices, tags) with vertices closer than ``tol`` merged; pinches
-    are not split yet and some vertices may be unused. Local updates
+    are not split yet and some vertices may be unused; ``tags`` has two columns, the tag index
+    and the body mask (``PolyMesh.body_tags``) of each polygon. Local updates
     (:mod:`navmesh.polymesh.update`) run it on the region they re-mesh.
     """
-    pieces = _pieces(free, level)
+    pieces = _body_cuts(_pieces(free, level), level, agent_radius)
+    classes: dict[tuple[int, int], int] = {}  # (tag, body mask) -> class: polygons merge within a class
     tris_list, tag_list = [], []
     joins = len(pieces) > 1  # pieces meet along shared lines: their vertices must be matched up
-    for poly, tag in pieces:
+    for poly, tag, mask in pieces:
         tiles = _tiles(poly)
         tris, cut = _triangulate(tiles)
         joins = joins or len(tiles) > 1 or cut
         tris_list.append(tris)
-        tag_list.append(np.full(len(tris), tag, np.int64))
+        tag_list.append(np.full(len(tris), classes.setdefault((tag, mask), len(classes)), np.int64))
     if not tris_list or sum(len(t) for t in tris_list) == 0:
-        return np.zeros((0, 2)), np.zeros(1, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64)
+        return np.zeros((0, 2)), np.zeros(1, np.int64), np.zeros(0, np.int64), np.zeros((0, 2), np.int64)
     tris = np.concatenate(tris_list)
     tags = np.concatenate(tag_list)
     xy, ids = _snap(tris.reshape(-1, 2), tol)
@@ -282,7 +323,8 @@ def convex_cover(free: shapely.Geometry, level: Level, *, tol: float
         if done is None:
             break
         indptr, indices, tags = done
-    return xy, indptr, indices, tags
+    table = np.array(list(classes), dtype=np.int64).reshape(-1, 2)
+    return xy, indptr, indices, table[tags]
 
 
 def _drop_inner_vertices(xy: NDArray[np.float64], indptr: NDArray[np.int64], indices: NDArray[np.int64],
@@ -392,7 +434,12 @@ def build_navmesh(level: Level, *, agent_radius: float = 0.0, join: Join = "mitr
     check_option("join", join, JOINS)
     names = ("",) + tuple(sorted({reg.tag for reg in level.terrain}))
     free = free_space(level, agent_radius=r, join=join)
-    xy, indptr, indices, tags = convex_cover(free, level, tol=snap_tolerance(level))
+    if r > 0 and len(names) > 63:
+        raise InvalidOptionError(
+            f"level has {len(names) - 1} terrain tags; with agent_radius={r} > 0 build_navmesh supports at most 62 "
+            "(each polygon keeps the tags within the radius as a 64-bit mask)"
+        )
+    xy, indptr, indices, tags = convex_cover(free, level, tol=snap_tolerance(level), agent_radius=r)
     if len(indptr) == 1:
         return PolyMesh(np.zeros((0, 2)), [0], [], [], tag_names=names, agent_radius=r, level=level, join=join)
     nbr, twins = match_edges(indptr, indices, len(xy), with_twins=True)
@@ -403,7 +450,8 @@ def build_navmesh(level: Level, *, agent_radius: float = 0.0, join: Join = "mitr
         remap = np.cumsum(used) - 1
         xy2, indices = xy2[used], remap[indices]
     xy2, indptr, indices, nbr, tags = spatial_order(xy2, indptr, indices, nbr, tags)
-    return PolyMesh(xy2, indptr, indices, nbr, tags=tags, tag_names=names, agent_radius=r, level=level, join=join)
+    return PolyMesh(xy2, indptr, indices, nbr, tags=tags[:, 0], tag_names=names, agent_radius=r, level=level, join=join,
+                    body_tags=tags[:, 1] if r > 0 else None)
 
 
 def _morton(x: NDArray[np.float64], y: NDArray[np.float64]) -> NDArray[np.int64]:
@@ -423,7 +471,8 @@ def spatial_order(xy: NDArray[np.float64], indptr: NDArray[np.int64], indices: N
     """The same mesh with its polygons numbered along a Z-order curve of their centres and its
     vertices in order of first use: polygons near each other sit near each other in memory, so a
     search or a corridor walk on a big mesh (a 512 x 512 maze: 38,000 polygons, megabytes of
-    arrays) reads few cache lines per polygon. Returns (vertices, indptr, indices, neighbours, tags)."""
+    arrays) reads few cache lines per polygon. Returns (vertices, indptr, indices, neighbours, tags);
+    ``tags`` may have several columns (rows follow the polygons)."""
     n = len(indptr) - 1
     sizes = np.diff(indptr)
     owner = np.repeat(np.arange(n), sizes)

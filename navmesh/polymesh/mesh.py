@@ -47,6 +47,29 @@ def next_slots(indptr: NDArray[np.int64]) -> NDArray[np.int64]:
     return nxt
 
 
+def wall_corners(xy: NDArray[np.float64], indptr: NDArray[np.int64], indices: NDArray[np.int64],
+                 nbr: NDArray[np.int64], open_poly: NDArray[np.bool_]) -> NDArray[np.bool_]:
+    """Whether a shortest path may turn at each vertex, for a unit that may enter only the
+    polygons ``open_poly``: the vertex touches a wall (an edge of an open polygon to nothing or
+    to a closed polygon) and the open polygons' interior angles there add up to at least 180
+    degrees, less 1e-9 radians (see ``PolyMesh.is_corner``)."""
+    n_poly = len(indptr) - 1
+    nxt = next_slots(indptr)
+    prev = np.empty_like(nxt)
+    prev[nxt] = np.arange(len(nxt))
+    own = open_poly[np.repeat(np.arange(n_poly), np.diff(indptr))] if n_poly else np.zeros(0, bool)
+    wall = own & ((nbr < 0) | ~open_poly[np.maximum(nbr, 0)]) if len(nbr) else np.zeros(0, bool)
+    on_wall = np.zeros(len(xy), dtype=bool)
+    np.logical_or.at(on_wall, indices, wall | wall[prev])
+    # walkable angle at each vertex: the sum of its open polygons' interior angles there
+    u, w = xy[indices[prev]] - xy[indices], xy[indices[nxt]] - xy[indices]
+    # convex polygons: every interior angle is in [0, pi]; abs() maps atan2(-0.0, x < 0) = -pi to pi
+    angle = np.abs(np.arctan2(w[:, 0] * u[:, 1] - w[:, 1] * u[:, 0], (w * u).sum(axis=1))) if len(indices) else np.zeros(0)
+    total = np.zeros(len(xy))
+    np.add.at(total, indices, np.where(own, angle, 0.0))
+    return on_wall & (total > np.pi - _FLAT)
+
+
 @dataclass(frozen=True, eq=False)
 class PolyMesh:
     """A navigation mesh: convex polygons covering the walkable area, with their adjacency.
@@ -77,6 +100,13 @@ class PolyMesh:
         None for meshes read from files.
     join : {"mitre", "round"}
         The corner style the obstacles were inflated with (see :func:`build_navmesh`).
+    body_tags : int array of shape (P,), optional
+        Per polygon, a bit mask of the tags (bit ``t`` for ``tag_names[t]``, so at most 63 tags)
+        that the body of a unit whose centre stands in it may touch: the tags found within
+        ``agent_radius`` of the polygon, its own tag included. A unit type that forbids any of
+        them may not enter the polygon (forbidden terrain is a wall for the whole body); costs
+        still follow ``tags``, the centre's terrain. None (the default, and for meshes read
+        from files): only the polygon's own tag, the rule for a point agent.
 
     Attributes
     ----------
@@ -117,6 +147,7 @@ class PolyMesh:
     agent_radius: float = 0.0
     level: Any = None
     join: str = "mitre"
+    body_tags: NDArray[np.int64] | None = None
     twins: NDArray[np.int32] = field(init=False, repr=False)
     polygon_of: NDArray[np.int32] = field(init=False, repr=False)
     on_wall: NDArray[np.bool_] = field(init=False, repr=False)
@@ -153,6 +184,14 @@ class PolyMesh:
                 f"tags/tag_names are not valid; expected one tag index per polygon into tag_names, "
                 f"whose first name is '' (got tag_names={describe(names)})"
             )
+        if self.body_tags is not None:
+            body = np.asarray(self.body_tags, dtype=np.int64).reshape(-1)
+            if len(names) > 63 or len(body) != n_poly or np.any((body >> tags) & 1 == 0):
+                raise InvalidGeometryError(
+                    f"body_tags is not valid; expected one bit mask per polygon ({n_poly}) holding at least the "
+                    f"polygon's own tag bit, with at most 63 tag names (got {len(names)})"
+                )
+            put("body_tags", _frozen(body, np.int64))
         nxt = next_slots(indptr)
         owner = np.repeat(np.arange(n_poly, dtype=np.int64), np.diff(indptr))
         a, b = indices, indices[nxt]
@@ -179,13 +218,7 @@ class PolyMesh:
         on_wall = np.zeros(len(xy), dtype=bool)
         np.logical_or.at(on_wall, indices, wall | wall[prev])
         put("on_wall", _frozen(on_wall, bool))
-        # free-space angle at each vertex: the sum of its polygons' interior angles there
-        u, w = xy[indices[prev]] - xy[indices], xy[indices[nxt]] - xy[indices]
-        # convex polygons: every interior angle is in [0, pi]; abs() maps atan2(-0.0, x < 0) = -pi to pi
-        angle = np.abs(np.arctan2(w[:, 0] * u[:, 1] - w[:, 1] * u[:, 0], (w * u).sum(axis=1))) if len(indices) else np.zeros(0)
-        total = np.zeros(len(xy))
-        np.add.at(total, indices, angle)
-        put("is_corner", _frozen(on_wall & (total > np.pi - _FLAT), bool))
+        put("is_corner", _frozen(wall_corners(xy, indptr, indices, nbr, np.ones(n_poly, bool)), bool))
 
     # -- derived values ---------------------------------------------------------------------
     @property
@@ -241,6 +274,8 @@ class PolyMesh:
             return NotImplemented
         return (
             self.tag_names == other.tag_names
+            and (self.body_tags is None) == (other.body_tags is None)
+            and (self.body_tags is None or np.array_equal(self.body_tags, other.body_tags))
             and all(np.array_equal(getattr(self, k), getattr(other, k))
                     for k in ("vertices", "indptr", "indices", "neighbours", "tags"))
         )

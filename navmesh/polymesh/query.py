@@ -11,7 +11,9 @@ multiplier. With different multipliers it searches a corridor of polygons (A* ov
 adjacency, each step costing the distance between edge midpoints times the multiplier of the
 polygon it crosses) and straightens it with the funnel algorithm; the cost is then the exact
 cost of the returned polyline (length inside each polygon times its multiplier), though the
-route itself may not be the cheapest one. Forbidden tags close their polygons either way.
+route itself may not be the cheapest one. Forbidden tags close their polygons either way: on a
+mesh built for a radius, every polygon from which the unit's body would touch a forbidden tag
+(``PolyMesh.body_tags``), so the whole body stays out of that terrain, not only its centre.
 
 Endpoints
 ---------
@@ -46,7 +48,7 @@ from navmesh.endpoints import BOUNDS_MARGIN, ENDPOINT_TOLERANCE, level_size
 from navmesh.path import Path
 from navmesh.polymesh.corridor import corridor_search, funnel
 from navmesh.polymesh.locate import bucket_grid
-from navmesh.polymesh.mesh import PolyMesh, next_slots
+from navmesh.polymesh.mesh import PolyMesh, next_slots, wall_corners
 from navmesh.polymesh.raycast import MeshRaycast
 from navmesh.polymesh.sliced import MeshSlicedSearch, start_search
 from navmesh.query_options import cached_query_options
@@ -107,7 +109,11 @@ class MeshQuery:
         closed = np.isinf(mult)
         mult = np.where(closed, 1.0, mult)
         self._poly_mult = mult[m.tags] if m.n_polygons else np.zeros(0)
-        self._open = ~closed[m.tags] if m.n_polygons else np.zeros(0, bool)
+        if m.body_tags is None:
+            self._open = ~closed[m.tags] if m.n_polygons else np.zeros(0, bool)
+        else:  # forbidden terrain is a wall for the body: closed where the body may touch a closed tag
+            bits = int(np.sum(np.left_shift(1, np.flatnonzero(closed).astype(np.int64)))) if closed.any() else 0
+            self._open = (m.body_tags & bits) == 0
         used = self._poly_mult[self._open]
         self._uniform = len(used) == 0 or bool(np.all(used == used[0]))
         self._scale_cost = float(used[0]) if len(used) else 1.0
@@ -118,11 +124,13 @@ class MeshQuery:
         self._tol = ENDPOINT_TOLERANCE * level_size(self._level_box)
         self._component = self._components()
         open_ = self._open.astype(np.int64)
+        # a closed polygon is a wall for this unit: paths may turn at its corners too
+        corner = m.is_corner if self._open.all() else wall_corners(m.vertices, m.indptr, m.indices, m.neighbours, self._open)
         n = m.n_polygons
         # the mesh for the kernels in one array, in the order of PK's M_* sections; the kernel
         # fills the dead-end forest's three sections in place
-        self._mi = PK.pack([m.indptr, m.indices, m.neighbours, m.twins, m.polygon_of, m.is_corner, open_,
-                            np.zeros(n), np.zeros(n), np.zeros(n), grid.cell_ptr, grid.cell_polys, self._component])
+        self._mi = PK.pack([m.indptr, m.indices, m.neighbours, m.twins, m.polygon_of, corner, open_,
+                            np.zeros(n), np.zeros(3 * n), np.zeros(n), grid.cell_ptr, grid.cell_polys, self._component])
         self._grid = grid.grid
         self._xy_mesh = m.vertices
         self._grow(_POOL)
@@ -136,11 +144,14 @@ class MeshQuery:
     # -- endpoints ----------------------------------------------------------------------------
     def _xy(self, name: str, point: ArrayLike) -> tuple[float, float]:
         """A checked position as two Python floats (numba takes them faster than numpy scalars)."""
-        if type(point) in _PAIRS and len(point) == 2 and type(point[0]) in _REALS and type(point[1]) in _REALS:
-            # the common (x, y) of plain numbers, without numpy's conversion machinery; anything
-            # odd (too large, NaN) takes the long way and its error
-            x, y = point
-            if -MAX_COORDINATE <= x <= MAX_COORDINATE and -MAX_COORDINATE <= y <= MAX_COORDINATE:
+        kind = type(point)
+        if kind in _PAIRS and len(point) == 2:
+            # the common (x, y) of plain numbers (or a numpy row, as Python floats: they compare
+            # several times faster than numpy scalars), without numpy's conversion machinery;
+            # anything odd (too large, NaN, not numbers) takes the long way and its error
+            x, y = point.tolist() if kind is np.ndarray else point
+            if (type(x) in _REALS and type(y) in _REALS and -MAX_COORDINATE <= x <= MAX_COORDINATE
+                    and -MAX_COORDINATE <= y <= MAX_COORDINATE):
                 return float(x), float(y)
         p = self._point(name, point)
         return float(p[0]), float(p[1])

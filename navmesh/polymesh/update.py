@@ -143,7 +143,7 @@ def _remesh(mesh: PolyMesh, level: Level, changed: shapely.Polygon, margin: floa
     near = obstacles[shapely.dwithin(obstacles, changed, _REACH * r + tol)] if len(obstacles) else obstacles
     local = free_space(Level(level.bounds, obstacles=tuple(near)), agent_radius=r, join=join)
     region = shapely.intersection(local, shapely.union_all(np.concatenate([shapes, [zone]])))
-    xy_n, ptr_n, idx_n, tags_n = convex_cover(region, level, tol=tol)
+    xy_n, ptr_n, idx_n, tags_n = convex_cover(region, level, tol=tol, agent_radius=r)
     spliced = _splice(mesh, touched, xy_n, ptr_n, idx_n, tags_n, tol)
     if spliced is None:  # the pieces did not fit edge to edge: rebuild (see module notes)
         return build_navmesh(level, agent_radius=r, join=join)
@@ -151,7 +151,8 @@ def _remesh(mesh: PolyMesh, level: Level, changed: shapely.Polygon, margin: floa
     names = ("",) + tuple(sorted({reg.tag for reg in level.terrain}))
     nbr, twins = match_edges(indptr, indices, len(xy), with_twins=True)
     xy, indices = split_pinches(xy, indptr, indices, nbr, twins)
-    return PolyMesh(xy, indptr, indices, nbr, tags=tags, tag_names=names, agent_radius=r, level=level, join=join)
+    return PolyMesh(xy, indptr, indices, nbr, tags=tags[:, 0], tag_names=names, agent_radius=r, level=level,
+                    join=join, body_tags=tags[:, 1] if r > 0 else None)
 
 
 def _touched(mesh: PolyMesh, reach: shapely.Geometry) -> tuple[NDArray[np.bool_], NDArray[np.object_]]:
@@ -207,7 +208,8 @@ def _splice(mesh: PolyMesh, touched: NDArray[np.bool_], xy_n: NDArray[np.float64
     keep = np.flatnonzero(~touched)
     indptr = np.zeros(len(keep) + len(ptr_n), np.int64)
     np.cumsum(np.concatenate([np.diff(mesh.indptr)[keep], np.diff(ptr_n)]), out=indptr[1:])
-    tags = np.concatenate([mesh.tags[keep].astype(np.int64), tags_n])
+    body = mesh.body_tags if mesh.body_tags is not None else np.left_shift(1, mesh.tags.astype(np.int64))
+    tags = np.concatenate([np.stack([mesh.tags, body], axis=1)[keep].astype(np.int64), tags_n])
     nxt = np.arange(1, len(ids) + 1)
     if len(ids):
         nxt[indptr[1:] - 1] = indptr[:-1]

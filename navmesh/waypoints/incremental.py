@@ -7,7 +7,8 @@ linking choices and the sorted arcs. The key algebra here re-expresses those key
 set changes (:func:`old_to_new`, :func:`remap_keys`), splices linked pairs and arcs
 (:func:`changed_pairs`, :func:`merge_keys`, :func:`splice_arcs`), and :func:`kept_cache` drops the
 answers a level change may affect. :class:`PairAnswers` serves line-of-sight answers from the cache
-and computes the rest in bulk. The build (:mod:`navmesh.waypoints.build`) runs the same pipeline
+and computes the rest in bulk; :class:`AllPairAnswers` does the same for the all-pairs (``k=None``)
+enumeration, whose cache keeps only the visible pairs. The build (:mod:`navmesh.waypoints.build`) runs the same pipeline
 with or without a cache, so an update equals a rebuild.
 """
 
@@ -30,9 +31,10 @@ from navmesh.level import Level
 from navmesh.waypoints.options import ARC_WALK
 
 MAX_CHANGED_RUN = 64  # rows an update compares directly before matching every point instead
-#: Pair keys handled at a time by :class:`PairAnswers` and the all-pairs linking (about 8 MB per
-#: int64 array of a block), so a build's temporaries stay bounded whatever the number of pairs.
-PAIR_BLOCK = 1 << 20
+#: Pair keys handled at a time by :class:`PairAnswers` and the all-pairs linking (2 MB per int64
+#: array of a block, about 30 MB of temporaries in all), so a build's temporaries stay bounded
+#: whatever the number of pairs (a 2,300-corner k=None build was no faster with 4x larger blocks).
+PAIR_BLOCK = 1 << 18
 
 
 @dataclass(frozen=True, eq=False)
@@ -62,13 +64,16 @@ class BuildCache:
                  arcs: Arcs | None = None, links: tuple[Any, Any] | None = None,
                  trees: dict[float, tuple[cKDTree, NDArray[np.int64]]] | None = None,
                  stale: NDArray[np.int64] | None = None, zone: shapely.Geometry | None = None,
-                 unique: bool = False) -> None:
+                 unique: bool = False, all_pairs: bool = False) -> None:
         self.points = points
         self.unique = unique  # no two rows of ``points`` are equal
         # candidates of ``points``: an (n, max_candidates) nearest-first table, or pair keys (k=None)
         self.candidates = candidates
         self.los_keys = los_keys  # sorted
         self.los_free = los_free
+        # a k=None build keeps only the visible pairs (``los_free`` all True): every other pair of
+        # the all-pairs enumeration whose ends were open (``row_blocked`` False) was tested blocked
+        self.all_pairs = all_pairs
         self.ter_keys = ter_keys  # sorted
         self.ter_rows = ter_rows
         self.ter_names = ter_names
@@ -359,7 +364,7 @@ def kept_cache(old: Level, cache: BuildCache, agent_radius: float, join: str, le
         cache.ter_keys[keep_ter], cache.ter_rows[np.flatnonzero(keep_ter)], cache.ter_names, cache.candidates,
         designer=cache.designer, blocked=cache.blocked, chosen=cache.chosen, row_blocked=cache.row_blocked,
         pairs=cache.pairs, arcs=cache.arcs, links=cache.links, trees=cache.trees,
-        stale=cache.los_keys[~keep_los], zone=moved, unique=cache.unique,
+        stale=cache.los_keys[~keep_los], zone=moved, unique=cache.unique, all_pairs=cache.all_pairs,
     )
     return kept
 
@@ -392,12 +397,10 @@ class PairAnswers:
             known = at >= 0
             answer[known] = self.free[at[known]]
             todo = np.flatnonzero(~known)
-            del at, known
             if todo.size:
                 fresh = block[todo]
                 answer[todo] = self._test(fresh // self._n, fresh % self._n)
                 new[s + todo] = True
-                del fresh
         if not new.any():
             return out
         if len(self.keys) == 0 and new.all():
@@ -407,6 +410,48 @@ class PairAnswers:
         # the new keys are sorted and absent from the table: inserting keeps it sorted
         where = np.searchsorted(self.keys, fresh)
         self.keys = np.insert(self.keys, where, fresh)
-        del fresh
         self.free = np.insert(self.free, where, out[new])
+        return out
+
+
+class AllPairAnswers:
+    """Line-of-sight answers for the blocks of an all-pairs (``k=None``) build, remembering nothing.
+
+    The cache of an earlier all-pairs build (:attr:`BuildCache.all_pairs`) keeps only its
+    ``visible`` pair keys (re-expressed in this point set's ids, sorted); every other pair whose
+    two ends were open in it was tested blocked. So a pair is known when both ends are points of
+    that build that were open there (``known_ends``) and its segment meets no changed ``zone``:
+    visible when its key is in ``visible``. Other pairs are computed by ``test(a, b)`` (index
+    arrays); :attr:`tested` counts them.
+    """
+
+    def __init__(self, visible: NDArray[np.int64], known_ends: NDArray[np.bool_], points: NDArray[np.float64],
+                 zone: shapely.Geometry, n: int,
+                 test: Callable[[NDArray[np.int64], NDArray[np.int64]], NDArray[np.bool_]]) -> None:
+        self._visible = visible
+        self._known_ends = known_ends
+        self._points = points
+        self._zone = zone
+        self._n = n
+        self._test = test
+        self.tested = 0
+
+    @classmethod
+    def fresh(cls, n: int, test: Callable[[NDArray[np.int64], NDArray[np.int64]], NDArray[np.bool_]]) -> AllPairAnswers:
+        """Answers that know nothing: every pair is tested."""
+        return cls(np.zeros(0, np.int64), np.zeros(n, dtype=bool), np.zeros((n, 2)), shapely.Polygon(), n, test)
+
+    def __call__(self, keys: NDArray[np.int64]) -> NDArray[np.bool_]:
+        """Whether each of the sorted unique ``keys`` (one block) is visible."""
+        a, b = keys // self._n, keys % self._n
+        known = self._known_ends[a] & self._known_ends[b]
+        if not self._zone.is_empty and known.any():
+            at = np.flatnonzero(known)
+            known[at[segments_meet(self._points, keys[at], self._zone)]] = False
+        out = np.empty(len(keys), dtype=bool)
+        out[known] = lookup(keys[known], self._visible) >= 0
+        todo = np.flatnonzero(~known)
+        if todo.size:
+            out[todo] = self._test(a[todo], b[todo])
+            self.tested += int(todo.size)
         return out

@@ -9,6 +9,7 @@ and off-mesh links reach it, and positions never join it (:mod:`navmesh.waypoint
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,18 +24,20 @@ from navmesh import sight
 from navmesh.sight import LineOfSight
 from navmesh.level import Level
 from navmesh.waypoints import incremental
-from navmesh.waypoints.incremental import BuildCache, PairAnswers, changed_pairs, pair_keys, unique_keys
+from navmesh.waypoints.incremental import AllPairAnswers, BuildCache, PairAnswers, changed_pairs, pair_keys, unique_keys
 from navmesh.waypoints.options import BuildOptions
 
-__all__ = ["CONE_CANDIDATES", "LinkChoice", "PointSet", "link", "query_candidates", "visible_pairs", "wall_grid_for"]
+__all__ = ["CONE_CANDIDATES", "LinkChoice", "PointSet", "link", "pair_blocks", "query_candidates", "visible_pairs", "wall_grid_for"]
 
 CONE_CANDIDATES = 300  # max_candidates default with linking="cones"
 
 def visible_pairs(mode: str, los: LineOfSight, walls: LK.WallGrid | None, a: NDArray[np.float64], b: NDArray[np.float64]) -> NDArray[np.bool_]:
     """Whether each segment ``a[i] -> b[i]`` between two linkable (walkable) waypoints is visible,
-    with the build's backend. The shapely backend takes the segments in chunks of
-    ``navmesh.sight.MEMORY_BUDGET // navmesh.sight.BYTES_PER_SEGMENT``, and
-    :meth:`LineOfSight.blocked` bounds its candidate pairs by the same budget."""
+    with the build's backend (``mode``: ``"kernel"`` or ``"shapely"``; see ``visibility`` of
+    :func:`~navmesh.waypoints.build.build_waypoint_graph` for which to pick). The shapely
+    backend takes the segments in chunks of ``navmesh.sight.MEMORY_BUDGET //
+    navmesh.sight.BYTES_PER_SEGMENT``, and :meth:`LineOfSight.blocked` bounds its candidate
+    pairs by the same budget."""
     if len(a) == 0:
         return np.zeros(0, dtype=bool)
     if mode == "kernel":
@@ -142,72 +145,86 @@ class LinkChoice:
     reuse: bool
 
 
-def link(ps: PointSet, sight: PairAnswers, los: LineOfSight, walls: Any, opts: BuildOptions,
+def link(ps: PointSet, answers: PairAnswers | AllPairAnswers, los: LineOfSight, walls: Any, opts: BuildOptions,
           cache: BuildCache | None) -> LinkChoice:
     """The linking rule of the module notes. A blocked waypoint gets no automatic links (it
-    neither links nor is linked to), whatever the linking."""
-    same_points = cache is not None and cache.candidates is not None and np.array_equal(cache.points, ps.points)
+    neither links nor is linked to), whatever the linking. ``answers`` is an
+    :class:`AllPairAnswers` when ``opts.k`` is None, a :class:`PairAnswers` otherwise."""
     if opts.k is None:
-        return _link_all(ps, sight, opts, cache if same_points else None)
+        return _link_all(ps, answers, opts)
     if opts.linking == "cones":
         # linked afresh each time: an update equals a rebuild by construction
         corner_edges = _corner_edges(los, ps.p2, ps.n_designer)
         added = _cone_pairs(ps.points, ps.p2, corner_edges, ps.trees, ps.blocked, los, walls, opts)
         return LinkChoice(None, None, np.zeros(0, np.int64), np.zeros(0, np.int64), added, corner_edges, False)
-    return _link_nearest(ps, sight, opts, cache, same_points)
+    same_points = cache is not None and cache.candidates is not None and np.array_equal(cache.points, ps.points)
+    return _link_nearest(ps, answers, opts, cache, same_points)
 
 
-def _link_all(ps: PointSet, sight: PairAnswers, opts: BuildOptions, same: BuildCache | None) -> LinkChoice:
+def _link_all(ps: PointSet, answers: AllPairAnswers, opts: BuildOptions) -> LinkChoice:
     """Every visible pair of a floor (within max_distance): the visibility graph.
 
-    The pair keys are written row by row into one array (no index arrays of all pairs), the
-    blocked filter runs ``PAIR_BLOCK`` keys at a time, and ``sight`` tests them block by block,
-    so the build's peak memory is about 11 bytes per pair (the keys, kept once for both the
-    candidates and the line-of-sight table, and the answers), 8 more when some waypoints are
-    blocked (the open pairs' own keys), plus temporaries bounded by the block size."""
+    The pairs are made ``PAIR_BLOCK`` at a time (:func:`pair_blocks`), tested, and only the
+    visible ones kept, so the build holds the answer (8 bytes per visible pair) plus temporaries
+    bounded by the block size, whatever the number of pairs."""
+    parts = [keys[answers(keys)] for keys in pair_blocks(ps, opts)]
+    added = np.concatenate(parts) if parts else np.zeros(0, np.int64)
+    if len(ps.trees) > 1:
+        added.sort()  # the floors' keys interleave
+    return LinkChoice(None, None, np.zeros(0, np.int64), np.zeros(0, np.int64), added, None, False)
+
+
+def pair_blocks(ps: PointSet, opts: BuildOptions) -> Iterator[NDArray[np.int64]]:
+    """The keys of every pair of open (not blocked) waypoints on one floor (closer than
+    ``max_distance`` if given; the rule of ``cKDTree.query_pairs``), in sorted blocks of at most
+    about ``PAIR_BLOCK`` keys, floor by floor, ascending within a floor."""
     n = ps.n
-    pair_list = same.candidates if same is not None else _all_pairs(ps, opts)
-    open_pairs = pair_list
-    if ps.blocked.any():
-        keep = np.empty(len(pair_list), dtype=bool)
-        step = max(int(incremental.PAIR_BLOCK), 1)
-        for s in range(0, len(pair_list), step):
-            block = pair_list[s : s + step]
-            keep[s : s + step] = ~(ps.blocked[block // n] | ps.blocked[block % n])
-        open_pairs = pair_list[keep]
-        del keep
-    added = open_pairs[sight(open_pairs)]
-    return LinkChoice(pair_list, None, np.zeros(0, np.int64), np.zeros(0, np.int64), added, None, False)
+    step = max(int(incremental.PAIR_BLOCK), 1)
+    for tree, ids in ps.trees.values():
+        if len(ids) < 2:
+            continue
+        if opts.max_distance is None:
+            yield from _all_pairs_of(ids[~ps.blocked[ids]], n, step)
+            continue
+        pts = tree.data
+        # each row's neighbours (itself and both orders included) size the row ranges
+        reach = np.cumsum(tree.query_ball_point(pts, opts.max_distance, return_length=True))
+        s = 0
+        while s < len(ids):
+            e = max(int(np.searchsorted(reach, (reach[s - 1] if s else 0) + step, side="right")), s + 1)
+            near = cKDTree(pts[s:e]).sparse_distance_matrix(tree, opts.max_distance, output_type="ndarray")
+            a, b = near["i"].astype(np.int64) + s, near["j"].astype(np.int64)
+            later = b > a
+            a, b = ids[a[later]], ids[b[later]]  # ids ascend: the local order is the global one
+            open_ = ~(ps.blocked[a] | ps.blocked[b])
+            keys = a[open_] * n + b[open_]
+            keys.sort()
+            yield keys
+            s = e
 
 
-def _all_pairs(ps: PointSet, opts: BuildOptions) -> NDArray[np.int64]:
-    """Sorted keys of the pairs of waypoints on one floor (closer than ``max_distance`` if given)."""
-    n = ps.n
-    if opts.max_distance is not None:
-        chunks = []
-        for tree, ids in ps.trees.values():
-            if len(ids) >= 2:
-                pr = tree.query_pairs(opts.max_distance, output_type="ndarray")
-                chunks.append(pair_keys(ids[pr[:, 0]], ids[pr[:, 1]], n))
-                del pr
-        out = np.concatenate(chunks) if len(chunks) > 1 else chunks[0] if chunks else np.zeros(0, np.int64)
-        out.sort()
-        return out
-    # a floor's pairs are all pairs of its ids, whatever their order: take them ascending
-    floors = [np.sort(ids).astype(np.int64, copy=False) for _, ids in ps.trees.values() if len(ids) >= 2]
-    out = np.empty(sum(len(ids) * (len(ids) - 1) // 2 for ids in floors), dtype=np.int64)
-    at = 0
-    for ids in floors:
-        for i in range(len(ids) - 1):  # row i: ids[i] with every later id of the floor
-            np.add(ids[i + 1 :], ids[i] * n, out=out[at : at + len(ids) - 1 - i])
-            at += len(ids) - 1 - i
-    # the row-major keys of one floor ascend; several floors interleave
-    if len(floors) > 1:
-        out.sort()
-    return out
+def _all_pairs_of(ids: NDArray[np.int64], n: int, step: int) -> Iterator[NDArray[np.int64]]:
+    """Keys of all pairs of the sorted ``ids`` (row by row: ``ids[r]`` with every later id), in
+    blocks of whole rows of at most ``step`` keys (or one row)."""
+    m = len(ids)
+    if m < 2:
+        return
+    per_row = np.arange(m - 1, 0, -1, dtype=np.int64)  # row r pairs ids[r] with ids[r + 1:]
+    ends = np.cumsum(per_row)
+    r = 0
+    while r < m - 1:
+        done = int(ends[r - 1]) if r else 0
+        e = max(int(np.searchsorted(ends, done + step, side="right")), r + 1)
+        counts = per_row[r:e]
+        first = np.repeat(np.arange(r, e, dtype=np.int64), counts)
+        # the partner of the j-th key of row q is ids[q + 1 + j]
+        start = np.repeat(ends[r:e] - counts - done, counts)
+        second = np.arange(len(first), dtype=np.int64) - start + first + 1
+        yield ids[first] * n + ids[second]
+        r = e
 
 
-def _link_nearest(ps: PointSet, sight: PairAnswers, opts: BuildOptions, cache: BuildCache | None,
+def _link_nearest(ps: PointSet, answers: PairAnswers, opts: BuildOptions, cache: BuildCache | None,
                   same_points: bool) -> LinkChoice:
     """The k nearest visible waypoints among the max_candidates nearest, tested in stages."""
     n, p2 = ps.n, ps.p2
@@ -236,7 +253,7 @@ def _link_nearest(ps: PointSet, sight: PairAnswers, opts: BuildOptions, cache: B
         rows = unique_keys(np.concatenate([stale // n, stale % n, changed, near_changed]))
         before = cache.chosen
     chosen = before.copy()
-    chosen[rows] = _nearest_visible(cand, opts.k, ps.blocked, sight, n, rows)
+    chosen[rows] = _nearest_visible(cand, opts.k, ps.blocked, answers, n, rows)
     gone, added = changed_pairs(cand, before, chosen, rows, old_pairs, n)
     return LinkChoice(cand, chosen, old_pairs, gone, added, None, reuse)
 

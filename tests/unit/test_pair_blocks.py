@@ -1,5 +1,6 @@
-"""All-pairs (``k=None``) builds in bounded memory (issue 21): the pair keys are written row by row
-and :class:`PairAnswers` looks up and tests ``PAIR_BLOCK`` keys at a time.
+"""All-pairs (``k=None``) builds in bounded memory (issue 21): the pair keys are made, tested and
+dropped ``PAIR_BLOCK`` at a time (:func:`navmesh.waypoints.linking.pair_blocks`), and
+:class:`PairAnswers` (k given) looks up and tests ``PAIR_BLOCK`` keys at a time.
 
 A tiny ``navmesh.waypoints.incremental.PAIR_BLOCK`` cuts every call into many blocks; the graph
 must equal the default build's, and on a small level the arcs must equal the exact rational
@@ -15,10 +16,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 import shapely
-import shapely.affinity
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from los_oracle import oracle_for  # noqa: E402
+from random_levels import random_level  # noqa: E402
 
 import navmesh.waypoints.incremental as incremental  # noqa: E402
 from navmesh.errors import NavmeshWarning  # noqa: E402
@@ -30,26 +31,13 @@ GRAPH_FIELDS = ("points", "indptr", "indices", "lengths", "tags")
 
 
 def _level(dim: int = 2) -> Level:
-    """Rotated boxes and triangles, two boxes touching at a corner (a pinch point), and designer
-    waypoints: one inside an obstacle (blocked: it gets no automatic links); with ``dim=3`` on two
-    interleaved floors (z = 0 and 4), so the floors' keys interleave."""
-    rng = np.random.default_rng(21)
-    shapes = []
-    for k in range(10):
-        c = rng.uniform(10, 90, 2)
-        if k % 3 == 0:
-            shapes.append(shapely.Polygon(c + rng.uniform(-6, 6, (3, 2))).convex_hull)
-        else:
-            w, h = rng.uniform(2, 9, 2)
-            shapes.append(shapely.affinity.rotate(shapely.box(c[0], c[1], c[0] + w, c[1] + h), float(rng.uniform(0, 90))))
-    shapes += [shapely.box(40, 40, 45, 45), shapely.box(45, 45, 50, 50)]
+    """The shared random level with designer waypoints: one inside an obstacle (blocked: it gets
+    no automatic links); with ``dim=3`` on two interleaved floors (z = 0 and 4), so the floors'
+    keys interleave."""
     pts = [[2, 2], [42, 42], [98, 3], [5, 95]]  # (42, 42) lies inside a box
     if dim == 3:
         pts = [[x, y, 4.0 * (i % 2)] for i, (x, y) in enumerate(pts + [[60, 2], [2, 60]])]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", NavmeshWarning)  # the waypoint inside a box, kept on purpose
-        return Level((0, 0, 100, 100), obstacles=[s for s in shapes if s.is_valid and s.area > 0], waypoints=pts,
-                     on_bad_waypoint="warn")
+    return random_level(21, 10, margin=10, spread=6, size=(2, 9), waypoints=pts)
 
 
 def _build(level: Level, **kw):
@@ -78,9 +66,10 @@ def test_tiny_pair_blocks_give_the_default_graph(monkeypatch, visibility, dim):
     _assert_same_graph(small, default)
     np.testing.assert_array_equal(small.build_cache.los_keys, default.build_cache.los_keys)
     np.testing.assert_array_equal(small.build_cache.los_free, default.build_cache.los_free)
-    np.testing.assert_array_equal(small.build_cache.candidates, default.build_cache.candidates)
-    for keys in (small.build_cache.los_keys, small.build_cache.candidates):  # the tables stay sorted
-        assert (keys[1:] > keys[:-1]).all()
+    keys = small.build_cache.los_keys  # the cache keeps the visible pairs, sorted: the linked ones
+    assert (keys[1:] > keys[:-1]).all() and small.build_cache.los_free.all()
+    linked = np.repeat(np.arange(n), np.diff(small.graph.indptr)) * n + small.graph.indices
+    np.testing.assert_array_equal(keys, linked[linked // n < linked % n])
     assert default.graph.n_edges > 4 * n  # a graph with many links, not an empty one
 
 

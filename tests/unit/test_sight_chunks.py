@@ -8,6 +8,9 @@ boxes compared directly.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 import shapely
@@ -20,21 +23,13 @@ from navmesh.sight_grid import BoxGrid
 from navmesh.waypoints.build import build_waypoint_graph
 from navmesh.waypoints.linking import wall_grid_for
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from random_levels import random_level  # noqa: E402
+
 
 def _level() -> Level:
-    """Rotated boxes and triangles, two boxes touching at a corner (a pinch point), a wall on
-    the bounds outline (a seam)."""
-    rng = np.random.default_rng(11)
-    shapes = []
-    for k in range(24):
-        c = rng.uniform(8, 92, 2)
-        if k % 3 == 0:
-            shapes.append(shapely.Polygon(c + rng.uniform(-5, 5, (3, 2))).convex_hull)
-        else:
-            w, h = rng.uniform(1, 7, 2)
-            shapes.append(shapely.affinity.rotate(shapely.box(c[0], c[1], c[0] + w, c[1] + h), float(rng.uniform(0, 90))))
-    shapes += [shapely.box(40, 40, 45, 45), shapely.box(45, 45, 50, 50), shapely.box(0, 60, 3, 70)]
-    return Level((0, 0, 100, 100), obstacles=[s for s in shapes if s.is_valid and s.area > 0], on_bad_waypoint="warn")
+    """The shared random level, with a wall on the bounds outline (a seam)."""
+    return random_level(11, 24, margin=8, spread=5, size=(1, 7), extra=[shapely.box(0, 60, 3, 70)])
 
 
 def _same_graph(a, b) -> None:
