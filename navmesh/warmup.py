@@ -144,8 +144,11 @@ def _small_grid() -> Any:
 
 
 def _grid_paths(ctx: dict[str, Any]) -> None:
+    from navmesh.grid.search import jps_plus
+
     grid = _small_grid()
-    grid.find_path(0, grid.cell_id(5, 2))  # JPS+ over the map's jump table
+    grid.find_path(0, grid.cell_id(5, 2))  # A*: this small map's jump table picks it
+    jps_plus(grid, 0, grid.cell_id(5, 2))  # JPS+, find_path's search on maps of rooms and open ground
 
 
 def _grid_astar(ctx: dict[str, Any]) -> None:

@@ -25,62 +25,41 @@ from navmesh._kernels.signatures import njit, plain_arguments
 CELL_EPS = 1e-9  # grid-units margin so a segment on a cell border is listed in both cells
 
 
-@njit(cache=True, internal=True)
-def cell_of(x, y, grid):
-    """The cell holding (x, y), or -1 outside the grid."""
-    ox, oy, cs, nx, ny = grid[0], grid[1], grid[2], int(grid[3]), int(grid[4])
-    ix = math.floor((x - ox) / cs)
-    iy = math.floor((y - oy) / cs)
-    if ix < 0 or iy < 0 or ix >= nx or iy >= ny:
-        return -1
-    return iy * nx + ix
-
-
-@njit(cache=True, internal=True)
-def segment_cells(ax, ay, bx, by, grid, out):
-    """Cells a segment passes (column by column); writes ids into ``out``, returns the count
-    (-1 when they do not fit in ``out``: callers treat such a segment as blocked)."""
-    ox, oy, cs, nx, ny = grid[0], grid[1], grid[2], int(grid[3]), int(grid[4])
-    gx0, gy0 = (ax - ox) / cs, (ay - oy) / cs
-    gx1, gy1 = (bx - ox) / cs, (by - oy) / cs
-    if gx1 < gx0:
-        gx0, gx1, gy0, gy1 = gx1, gx0, gy1, gy0
-    i0 = max(0, math.floor(gx0 - CELL_EPS))
-    i1 = min(nx - 1, math.floor(gx1 + CELL_EPS))
-    n = 0
-    for ix in range(i0, i1 + 1):
-        xa = max(gx0, float(ix))
-        xb = min(gx1, float(ix + 1))
-        if gx1 > gx0:
-            ya = gy0 + (gy1 - gy0) * (xa - gx0) / (gx1 - gx0)
-            yb = gy0 + (gy1 - gy0) * (xb - gx0) / (gx1 - gx0)
-        else:
-            ya, yb = gy0, gy1
-        lo = max(0, math.floor(min(ya, yb) - CELL_EPS))
-        hi = min(ny - 1, math.floor(max(ya, yb) + CELL_EPS))
-        for iy in range(lo, hi + 1):
-            if n >= out.shape[0]:
-                return -1
-            out[n] = iy * nx + ix
-            n += 1
-    return n
-
-
 @njit(cache=True)
 def bucket_segments(segments, layer, grid, ptr, fill, items, item_base, write):
     """Count (``write`` False: ``fill[c]`` += 1 per segment passing cell ``c`` of ``layer``) or
     store (``write`` True: ``items[ptr[c] + fill[c]] = item_base + segment index``) the cells of
     ``segments`` (m, >= 4; columns x0, y0, x1, y1). Call once to count, take the cumulative sum
-    as ``ptr``, reset ``fill`` and call again to store."""
-    buf = np.empty(1 << 16, np.int64)
-    base = layer * int(grid[3]) * int(grid[4])
+    as ``ptr``, reset ``fill`` and call again to store.
+
+    A segment's cells are those of the column-by-column walk of
+    :func:`navmesh._kernels.walls.crossing` (each column's rows between where the segment enters
+    and leaves it, widened by ``CELL_EPS``), written here in the one loop that uses it rather
+    than as a helper compiled on its own."""
+    ox, oy, cs, nx, ny = grid[0], grid[1], grid[2], int(grid[3]), int(grid[4])
+    base = layer * nx * ny
     for e in range(segments.shape[0]):
-        n = segment_cells(segments[e, 0], segments[e, 1], segments[e, 2], segments[e, 3], grid, buf)
-        for j in range(n):
-            c = base + buf[j]
-            if write:
-                items[ptr[c] + fill[c]] = item_base + e
-            fill[c] += 1
+        gx0, gy0 = (segments[e, 0] - ox) / cs, (segments[e, 1] - oy) / cs
+        gx1, gy1 = (segments[e, 2] - ox) / cs, (segments[e, 3] - oy) / cs
+        if gx1 < gx0:
+            gx0, gx1, gy0, gy1 = gx1, gx0, gy1, gy0
+        i0 = max(0, math.floor(gx0 - CELL_EPS))
+        i1 = min(nx - 1, math.floor(gx1 + CELL_EPS))
+        for ix in range(i0, i1 + 1):
+            xa = max(gx0, float(ix))
+            xb = min(gx1, float(ix + 1))
+            if gx1 > gx0:
+                ya = gy0 + (gy1 - gy0) * (xa - gx0) / (gx1 - gx0)
+                yb = gy0 + (gy1 - gy0) * (xb - gx0) / (gx1 - gx0)
+            else:
+                ya, yb = gy0, gy1
+            lo = max(0, math.floor(min(ya, yb) - CELL_EPS))
+            hi = min(ny - 1, math.floor(max(ya, yb) + CELL_EPS))
+            for iy in range(lo, hi + 1):
+                c = base + iy * nx + ix
+                if write:
+                    items[ptr[c] + fill[c]] = item_base + e
+                fill[c] += 1
 
 
 @njit(cache=True)

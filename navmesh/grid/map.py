@@ -384,8 +384,8 @@ class GridMap:
     ) -> Path:
         """Least-cost path from ``start`` to ``goal`` by the fastest exact search for this map.
 
-        See :func:`navmesh.grid.search.find_path`: JPS+ over the cached jump table where Jump
-        Point Search applies (the table is built on the first call), octile A* elsewhere.
+        See :func:`navmesh.grid.search.find_path`: the search the cached jump table names where
+        Jump Point Search applies (JPS+ or A*, by the map's character), octile A* elsewhere.
         ``start`` and ``goal`` are cell ids, (col, row) pairs or world positions. A blocked
         start or goal moves to the nearest passable cell (``path.start_moved`` /
         ``path.goal_moved``) unless ``strict=True``.
@@ -401,8 +401,9 @@ class GridMap:
     def preprocess(self) -> JumpTable:
         """Build (once) and return the map's JPS+ jump table; later calls return the cached one.
 
-        Its ``build_seconds`` and ``nbytes`` report the cost. :meth:`find_path` builds it on its
-        first call anyway; call this at load time to keep that cost out of the first query.
+        Its ``build_seconds`` and ``nbytes`` report the cost, its ``method`` the search
+        :meth:`find_path` runs on this map. :meth:`find_path` builds it on its first call
+        anyway; call this at load time to keep that cost out of the first query.
 
         Raises
         ------

@@ -190,7 +190,9 @@ def jump_point_search(
     maps. It needs a map where every step costs its length times one constant: 8-connected,
     ``diagonal="no_corner_cutting"``, one multiplier for all passable cells, one region and no
     wrap-around. The returned path lists every cell (the straight runs between jump points are
-    filled in); ``expansions`` counts jump points.
+    filled in); ``expansions`` counts jump points. Each scan is a lookup in the map's jump table
+    (built on the first call and cached, as for :func:`jps_plus`), which gives exactly the
+    successors of scanning the cells one by one; so this and :func:`jps_plus` are one search.
 
     Parameters
     ----------
@@ -223,7 +225,7 @@ def jump_point_search(
     >>> round(path.cost, 4), len(path.nodes)
     (7.8284, 8)
     """
-    return _jump_search(grid, "jump_point_search", start, goal, None, max_expansions, allow_partial)
+    return _jump_search(grid, "jump_point_search", start, goal, max_expansions, allow_partial)
 
 
 def jps_plus(
@@ -236,10 +238,9 @@ def jps_plus(
 ) -> Path:
     """Jump Point Search over the map's precomputed jump table (JPS+): same paths, no scanning.
 
-    Builds the table on first use (:meth:`GridMap.preprocess`, cached on the map) and then
-    returns exactly what :func:`jump_point_search` returns, in far less time on maps with long
-    runs of open cells. Same parameters, requirements, result and errors as
-    :func:`jump_point_search`.
+    Builds the table on first use (:meth:`GridMap.preprocess`, cached on the map); the same
+    search as :func:`jump_point_search` (kept under both names). Same parameters, requirements,
+    result and errors as :func:`jump_point_search`.
 
     Examples
     --------
@@ -249,11 +250,11 @@ def jps_plus(
     >>> path.nodes.tolist() == jump_point_search(grid, (0, 1), (7, 1)).nodes.tolist()
     True
     """
-    return _jump_search(grid, "jps_plus", start, goal, True, max_expansions, allow_partial)
+    return _jump_search(grid, "jps_plus", start, goal, max_expansions, allow_partial)
 
 
 def _jump_search(
-    grid: GridMap, kind: str, start: Any, goal: Any, table: bool | None, max_expansions: Any, allow_partial: bool,
+    grid: GridMap, kind: str, start: Any, goal: Any, max_expansions: Any, allow_partial: bool,
     cells: tuple[int, int] | None = None,
 ) -> Path:
     a = grid.arrays
@@ -261,7 +262,7 @@ def _jump_search(
         raise InvalidOptionError(f"{kind} needs {a.jps_problem}; use grid_astar on this map")
     s, t = cells if cells is not None else cell_pair(grid, start, goal)
     budget = 0 if max_expansions is None else check_positive_int("max_expansions", max_expansions)
-    jumps = grid.preprocess().table if table else _NO_TABLE
+    jumps = grid.preprocess().table
     free = a.padded_free
     w = a.width
     pw = w + 2
@@ -278,12 +279,6 @@ def _jump_search(
     return _finish(grid, kind, s, t, status, nodes, points, cost, expansions, allow_partial)
 
 
-# typed like the jump table of maps under 32,768 cells a side (read-only int16), so plain JPS and
-# JPS+ share one compiled specialisation of the kernel
-_NO_TABLE = np.zeros((0, 8), dtype=np.int16)
-_NO_TABLE.flags.writeable = False
-
-
 def find_path(
     grid: GridMap,
     start: Any,
@@ -296,10 +291,15 @@ def find_path(
     """Least-cost path between two cells by the fastest exact search for the map.
 
     On maps that meet Jump Point Search's requirements (8-connected, no corner cutting, one
-    multiplier, one region, no wrap-around) this is :func:`jps_plus` (the jump table is built on
-    the first call and cached on the map); on every other map :func:`grid_astar`. Either way the
-    cost is optimal. Same parameters, result and errors as :func:`grid_astar`; ``expansions``
-    counts what the chosen search expands (jump points or cells).
+    multiplier, one region, no wrap-around) the first call builds the map's jump table
+    (:meth:`GridMap.preprocess`, cached on the map), which also measures how far jumps go, and
+    the search is the one its :attr:`~navmesh.grid.JumpTable.method` names: :func:`jps_plus` on
+    maps of rooms, corridors, cities or dense obstacles, :func:`grid_astar` on open maps
+    sprinkled with a few small obstacles, where JPS barely jumps (see
+    :mod:`navmesh.grid.preprocess`). On every other map it is :func:`grid_astar`. Either way the
+    cost is optimal. Same parameters, result and errors as
+    :func:`grid_astar`; ``expansions`` counts what the chosen search expands (jump points or
+    cells).
 
     Unlike the individual searches, a start or goal in a blocked cell is not an error: it moves
     to the nearest passable cell and the path says so (``start_moved`` / ``goal_moved``), the
@@ -323,10 +323,10 @@ def find_path(
         raise InvalidOptionError(f"strict={strict!r} is not valid; expected True or False")
     s, s_moved = resolve(grid, "start", start, strict=bool(strict))
     t, t_moved = resolve(grid, "goal", goal, strict=bool(strict))
-    if grid.arrays.jps_problem:
+    if grid.arrays.jps_problem or grid.preprocess().method == "astar":
         path = _best_first(grid, "find_path", start, goal, grid.arrays.hscale, max_expansions, allow_partial, (s, t))
     else:
-        path = _jump_search(grid, "find_path", start, goal, True, max_expansions, allow_partial, (s, t))
+        path = _jump_search(grid, "find_path", start, goal, max_expansions, allow_partial, (s, t))
     if s_moved or t_moved:
         path = Path(path.nodes, path.points, path.cost, path.expansions, path.partial, s_moved, t_moved)
     return path

@@ -3,13 +3,16 @@
 
 How
 ---
-The changed obstacle grown by 1.5 agent radii (the *zone*) holds every place whose walkability
-changes (the obstacle inflated by the radius, and where it meets other obstacles, the corners
-their merged inflation fills). The polygons of the old mesh that meet the zone (closed sets: touching counts), or come
-within ``margin`` of it, are the *touched* polygons. The region to re-mesh is their union plus
-the zone, cut to the new level's free space; the free space is computed from the level's bounds
-and only the obstacles close enough to the zone to shape it (within three agent radii), by the
-build's own :func:`~navmesh.polymesh.build.free_space`. The region is triangulated and merged
+The *zone* holds every place whose walkability changes: the changed obstacle grown by 1.5 agent
+radii (the obstacle inflated by the radius, and where it meets other obstacles, the corners their
+merged inflation fills), and, as the build merges touching obstacles and inflates each group's
+outline as one, wherever the outline of the changed obstacle's group moves (the free space near
+the change before and after it differ there). The polygons of the old mesh that meet the zone
+(closed sets: touching counts), or come within ``margin`` of it, are the *touched* polygons. The
+region to re-mesh is their union plus the zone, cut to the new level's free space; the free space
+is computed from the level's bounds and only the obstacles close enough to shape it (within three
+agent radii, with the groups they belong to), by the build's own
+:func:`~navmesh.polymesh.build.free_space`. The region is triangulated and merged
 by the build's pipeline (:func:`~navmesh.polymesh.build.convex_cover`), and the new polygons
 replace the touched ones; every other polygon keeps its vertex coordinates, its tag and its
 order (ids shift down past removed polygons; new polygons come last).
@@ -132,16 +135,19 @@ def _remesh(mesh: PolyMesh, level: Level, changed: shapely.Polygon, margin: floa
     """``mesh`` re-meshed around ``changed`` (an obstacle added to or removed from ``level``)."""
     r, join = mesh.agent_radius, mesh.join
     tol = snap_tolerance(level)
-    # where walkability may change: the obstacle inflated by the radius, and a little more, as
-    # a mitre join of merged obstacles reaches past the union of their own inflations (up to
-    # r * sqrt(2) from them, where they meet)
+    # the free space near the change before and after it, from only the obstacles close enough
+    # to shape it. Walkability changes within the obstacle inflated by the radius (the zone),
+    # and, as the build merges touching obstacles before inflating them, wherever the merged
+    # outline of the obstacles around the changed one moves: the two free spaces differ there
+    before, local = (_free_near(lv, changed, r, join, tol) for lv in (mesh.level, level))
     zone = shapely.buffer(changed, _GROW * r) if r > 0 else changed
+    if r > 0:
+        moved = shapely.get_parts(shapely.difference(shapely.symmetric_difference(before, local), zone))
+        # areas only: lines and slivers thinner than the snap tolerance are rounding, not change
+        size = np.sqrt(shapely.area(level.bounds))
+        zone = shapely.union_all([zone, *moved[shapely.area(moved) > tol * size]])
     reach = zone if margin == 0 else shapely.buffer(zone, margin)
     touched, shapes = _touched(mesh, reach)
-    # the new free space near the zone: only obstacles close enough to shape it
-    obstacles = np.asarray(level.obstacles, dtype=object)
-    near = obstacles[shapely.dwithin(obstacles, changed, _REACH * r + tol)] if len(obstacles) else obstacles
-    local = free_space(Level(level.bounds, obstacles=tuple(near)), agent_radius=r, join=join)
     region = shapely.intersection(local, shapely.union_all(np.concatenate([shapes, [zone]])))
     xy_n, ptr_n, idx_n, tags_n = convex_cover(region, level, tol=tol, agent_radius=r)
     spliced = _splice(mesh, touched, xy_n, ptr_n, idx_n, tags_n, tol)
@@ -153,6 +159,23 @@ def _remesh(mesh: PolyMesh, level: Level, changed: shapely.Polygon, margin: floa
     xy, indices = split_pinches(xy, indptr, indices, nbr, twins)
     return PolyMesh(xy, indptr, indices, nbr, tags=tags[:, 0], tag_names=names, agent_radius=r, level=level,
                     join=join, body_tags=tags[:, 1] if r > 0 else None)
+
+
+def _free_near(level: Level, changed: shapely.Polygon, r: float, join: Any, tol: float) -> shapely.Geometry:
+    """The free space of ``level`` shaped by its obstacles within ``_REACH`` radii of ``changed``
+    and every obstacle touching or overlapping those, transitively: the build merges such a group
+    and inflates its outline as one, so each member can move the group's outline (a level whose
+    walls all touch is one group: its update costs about a rebuild's free space)."""
+    obstacles = np.asarray(level.obstacles, dtype=object)
+    if not len(obstacles):
+        return free_space(level, agent_radius=r, join=join)
+    take = shapely.dwithin(obstacles, changed, _REACH * r + tol)
+    tree, frontier = shapely.STRtree(obstacles), np.flatnonzero(take)
+    while len(frontier):
+        _, hit = tree.query(obstacles[frontier], predicate="intersects")
+        frontier = np.unique(hit[~take[hit]])
+        take[frontier] = True
+    return free_space(Level(level.bounds, obstacles=tuple(obstacles[take])), agent_radius=r, join=join)
 
 
 def _touched(mesh: PolyMesh, reach: shapely.Geometry) -> tuple[NDArray[np.bool_], NDArray[np.object_]]:

@@ -138,6 +138,21 @@ def test_removing_any_obstacle_equals_a_rebuild(case, rnd, data):
     _kept_in_order(mesh, opened, level.obstacles[i])
 
 
+def test_removing_a_member_of_a_merged_group_equals_a_rebuild():
+    """The build merges touching obstacles and inflates each group's outline as one: removing a
+    member moves the group's outline away from the member too (found by hypothesis: a triangle
+    and two boxes touching at corners; obstacle 4 touches obstacle 5, which touches the triangle)."""
+    import random
+
+    obstacles = [[(5, 13), (7, 13.5), (5.7, 15)], [(2, 1), (2, 2), (1, 2), (1, 1)], [(6, 14), (6, 15), (2, 15), (2, 14)],
+                 [(2, 1), (2, 2), (1, 2), (1, 1)], [(4, 12), (4, 13), (3, 13), (3, 12)], [(5, 13), (5, 14), (4, 14), (4, 13)]]
+    mesh = with_obstacle(build_navmesh(Level.rectangle(20, 20, obstacles=obstacles), agent_radius=0.3),
+                         [(1, 0), (1, 0.143), (0, 0.143), (0, 0)])
+    for i in range(len(mesh.level.obstacles)):
+        opened = without_obstacle(mesh, i)
+        _same_as_rebuild(opened, build_navmesh(opened.level, agent_radius=0.3), random.Random(i))
+
+
 def _big_level() -> Level:
     rng = np.random.default_rng(3)
     obstacles = []
