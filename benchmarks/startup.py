@@ -7,7 +7,9 @@ Run with ``python -m benchmarks.startup`` from the project root (``--no-demo`` s
 1. ``import navmesh`` + ``warm_up(parts)`` for each part alone and for all parts, cold (an empty
    numba cache in a temporary ``NUMBA_CACHE_DIR``: what a fresh installation pays once) and warm
    (the same cache again: every later program start). Wall seconds, and the CPU seconds (user +
-   sys) of the process, which stay meaningful on a loaded machine.
+   sys) of the process and of the helper processes a cold ``warm_up`` compiles in (one process
+   per core), which stay meaningful on a loaded machine. With ``--serial``, also all parts
+   compiled in one process (warm_up's steps called one after the other: the summed compile cost).
 2. ``python -m demo_game --frames 1 --startup-report`` under Xvfb, cold once and warm three
    times (the median is printed): seconds from the process start to the loading view's first
    frame, to the first interactive frame (the first frame the RTS view draws and takes input in)
@@ -54,6 +56,17 @@ t1 = time.perf_counter()
 navmesh.warm_up(sys.argv[1].split(","))
 t2 = time.perf_counter()
 print(json.dumps({"import": t1 - t0, "warm_up": t2 - t1}))
+"""
+
+SERIAL = """
+import json, sys, time
+import navmesh.warmup as w
+t0 = time.perf_counter()
+for part in sys.argv[1].split(","):
+    ctx = {}
+    for _, work in w._STEPS[part]:
+        work(ctx)
+print(json.dumps({"import": 0.0, "warm_up": time.perf_counter() - t0}))
 """
 
 KERNELS = """
@@ -131,12 +144,13 @@ def run(args: list[str], cache: str, *, env: dict[str, str] | None = None, timeo
     return done.stdout, wall, _child_cpu() - cpu0
 
 
-def warm_up_figures(parts: tuple[str, ...]) -> dict[str, Any]:
-    """Cold and warm import + warm_up of ``parts`` in fresh processes."""
+def warm_up_figures(parts: tuple[str, ...], *, serial: bool = False) -> dict[str, Any]:
+    """Cold and warm import + warm_up of ``parts`` in fresh processes (``serial``: the steps
+    called in one process, no helper processes)."""
     with tempfile.TemporaryDirectory(prefix="navmesh-numba-") as cache:
         out: dict[str, Any] = {}
         for kind in ("cold", "warm"):
-            stdout, wall, cpu = run([sys.executable, "-c", WARM_UP, ",".join(parts)], cache)
+            stdout, wall, cpu = run([sys.executable, "-c", SERIAL if serial else WARM_UP, ",".join(parts)], cache)
             inner = json.loads(stdout.strip().splitlines()[-1])
             out[kind] = {"wall": wall, "cpu": cpu, **inner}
         return out
@@ -225,6 +239,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-demo", action="store_true", help="skip the demo start-up figures")
     p.add_argument("--no-single", action="store_true", help="only all parts together (skip part by part)")
     p.add_argument("--no-warm-up", action="store_true", help="skip the import + warm_up figures")
+    p.add_argument("--serial", action="store_true",
+                   help="also compile all parts in one process (the summed cost, without helper processes)")
     p.add_argument("--kernels", type=int, default=0, metavar="N",
                    help="also list the N costliest kernel compilations of a cold warm_up of all parts")
     args = p.parse_args(argv)
@@ -233,11 +249,15 @@ def main(argv: list[str] | None = None) -> int:
     groups = [] if args.no_single or args.no_warm_up else [(part,) for part in args.parts]
     groups += [] if args.no_warm_up else [tuple(DEMO_PARTS), tuple(PARTS)]
     if groups:
-        print("\nimport navmesh + warm_up(parts), fresh process each   cold = empty numba cache")
+        print(f"\nimport navmesh + warm_up(parts), fresh process each   cold = empty numba cache; CPU = the "
+              f"process and its helper processes ({min(os.cpu_count() or 1, 4)} compiling processes at most)")
         print(f"{'parts':<34}{'cold wall':>10}{'cold CPU':>10}{'warm wall':>10}{'warm CPU':>10}")
+    if args.serial and not args.no_warm_up:
+        groups.append(("serial",))
     for group in groups:
-        f = warm_up_figures(group)
+        f = warm_up_figures(PARTS, serial=True) if group == ("serial",) else warm_up_figures(group)
         label = "all" if group == PARTS else ("the demo's: " + ",".join(group) if group == DEMO_PARTS else group[0])
+        label = "all, one process (no helpers)" if group == ("serial",) else label
         print(f"{label:<34}{f['cold']['wall']:>9.1f}s{f['cold']['cpu']:>9.1f}s"
               f"{f['warm']['wall']:>9.2f}s{f['warm']['cpu']:>9.2f}s", flush=True)
     if not args.no_demo:

@@ -27,13 +27,16 @@ make its :class:`KernelLoader` before its first frame.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
-from typing import Any, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 from navmesh.errors import InvalidOptionError
-from navmesh.warmup_helpers import Helper, start_helpers
 from navmesh.warmup_record import CompiledParts
+
+if TYPE_CHECKING:
+    from navmesh.warmup_helpers import Helper, Session
 
 __all__ = ["warm_up", "warm_up_steps", "KernelLoader", "PARTS"]
 
@@ -58,35 +61,67 @@ Step = tuple[str, str, Callable[[dict[str, Any]], None]]
 # game's own calls need are compiled; ``ctx`` carries what a part's earlier steps built.
 
 
-def _wp_graph(ctx: dict[str, Any]) -> None:
-    from navmesh.level import Level
-    from navmesh.terrain import TerrainRegion
-    from navmesh.waypoints.build import build_waypoint_graph
+def _wp_nav(ctx: dict[str, Any]) -> Any:
+    """The waypoint part's graph with terrain (built once per context)."""
+    if "nav" not in ctx:
+        from navmesh.level import Level
+        from navmesh.terrain import TerrainRegion
+        from navmesh.waypoints.build import build_waypoint_graph
 
-    swamp = TerrainRegion([(0, 0), (4, 0), (4, 3), (0, 3)], "swamp")
-    level = Level.rectangle(12, 10, obstacles=[[(5, 2), (7, 2), (7, 8), (5, 8)]], terrain=[swamp])
-    ctx["nav"] = build_waypoint_graph(level, corners=True, agent_radius=0.25, fill_spacing=3.0)
-    # uniform ground takes NavQuery's one-call road (its own kernel), terrain the general one
-    plain = Level.rectangle(12, 10, obstacles=[[(5, 2), (7, 2), (7, 8), (5, 8)]])
-    ctx["plain"] = build_waypoint_graph(plain, corners=True, agent_radius=0.25, fill_spacing=3.0)
+        swamp = TerrainRegion([(0, 0), (4, 0), (4, 3), (0, 3)], "swamp")
+        level = Level.rectangle(12, 10, obstacles=[[(5, 2), (7, 2), (7, 8), (5, 8)]], terrain=[swamp])
+        ctx["nav"] = build_waypoint_graph(level, corners=True, agent_radius=0.25, fill_spacing=3.0)
+    return ctx["nav"]
+
+
+def _wp_plain(ctx: dict[str, Any]) -> Any:
+    """The waypoint part's graph on uniform ground: NavQuery's one-call road (its own kernel)."""
+    if "plain" not in ctx:
+        from navmesh.level import Level
+        from navmesh.waypoints.build import build_waypoint_graph
+
+        plain = Level.rectangle(12, 10, obstacles=[[(5, 2), (7, 2), (7, 8), (5, 8)]])
+        ctx["plain"] = build_waypoint_graph(plain, corners=True, agent_radius=0.25, fill_spacing=3.0)
+    return ctx["plain"]
+
+
+def _wp_query(ctx: dict[str, Any]) -> Any:
+    """A NavQuery with a terrain profile on :func:`_wp_nav`'s graph."""
+    if "query" not in ctx:
+        from navmesh.terrain import CostProfile
+        from navmesh.waypoints.query import NavQuery
+
+        ctx["query"] = NavQuery(_wp_nav(ctx), CostProfile("warm", multipliers={"swamp": 2.0}))
+    return ctx["query"]
+
+
+def _wp_graph(ctx: dict[str, Any]) -> None:
+    _wp_nav(ctx)
+    _wp_plain(ctx)
 
 
 def _wp_paths(ctx: dict[str, Any]) -> None:
-    from navmesh.terrain import CostProfile
     from navmesh.waypoints.query import NavQuery
 
-    for profile in (None, CostProfile("warm", multipliers={"swamp": 2.0})):
-        query = NavQuery(ctx["nav"], profile)
+    for query in (NavQuery(_wp_nav(ctx)), _wp_query(ctx)):
         for refine in ("any_angle", "smooth", "none"):
             query.find_path((1, 1), (11, 9), refine=refine)
-        ctx["query"] = query
-    NavQuery(ctx["plain"]).find_path((1, 1), (11, 9))
+    NavQuery(_wp_plain(ctx)).find_path((1, 1), (11, 9))
 
 
-def _wp_batch(ctx: dict[str, Any]) -> None:
-    query = ctx["query"]
-    query.find_paths([(1, 1), (2, 9)], [(11, 9), (11, 1)])
-    search = query.start_search((1, 1), (11, 9))
+def _wp_joins(ctx: dict[str, Any]) -> None:
+    # how a position joins the waypoints it sees: every query's first kernel, on its own
+    from navmesh.waypoints.query import NavQuery
+
+    NavQuery(_wp_nav(ctx)).snap((1, 1))
+
+
+def _wp_group(ctx: dict[str, Any]) -> None:
+    _wp_query(ctx).find_paths([(1, 1), (2, 9)], [(11, 9), (11, 1)])
+
+
+def _wp_sliced(ctx: dict[str, Any]) -> None:
+    search = _wp_query(ctx).start_search((1, 1), (11, 9))
     while not search.advance(4):
         pass
     search.result()
@@ -96,7 +131,7 @@ def _wp_graph_searches(ctx: dict[str, Any]) -> None:
     from navmesh.search import astar
     from navmesh.tracing import search_trace
 
-    graph = ctx["nav"].graph
+    graph = _wp_nav(ctx).graph
     astar(graph, 0, graph.n_nodes - 1)
     for algorithm in ("astar", "dijkstra", "bfs", "dfs", "bellman_ford"):
         search_trace(graph, 0, graph.n_nodes - 1, algorithm=algorithm)
@@ -152,14 +187,21 @@ def _flowfield(ctx: dict[str, Any]) -> None:
     field.next_cell(np.array([0, 1]))
 
 
-def _followers(ctx: dict[str, Any]) -> None:
-    from navmesh.level import Level
-    from navmesh.steering import PathFollower
-    from navmesh.waypoints.build import build_waypoint_graph
+def _steer_nav(ctx: dict[str, Any]) -> Any:
+    """The steering part's waypoint graph (built once per context)."""
+    if "steer_nav" not in ctx:
+        from navmesh.level import Level
+        from navmesh.waypoints.build import build_waypoint_graph
 
-    level = Level.rectangle(12, 10, obstacles=[[(5, 2), (7, 2), (7, 8), (5, 8)]])
-    nav = build_waypoint_graph(level, corners=True, agent_radius=0.25)
-    ctx["nav"] = nav
+        level = Level.rectangle(12, 10, obstacles=[[(5, 2), (7, 2), (7, 8), (5, 8)]])
+        ctx["steer_nav"] = build_waypoint_graph(level, corners=True, agent_radius=0.25)
+    return ctx["steer_nav"]
+
+
+def _followers(ctx: dict[str, Any]) -> None:
+    from navmesh.steering import PathFollower
+
+    nav = _steer_nav(ctx)
     for mode in ("straight", "hermite"):
         follower = PathFollower([[1, 1], [4, 9], [11, 9]], 5.0, mode=mode, navmap=nav, radius=0.25)
         follower.update(0.1)
@@ -167,19 +209,26 @@ def _followers(ctx: dict[str, Any]) -> None:
         follower.update(0.1)
 
 
-def _crowds(ctx: dict[str, Any]) -> None:
+def _crowd_runs(world: Any, starts: list[list[float]], goal: list[float], shared: int) -> None:
     from navmesh.steering import Crowd
 
-    # on the graph the goal lies behind the wall: each unit's own sliced search, and (a group of
-    # at least shared_search_min units) one route tree from the goal that the units join in sight
-    for world, starts, goal, shared in ((ctx["nav"], [[1.0, 5.0], [1.0, 6.0]], [11.0, 5.0], 4),
-                                        (ctx["nav"], [[1.0, 5.0], [1.0, 6.0]], [11.0, 5.0], 2),
-                                        (_small_grid(), [[0.5, 0.5], [0.5, 1.5]], [5.5, 2.5], 4)):
-        crowd = Crowd(world, shared_search_min=shared)
-        ids = crowd.add(starts, radius=0.2, speed=4.0)
-        crowd.move_to(ids, goal)
-        for _ in range(3):
-            crowd.update(1 / 60)
+    crowd = Crowd(world, shared_search_min=shared)
+    ids = crowd.add(starts, radius=0.2, speed=4.0)
+    crowd.move_to(ids, goal)
+    for _ in range(3):
+        crowd.update(1 / 60)
+
+
+def _crowds_on_grids(ctx: dict[str, Any]) -> None:
+    # the crowd's own kernels (steering, walls), without the waypoint searches
+    _crowd_runs(_small_grid(), [[0.5, 0.5], [0.5, 1.5]], [5.5, 2.5], 4)
+
+
+def _crowds_on_graphs(ctx: dict[str, Any]) -> None:
+    # the goal lies behind the wall: each unit's own sliced search, and (a group of at least
+    # shared_search_min units) one route tree from the goal that the units join in sight
+    for shared in (4, 2):
+        _crowd_runs(_steer_nav(ctx), [[1.0, 5.0], [1.0, 6.0]], [11.0, 5.0], shared)
 
 
 def _mesh(ctx: dict[str, Any]) -> None:
@@ -201,15 +250,39 @@ def _mesh(ctx: dict[str, Any]) -> None:
 _STEPS: dict[str, tuple[tuple[str, Callable[[dict[str, Any]], None]], ...]] = {
     "waypoints": (
         ("waypoint graph", _wp_graph),
+        ("waypoint joins", _wp_joins),
+        ("sliced paths", _wp_sliced),
         ("waypoint paths", _wp_paths),
-        ("group and sliced paths", _wp_batch),
+        ("group paths", _wp_group),
         ("graph searches", _wp_graph_searches),
     ),
     "grid": (("grid paths", _grid_paths), ("grid A*", _grid_astar), ("first steps", _grid_first_step)),
     "jps": (("jump point search", _jps),),
     "flowfield": (("flow field", _flowfield),),
-    "steering": (("path followers", _followers), ("crowds", _crowds)),
+    "steering": (("path followers", _followers), ("crowds on graphs", _crowds_on_graphs),
+                 ("crowds on grids", _crowds_on_grids)),
     "mesh": (("navigation mesh", _mesh),),
+}
+
+# Steps whose kernels call (or are) kernels that other steps compile: with several processes
+# compiling, a worker takes such a step after those when another step is ready.
+_NEEDS: dict[str, tuple[str, ...]] = {
+    "sliced paths": ("waypoint joins",),
+    "waypoint paths": ("waypoint joins",),
+    "group paths": ("waypoint paths",),
+    "jump point search": ("grid paths",),
+    "path followers": ("waypoint paths",),
+    "crowds on grids": ("flow field",),
+    "crowds on graphs": ("waypoint joins", "sliced paths", "graph searches", "crowds on grids"),
+}
+
+# Cold compile CPU seconds of each step after the steps it needs (measured with
+# ``python -m benchmarks.startup --kernels``; they only share the steps between processes).
+_COST: dict[str, float] = {
+    "kernel cache": 0.5, "waypoint graph": 0.4, "waypoint joins": 9.0, "sliced paths": 5.0, "waypoint paths": 11.0,
+    "group paths": 0.2, "graph searches": 5.5, "grid paths": 8.0, "grid A*": 2.0, "first steps": 1.5,
+    "jump point search": 0.2, "flow field": 2.5, "path followers": 0.5, "crowds on grids": 10.0,
+    "crowds on graphs": 2.5, "navigation mesh": 20.0,
 }
 
 
@@ -249,22 +322,53 @@ def _plan(parts: list[str]) -> list[Step]:
     return [("navmesh", "kernel cache", _probe)] + [(part, label, work) for part in parts for label, work in _STEPS[part]]
 
 
-def serve(parts: str, owned: str) -> None:
-    """The helper process: run the steps of the ``owned`` parts among ``parts`` (both
-    comma-separated) and print each one's index in the plan of ``parts`` when done."""
-    ctx: dict[str, Any] = {}
-    mine = set(owned.split(","))
-    plan = _plan(parts.split(","))
-    record = CompiledParts(PARTS)
-    for index, (part, _, work) in enumerate(plan):
-        if part not in mine:
-            continue
-        if index > 0 and plan[index - 1][0] != part:
-            ctx.clear()
-        work(ctx)
-        if index + 1 == len(plan) or plan[index + 1][0] != part:
-            record.add(part)
-        print(index, flush=True)
+def _plan_needs(plan: list[Step]) -> tuple[dict[int, list[int]], list[float]]:
+    """For each step of ``plan``, the steps it needs (see ``_NEEDS``), and every step's cost."""
+    where = {label: i for i, (_, label, _) in enumerate(plan)}
+    needs = {i: [where[n] for n in _NEEDS.get(label, ()) if n in where] for i, (_, label, _) in enumerate(plan)}
+    return {i: n for i, n in needs.items() if n}, [_COST.get(label, 1.0) for _, label, _ in plan]
+
+
+def _work(plan: list[Step], session: Session, worker: int, ctxs: dict[str, dict[str, Any]],
+          ran: set[int], seconds: dict[str, float] | None = None) -> None:
+    """Run, as ``worker`` of ``session``, the steps this worker claims until every step is
+    claimed; each finished step is marked done (its kernels are in numba's cache)."""
+    from navmesh.warmup_helpers import worker_order
+
+    order = worker_order(session.steps, session.costs, worker, session.workers)
+    while (index := session.next_step(order, worker)) is not None:
+        part, _, work = plan[index]
+        t0 = time.perf_counter()
+        work(ctxs.setdefault(part, {}))
+        if seconds is not None:
+            seconds[part] = seconds.get(part, 0.0) + time.perf_counter() - t0
+        ran.add(index)
+        session.finish(index)
+
+
+def serve(parts: str, folder: str, worker: str) -> None:
+    """A helper process: work as ``worker`` (a number) in the parallel warm-up whose shared
+    folder is ``folder``, over the plan of ``parts`` (comma-separated)."""
+    from navmesh.warmup_helpers import Session
+    from navmesh.warmup_lock import compile_locks
+
+    session = Session(folder)
+    with compile_locks(session.locks):
+        _work(_plan(parts.split(",")), session, int(worker), {}, set())
+
+
+def _start_session(plan: list[Step], todo: list[int], parts: list[str], helpers: int,
+                   first: int) -> tuple[Session, list[Helper]] | None:
+    """A parallel warm-up of the steps ``todo`` with ``helpers`` helper processes numbered from
+    ``first`` (worker 0 is the calling process when ``first`` is 1); None when there is nothing
+    to share."""
+    from navmesh.warmup_helpers import Helper, Session
+
+    if helpers < 1 or not todo:
+        return None
+    needs, costs = _plan_needs(plan)
+    session = Session.create(todo, needs, costs, helpers + first)
+    return session, [Helper(parts, session, k) for k in range(first, first + helpers)]
 
 
 def _compile_counter() -> Any:
@@ -335,7 +439,9 @@ class KernelLoader:
         self.done = 0
         self.closed = False
         self._ctx: dict[str, Any] = {}
-        self._owner: dict[str, Helper] = {}
+        self._session: Session | None = None
+        self._helpers: list[Helper] = []
+        self._fallback = False  # a helper failed: this process compiles what is left
         self._record: CompiledParts | None = None
         self._recorded: set[str] = set()
         self._seen: Any = None
@@ -370,13 +476,24 @@ class KernelLoader:
         indices = self._indices(parts)
         if self.done == 0:
             return 0
-        count = 0
-        for i in indices:
-            part = self.plan[i][0]
-            helper = self._owner.get(part)
-            if i < self.done or part in self._recorded or (helper is not None and i in helper.done):
-                count += 1
-        return count
+        session = self._session
+        return sum(1 for i in indices if i < self.done or self.plan[i][0] in self._recorded
+                   or (session is not None and i in session.steps and session.is_done(i)))
+
+    def _waiting(self, index: int) -> bool:
+        """Whether step ``index`` waits for a helper process compiling it (False when it is done,
+        or when its helper, or every helper, has stopped without it: this process compiles it)."""
+        session = self._session
+        if session is None or self._fallback or index not in session.steps or session.is_done(index):
+            return False
+        for helper in self._helpers:
+            helper.failed()  # a failure is reported once, on the navmesh logger
+        owner = session.claimed_by(index)
+        helpers = {h.worker: h for h in self._helpers}
+        if not any(h.running() for h in self._helpers) or (owner in helpers and not helpers[owner].running()):
+            self._fallback = True
+            return False
+        return True
 
     def loaded(self, parts: Iterable[str]) -> bool:
         """Whether every step of ``parts`` has run in this process (their kernels are loaded)."""
@@ -389,8 +506,7 @@ class KernelLoader:
             return False
         index = self.done
         part, _, work = self.plan[index]
-        helper = self._owner.get(part)
-        if helper is not None and not helper.has(index):
+        if self._waiting(index):
             time.sleep(0.002)  # keep a frame's worth of calls from spinning a core
             return False
         if self._seen is None:
@@ -401,7 +517,13 @@ class KernelLoader:
         if index > 0 and self.plan[index - 1][0] != part:
             self._ctx.clear()
         before = self._seen.count
-        work(self._ctx)
+        if self._fallback and self._session is not None:
+            from navmesh.warmup_lock import compile_locks
+
+            with compile_locks(self._session.locks):  # helpers still alive compile beside this one
+                work(self._ctx)
+        else:
+            work(self._ctx)
         self.done += 1
         if index == 0:
             self._record = CompiledParts(PARTS)
@@ -410,11 +532,14 @@ class KernelLoader:
             if part not in self._recorded and self._record is not None:
                 self._record.add(part)
                 self._recorded.add(part)
-        if self.background and self._record is not None and self._record.jit and not self._owner \
+        if self.background and self._record is not None and self._record.jit and self._session is None \
                 and self._seen.count > before and not self.finished:
-            remaining = [p for p in dict.fromkeys(p for p, _, _ in self.plan[self.done:]) if p not in self._recorded]
-            if remaining:
-                self._owner = start_helpers(self.parts, remaining)
+            from navmesh.warmup_helpers import MAX_WORKERS, cores
+
+            todo = [i for i in range(self.done, self.total) if self.plan[i][0] not in self._recorded]
+            started = _start_session(self.plan, todo, self.parts, min(cores(), MAX_WORKERS, len(todo)), 0)
+            if started is not None:
+                self._session, self._helpers = started
         if self.finished:
             self.close()
         return True
@@ -426,8 +551,10 @@ class KernelLoader:
 
             event.unregister("numba:compile", self._seen)
             self._seen = None
-        for helper in set(self._owner.values()):
+        for helper in self._helpers:
             helper.stop()
+        if self._session is not None:
+            self._session.remove()
         self.closed = True
 
 
@@ -445,10 +572,12 @@ def warm_up_steps(parts: Iterable[str] = PARTS, *, background: bool = True) -> I
     background : bool
         Keep every step short (default): steps run here while they only load kernels from
         numba's cache; from the first step that really compiles, helper processes (fresh Python
-        interpreters, up to one per core and at most three, sharing the parts) compile the rest
+        interpreters, one per core and at most four, sharing the steps so that no kernel is
+        compiled twice, see :mod:`navmesh.warmup_helpers`) compile the rest
         into the cache while each ``next()`` here returns at once, and this process loads each
         step's kernels when its helper has finished it. With False
-        (or when the helper cannot start) every step compiles here, and one step can take seconds.
+        (or when a helper cannot start or fails: logged on the ``navmesh`` logger) the steps
+        compile here, and one step can take seconds.
 
     Yields
     ------
@@ -487,8 +616,15 @@ def warm_up(
 
     Each part runs a few tiny representative calls through the public API, so exactly the kernel
     specialisations a game's own calls need are compiled. Call it once at load time; afterwards
-    the first search of each kind costs what every later one does. All in this thread: for a
+    the first search of each kind costs what every later one does. Blocks this thread: for a
     loading screen that keeps drawing, drive :func:`warm_up_steps` instead.
+
+    When parts are not compiled yet (no record of them beside numba's cache), helper processes
+    (one per core beside this one, at most four processes in all) compile some of the steps
+    while this process compiles the others; a kernel that two steps share is compiled once, by
+    the first process to reach it, and loaded from the cache by the others
+    (:mod:`navmesh.warmup_helpers`). This process then loads what the helpers compiled. A helper
+    that fails is reported on the ``navmesh`` logger and its steps are compiled here.
 
     Parameters
     ----------
@@ -506,8 +642,8 @@ def warm_up(
     Returns
     -------
     dict of str to float
-        Seconds spent on each part (a few seconds on a fresh installation, well under one
-        second when the cache is warm).
+        Seconds this process spent on each part, waiting for helper processes included (a few
+        seconds on a fresh installation, well under one second when the cache is warm).
 
     Raises
     ------
@@ -523,19 +659,40 @@ def warm_up(
     wanted = _check_parts(parts)
     if progress is not None and not callable(progress):
         raise InvalidOptionError(f"progress={_describe(progress)} is not valid; expected a callable or None")
-    seconds: dict[str, float] = {}
-    record: CompiledParts | None = None
-    for done, part in enumerate(wanted):
-        logger.info("navmesh warm-up: %s (%d of %d)", part, done + 1, len(wanted))
-        if progress is not None:
-            progress(part, done, len(wanted))
-        t0 = time.perf_counter()
-        ctx: dict[str, Any] = {}
-        for _, work in _STEPS[part]:
-            work(ctx)
-        seconds[part] = time.perf_counter() - t0
-        record = record or CompiledParts(PARTS)
-        record.add(part)
+    from navmesh.warmup_helpers import MAX_WORKERS, cores
+    from navmesh.warmup_lock import compile_locks
+
+    seconds = dict.fromkeys(wanted, 0.0)
+    record = CompiledParts(PARTS)
+    plan = _plan(wanted)
+    recorded = record.parts()
+    todo = [i for i, (part, _, _) in enumerate(plan) if i > 0 and part not in recorded]
+    started = _start_session(plan, todo, wanted, min(cores(), MAX_WORKERS, len(todo)) - 1, 1) if record.jit else None
+    ctxs: dict[str, dict[str, Any]] = {}
+    ran: set[int] = {0}  # the probe of the kernel cache: a loader's first step, not needed here
+    try:
+        with compile_locks(started[0].locks) if started is not None else contextlib.nullcontext():
+            for done, part in enumerate(wanted):
+                logger.info("navmesh warm-up: %s (%d of %d)", part, done + 1, len(wanted))
+                if progress is not None:
+                    progress(part, done, len(wanted))
+                if done == 0 and started is not None:  # this process is worker 0 beside the helpers
+                    _work(plan, started[0], 0, ctxs, ran, seconds)
+                    for helper in started[1]:
+                        helper.failed()  # a failure is reported (its steps are compiled here below)
+                t0 = time.perf_counter()
+                for index, (step_part, _, work) in enumerate(plan):
+                    if step_part == part and index not in ran:
+                        work(ctxs.setdefault(part, {}))
+                        ran.add(index)
+                seconds[part] += time.perf_counter() - t0
+                record.add(part)
+    finally:
+        if started is not None:
+            for helper in started[1]:
+                helper.failed()
+                helper.stop()
+            started[0].remove()
     logger.info("navmesh warm-up done in %.2f s", sum(seconds.values()))
     if progress is not None:
         progress("", len(wanted), len(wanted))

@@ -1,30 +1,148 @@
-"""Helper processes that compile navmesh's kernels into numba's on-disk cache while a game's
-loading screen keeps drawing (used by :mod:`navmesh.warmup`).
+"""Compile navmesh's kernels in several processes at once, each kernel once (used by
+:mod:`navmesh.warmup`).
 
-Each helper is a fresh interpreter running :func:`navmesh.warmup.serve` for some parts; it prints
-the index of each finished step on its stdout, and this process then only loads those kernels.
+A parallel warm-up shares a temporary folder between its processes (:class:`Session`): the steps
+still to compile, who claimed which step, which steps are finished (their kernels are then in
+numba's on-disk cache), the compile locks of :mod:`navmesh.warmup_lock` and each helper's error
+output. Every worker (a helper process, and the calling process in :func:`navmesh.warm_up`) takes
+the next unclaimed step in its own order: worker 0 from the first step forward, the others from
+their share of the measured compile cost backward, so that they meet in the middle; a step whose
+kernels reuse another step's goes after it when another step is ready, and a step that others
+need goes first. A kernel needed by two
+workers is compiled by the first and loaded from the cache by the other (the compile locks).
 """
 
 from __future__ import annotations
 
+import json
+import logging
 import os
+import shutil
 import subprocess
 import sys
-import threading
+import tempfile
+from pathlib import Path
 
-# Relative cold compile cost of each part (CPU seconds on the reference machine, rounded), used
-# to share the parts between helper processes.
-_COST = {"waypoints": 45.0, "grid": 16.0, "steering": 12.0, "mesh": 10.0, "jps": 3.0, "flowfield": 3.0}
-_MAX_HELPERS = 3
+__all__ = ["Session", "Helper", "cores"]
+
+logger = logging.getLogger("navmesh")
+
+MAX_WORKERS = 4  # compiling processes at most (also never more than cores)
+
+#: What a helper process runs (``serve(parts, folder, worker)``).
+HELPER_CODE = "import sys, navmesh.warmup as w; w.serve(*sys.argv[1:])"
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def worker_order(steps: list[int], costs: list[float], worker: int, workers: int) -> list[int]:
+    """The order in which ``worker`` of ``workers`` takes ``steps`` (indices into ``costs``):
+    worker 0 forward from the first; worker k > 0 backward from where the cumulative cost reaches
+    ``(workers - k) / (workers - 1)`` of the total, then on from the last step backward."""
+    if worker == 0 or not steps:
+        return list(steps)
+    total = sum(costs[i] for i in steps) or 1.0
+    goal = total * (workers - worker) / (workers - 1)
+    start, running = len(steps) - 1, 0.0
+    for pos, i in enumerate(steps):
+        running += costs[i]
+        if running >= goal - 1e-9:
+            start = pos
+            break
+    back = steps[:start + 1][::-1]
+    return back + steps[start + 1:][::-1]
+
+
+class Session:
+    """The shared folder of one parallel warm-up (see the module notes).
+
+    Parameters
+    ----------
+    folder : path
+        The folder (made by :meth:`create`).
+    """
+
+    def __init__(self, folder: str | os.PathLike[str]) -> None:
+        self.folder = Path(folder)
+        data = json.loads((self.folder / "plan.json").read_text())
+        self.steps: list[int] = data["steps"]  # plan indices to compile
+        self.needs: dict[int, list[int]] = {int(k): v for k, v in data["needs"].items()}
+        self.costs: list[float] = data["costs"]
+        self.workers: int = data["workers"]
+        self.locks = self.folder / "locks"
+
+    @classmethod
+    def create(cls, steps: list[int], needs: dict[int, list[int]], costs: list[float], workers: int) -> Session:
+        """A new session folder for ``steps`` shared by ``workers`` workers."""
+        folder = Path(tempfile.mkdtemp(prefix="navmesh-warm-up-"))
+        (folder / "plan.json").write_text(json.dumps({"steps": steps, "needs": needs, "costs": costs,
+                                                       "workers": workers}))
+        return cls(folder)
+
+    def claim(self, step: int, worker: int) -> bool:
+        """Claim ``step`` for ``worker``; False when another worker has it."""
+        try:
+            fd = os.open(self.folder / f"claim-{step}", os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+        except FileExistsError:
+            return False
+        with os.fdopen(fd, "w") as f:
+            f.write(str(worker))
+        return True
+
+    def claimed_by(self, step: int) -> int | None:
+        """The worker that claimed ``step`` (None if none yet)."""
+        try:
+            return int((self.folder / f"claim-{step}").read_text())
+        except (OSError, ValueError):  # not claimed, or the claim is being written
+            return None
+
+    def finish(self, step: int) -> None:
+        """Mark ``step`` done: its kernels are in numba's on-disk cache."""
+        (self.folder / f"done-{step}").touch()
+
+    def is_done(self, step: int) -> bool:
+        return (self.folder / f"done-{step}").exists()
+
+    def next_step(self, order: list[int], worker: int) -> int | None:
+        """Claim and return the next step of ``order`` for ``worker``: the first unclaimed one whose
+        needed steps are done and that another unclaimed step needs, else the first unclaimed one
+        whose needed steps are done, else the first unclaimed one; None when every step is claimed."""
+        while True:
+            free = [i for i in order if not (self.folder / f"claim-{i}").exists()]
+            if not free:
+                return None
+            ready = [i for i in free if all(self.is_done(j) for j in self.needs.get(i, ()))]
+            unblocking = [i for i in ready if any(i in self.needs.get(j, ()) for j in free)]
+            step = (unblocking or ready or free)[0]
+            if self.claim(step, worker):
+                return step
+
+    def error_of(self, worker: int) -> str:
+        """The last lines a helper wrote on its stderr."""
+        try:
+            lines = (self.folder / f"helper-{worker}.err").read_text(errors="replace").strip().splitlines()
+        except OSError:
+            return ""
+        return "\n".join(lines[-6:])
+
+    def remove(self) -> None:
+        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 class Helper:
-    """A fresh interpreter that runs the steps of some parts (filling numba's on-disk cache) and
-    reports each finished step on its stdout; this process then only loads what it compiled."""
+    """A fresh interpreter working as ``worker`` in a :class:`Session` (``serve``)."""
 
-    def __init__(self, parts: list[str], owned: list[str]) -> None:
-        self.done: set[int] = set()  # plan indices whose kernels are in the cache
-        self.failed = False
+    def __init__(self, parts: list[str], session: Session, worker: int) -> None:
+        self.worker = worker
+        self.session = session
+        self.process: subprocess.Popen[bytes] | None = None
+        self.reported = False
         root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
@@ -32,50 +150,38 @@ class Helper:
 
         if config.CACHE_DIR:
             env["NUMBA_CACHE_DIR"] = config.CACHE_DIR
-        code = "import sys, navmesh.warmup as w; w.serve(sys.argv[1], sys.argv[2])"
         try:
-            self.process = subprocess.Popen(
-                [sys.executable, "-c", code, ",".join(parts), ",".join(owned)], env=env,
-                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-            )
-        except OSError:
-            self.failed = True
-            return
-        self.reader = threading.Thread(target=self._read, name="navmesh-warm-up", daemon=True)
-        self.reader.start()
+            with open(session.folder / f"helper-{worker}.err", "wb") as err:
+                self.process = subprocess.Popen(
+                    [sys.executable, "-c", HELPER_CODE, ",".join(parts), str(session.folder), str(worker)],
+                    env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err,
+                )
+        except OSError as exc:
+            self._report(f"could not start: {exc}")
 
-    def _read(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            try:
-                self.done.add(int(line))
-            except ValueError:
-                pass
-        if self.process.wait() != 0:
-            self.failed = True
+    def running(self) -> bool:
+        return self.process is not None and self.process.poll() is None
 
-    def has(self, step: int) -> bool:
-        """Whether step ``step`` is compiled, or the helper cannot do it (this process must)."""
-        return self.failed or step in self.done
+    def failed(self) -> bool:
+        """Whether the helper could not start or stopped with an error (reported once on the
+        ``navmesh`` logger; the calling process then compiles that helper's steps itself)."""
+        if self.process is None:
+            return True
+        code = self.process.poll()
+        if code is None or code == 0:
+            return False
+        self._report(f"exit status {code}: {self.session.error_of(self.worker)}")
+        return True
+
+    def _report(self, why: str) -> None:
+        if not self.reported:
+            self.reported = True
+            logger.warning("navmesh warm-up: helper process %d failed (%s); compiling its kernels here instead",
+                           self.worker, why)
 
     def stop(self) -> None:
-        if not self.failed and self.process.poll() is None:
+        if self.running():
+            assert self.process is not None
             self.process.kill()
+        if self.process is not None:
             self.process.wait()
-
-
-def start_helpers(parts: list[str], remaining: list[str]) -> dict[str, Helper]:
-    """Helper processes for the ``remaining`` parts, up to one per core (at most
-    ``_MAX_HELPERS``), each given about the same compile cost; returns the helper of each part."""
-    n = max(1, min(len(remaining), os.cpu_count() or 1, _MAX_HELPERS))
-    shares: list[list[str]] = [[] for _ in range(n)]
-    loads = [0.0] * n
-    for part in sorted(remaining, key=lambda p: -_COST[p]):
-        k = loads.index(min(loads))
-        shares[k].append(part)
-        loads[k] += _COST[part]
-    owner: dict[str, Helper] = {}
-    for share in shares:
-        helper = Helper(parts, share)
-        owner.update(dict.fromkeys(share, helper))
-    return owner

@@ -14,7 +14,7 @@ import numpy as np
 from navmesh._kernels.signatures import njit, plain_arguments
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def heap_push(keys, vals, size, key, val):
     """Push (key, val) on the heap stored in ``keys``/``vals``; return the new size.
 
@@ -33,7 +33,7 @@ def heap_push(keys, vals, size, key, val):
     return size + 1
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def heap_sift_down(keys, vals, size, i, key, val):
     """Place (key, val) at slot ``i`` or below, moving smaller children up (heap of ``size``)."""
     while True:
@@ -51,7 +51,7 @@ def heap_sift_down(keys, vals, size, i, key, val):
     vals[i] = val
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def heap_pop(keys, vals, size):
     """Remove the smallest entry; return (key, val, new size). ``size`` must be > 0."""
     top_key = keys[0]

@@ -247,7 +247,7 @@ def orient(ax, ay, bx, by, cx, cy):
     return _orient_exact(ax, ay, bx, by, cx, cy)
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def _place(ax, ay, bx, by, px, py):
     """Where a point p on the line a-b lies: 0 at a, 1 strictly between, 2 at b, -1 outside.
     Collinear points are ordered exactly by one coordinate that differs between a and b."""
