@@ -109,11 +109,9 @@ class MeshQuery:
         closed = np.isinf(mult)
         mult = np.where(closed, 1.0, mult)
         self._poly_mult = mult[m.tags] if m.n_polygons else np.zeros(0)
-        if m.body_tags is None:
-            self._open = ~closed[m.tags] if m.n_polygons else np.zeros(0, bool)
-        else:  # forbidden terrain is a wall for the body: closed where the body may touch a closed tag
-            bits = int(np.sum(np.left_shift(1, np.flatnonzero(closed).astype(np.int64)))) if closed.any() else 0
-            self._open = (m.body_tags & bits) == 0
+        # forbidden terrain is a wall for the body on a mesh for a radius: closed where the body may touch it
+        bits = int(np.sum(np.left_shift(1, np.flatnonzero(closed).astype(np.int64))))
+        self._open = ~closed[m.tags] if m.body_tags is None else (m.body_tags & bits) == 0
         used = self._poly_mult[self._open]
         self._uniform = len(used) == 0 or bool(np.all(used == used[0]))
         self._scale_cost = float(used[0]) if len(used) else 1.0
@@ -123,13 +121,12 @@ class MeshQuery:
         self._level_box = (x0 - r, y0 - r, x1 + r, y1 + r)  # the level's bounds, as far as the mesh knows
         self._tol = ENDPOINT_TOLERANCE * level_size(self._level_box)
         self._component = self._components()
-        open_ = self._open.astype(np.int64)
         # a closed polygon is a wall for this unit: paths may turn at its corners too
         corner = m.is_corner if self._open.all() else wall_corners(m.vertices, m.indptr, m.indices, m.neighbours, self._open)
         n = m.n_polygons
         # the mesh for the kernels in one array, in the order of PK's M_* sections; the kernel
         # fills the dead-end forest's three sections in place
-        self._mi = PK.pack([m.indptr, m.indices, m.neighbours, m.twins, m.polygon_of, corner, open_,
+        self._mi = PK.pack([m.indptr, m.indices, m.neighbours, m.twins, m.polygon_of, corner, self._open.astype(np.int64),
                             np.zeros(n), np.zeros(3 * n), np.zeros(n), grid.cell_ptr, grid.cell_polys, self._component])
         self._grid = grid.grid
         self._xy_mesh = m.vertices
