@@ -19,9 +19,8 @@ from navmesh._kernels.signatures import njit, plain_arguments
 
 
 @njit(cache=True, internal=True)
-def push(heap, size, key, cell):
-    """Push (key, cell); return the new size. ``heap`` must have room for ``size + 1`` entries."""
-    i = size
+def sift_up(heap, i, key, cell):
+    """Place (key, cell) at slot ``i`` or above, moving larger parents down."""
     while i > 0:
         p = (i - 1) >> 2
         kp = heap[2 * p]
@@ -32,6 +31,12 @@ def push(heap, size, key, cell):
         i = p
     heap[2 * i] = key
     heap[2 * i + 1] = cell
+
+
+@njit(cache=True, internal=True)
+def push(heap, size, key, cell):
+    """Push (key, cell); return the new size. ``heap`` must have room for ``size + 1`` entries."""
+    sift_up(heap, size, key, cell)
     return size + 1
 
 
@@ -101,16 +106,7 @@ def pop(heap, size):
         heap[2 * i] = bk
         heap[2 * i + 1] = heap[2 * best + 1]
         i = best
-    while i > 0:
-        p = (i - 1) >> 2
-        kp = heap[2 * p]
-        if kp <= key:
-            break
-        heap[2 * i] = kp
-        heap[2 * i + 1] = heap[2 * p + 1]
-        i = p
-    heap[2 * i] = key
-    heap[2 * i + 1] = cell
+    sift_up(heap, i, key, int(cell))
     return top_key, top_cell, size
 
 
