@@ -121,15 +121,21 @@ BIG_LEVELS = {"crates": crate_level, "rts": rts_level, "arena": arena_level, "ja
               "jagged128": lambda: jagged_level(128), "jagged96": lambda: jagged_level(96)}
 
 
-def peak_mb() -> float:
-    """This process's peak resident memory in MB (VmHWM; ru_maxrss where /proc is missing)."""
+def _status_mb(field: str) -> float | None:
+    """A memory line of /proc/self/status (``VmHWM``, ``VmRSS``) in MB; None where /proc is missing."""
     try:
         for line in open("/proc/self/status"):
-            if line.startswith("VmHWM:"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1]) / 1024
     except OSError:
         pass
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return None
+
+
+def peak_mb() -> float:
+    """This process's peak resident memory in MB (VmHWM; ru_maxrss where /proc is missing)."""
+    peak = _status_mb("VmHWM")
+    return peak if peak is not None else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def one_build(level_name: str, k: int | None, backend: str, runs: int) -> dict:
@@ -155,13 +161,7 @@ def one_build(level_name: str, k: int | None, backend: str, runs: int) -> dict:
 
 def rss_mb() -> float:
     """This process's resident memory now, in MB (VmRSS; 0 where /proc is missing)."""
-    try:
-        for line in open("/proc/self/status"):
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return 0.0
+    return _status_mb("VmRSS") or 0.0
 
 
 def backends(levels: list[str], ks: list[int | None], runs: int, which: tuple[str, ...] = ("kernel", "shapely")) -> None:

@@ -373,8 +373,9 @@ class LineOfSight:
         machine. The numba kernel backend of :func:`navmesh.waypoints.build_waypoint_graph`
         (``visibility="kernel"``) gives the same answers 10 to 20 times faster per segment
         once compiled; whole corner builds take 1.5 to 2.5x the kernel's CPU time with k=8 and 8
-        to 20x with ``k=None`` (64- to 6,400-corner levels, tile maps and crates, 2026-11-27). Pick the kernel for ``k=None`` builds, levels of more than a few thousand
-        waypoints and repeated rebuilds; this class where numba is unwanted or not compiled
+        to 20x with ``k=None`` (64- to 6,400-corner levels, tile maps and crates, 2026-11-27).
+        Pick the kernel for ``k=None`` builds, levels of more than a few thousand waypoints and
+        repeated rebuilds; this class where numba is unwanted or not compiled
         yet, for small builds (judged in one round), or as the kernels' reference.
 
         Raises

@@ -4,6 +4,8 @@ and made up for by the calling process."""
 
 from __future__ import annotations
 
+import contextlib
+
 import json
 import os
 import subprocess
@@ -122,9 +124,19 @@ def test_workers_start_at_both_ends_and_meet():
     assert worker_order(steps, costs, 2, 3) == [4, 3, 2, 1, 5]
 
 
-def test_a_step_waits_for_the_steps_it_needs_while_another_is_ready():
-    session = Session.create([1, 2, 3], {3: [1]}, [0.0, 1.0, 1.0, 1.0], 2)
+@contextlib.contextmanager
+def _session(*args):
+    """A Session.create(*args) that is removed afterwards (its folder gone, checked)."""
+    session = Session.create(*args)
     try:
+        yield session
+    finally:
+        session.remove()
+    assert not session.folder.exists()
+
+
+def test_a_step_waits_for_the_steps_it_needs_while_another_is_ready():
+    with _session([1, 2, 3], {3: [1]}, [0.0, 1.0, 1.0, 1.0], 2) as session:
         order = [3, 2, 1]
         assert session.next_step(order, 1) == 1  # 3 needs 1: 1 first
         assert session.next_step(order, 0) == 2  # 1 not done yet: 2 before 3
@@ -134,19 +146,12 @@ def test_a_step_waits_for_the_steps_it_needs_while_another_is_ready():
         assert not session.is_done(1)
         session.finish(1)
         assert session.is_done(1)
-    finally:
-        session.remove()
-    assert not session.folder.exists()
 
 
 def test_a_step_that_others_need_goes_first():
-    session = Session.create([1, 2, 3, 4], {4: [3]}, [0.0, 1.0, 1.0, 1.0, 1.0], 2)
-    try:
+    with _session([1, 2, 3, 4], {4: [3]}, [0.0, 1.0, 1.0, 1.0, 1.0], 2) as session:
         assert session.next_step([1, 2, 3, 4], 0) == 3  # 4 needs 3: 3 before 1 and 2
         assert session.next_step([1, 2, 3, 4], 0) == 1
         assert not session.is_done(1)
         session.finish(1)
         assert session.is_done(1)
-    finally:
-        session.remove()
-    assert not session.folder.exists()
