@@ -60,11 +60,11 @@ print(json.dumps({"import": t1 - t0, "warm_up": t2 - t1}))
 
 SERIAL = """
 import json, sys, time
-import navmesh.warmup as w
+import navmesh.warmup_steps as w
 t0 = time.perf_counter()
 for part in sys.argv[1].split(","):
     ctx = {}
-    for _, work in w._STEPS[part]:
+    for _, work in w.STEPS[part]:
         work(ctx)
 print(json.dumps({"import": 0.0, "warm_up": time.perf_counter() - t0}))
 """
@@ -72,7 +72,7 @@ print(json.dumps({"import": 0.0, "warm_up": time.perf_counter() - t0}))
 KERNELS = """
 import json, sys, time
 from numba.core import event
-import navmesh.warmup as w
+import navmesh.warmup_steps as w
 stack, rows, part = [], [], [""]
 class Listen(event.Listener):
     def on_start(self, ev):
@@ -89,7 +89,7 @@ per_part = {}
 for part[0] in sys.argv[1].split(","):
     t0 = time.process_time()
     ctx = {}
-    for _, work in w._STEPS[part[0]]:
+    for _, work in w.STEPS[part[0]]:
         work(ctx)
     per_part[part[0]] = time.process_time() - t0
 print(json.dumps({"rows": rows, "parts": per_part}))
@@ -235,14 +235,14 @@ def first_call_figures() -> dict[str, float]:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m benchmarks.startup", description=__doc__.split("\n\n")[0])
-    p.add_argument("--parts", nargs="+", choices=PARTS, default=list(PARTS), help="parts to measure one by one")
+    p.add_argument("--parts", nargs="+", choices=PARTS, default=list(PARTS), help="parts to measure one by one (and whose kernels --kernels lists)")
     p.add_argument("--no-demo", action="store_true", help="skip the demo start-up figures")
     p.add_argument("--no-single", action="store_true", help="only all parts together (skip part by part)")
     p.add_argument("--no-warm-up", action="store_true", help="skip the import + warm_up figures")
     p.add_argument("--serial", action="store_true",
                    help="also compile all parts in one process (the summed cost, without helper processes)")
     p.add_argument("--kernels", type=int, default=0, metavar="N",
-                   help="also list the N costliest kernel compilations of a cold warm_up of all parts")
+                   help="also list the N costliest kernel compilations of a cold warm_up of --parts (one process)")
     args = p.parse_args(argv)
     print(f"navmesh start-up, Python {sys.version.split()[0]}, {os.cpu_count()} cores "
           f"(load average {os.getloadavg()[0]:.1f}: wall time on a loaded machine is noisy; CPU time is not)")
@@ -284,7 +284,7 @@ def main(argv: list[str] | None = None) -> int:
                 xvfb.terminate()
                 xvfb.wait()
     if args.kernels > 0:
-        k = kernel_figures(tuple(PARTS))
+        k = kernel_figures(tuple(args.parts))
         print(f"\ncold compile, one process, CPU s: {k['total']:.1f} in compilations; by part "
               + ", ".join(f"{p} {s:.1f}" for p, s in k["parts"].items()))
         print(f"{'own CPU s':>10}{'times':>7}  kernel (part)")
