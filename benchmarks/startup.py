@@ -243,6 +243,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="also compile all parts in one process (the summed cost, without helper processes)")
     p.add_argument("--kernels", type=int, default=0, metavar="N",
                    help="also list the N costliest kernel compilations of a cold warm_up of --parts (one process)")
+    p.add_argument("--no-first-call", action="store_true", help="skip the first-call figures")
     args = p.parse_args(argv)
     print(f"navmesh start-up, Python {sys.version.split()[0]}, {os.cpu_count()} cores "
           f"(load average {os.getloadavg()[0]:.1f}: wall time on a loaded machine is noisy; CPU time is not)")
@@ -290,6 +291,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{'own CPU s':>10}{'times':>7}  kernel (part)")
         for name, (own, times, parts) in sorted(k["kernels"].items(), key=lambda kv: -kv[1][0])[:args.kernels]:
             print(f"{own:>10.2f}{times:>7d}  {name} ({','.join(sorted(parts))})")
+    if args.no_first_call:
+        return 0
     c = first_call_figures()
     print("\nfirst call after warm_up (warm cache), milliseconds      first    second")
     print(f"NavQuery.find_path, a new 800x600 level           {c['waypoint_first_ms']:>9.1f} {c['waypoint_second_ms']:>9.2f}")
