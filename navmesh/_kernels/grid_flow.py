@@ -32,7 +32,7 @@ def flow_field(moves, half_cost, height, width, wrap_r, wrap_c, goals, max_cost,
     """
     n = height * width
     cost = np.full(n, np.inf)
-    settled = np.zeros(n, np.int32)  # 1 once settled (the stamp of navmesh._kernels.grid's workspace)
+    settled = np.full(n, -1, np.int32)  # 1 once settled (the stamp of navmesh._kernels.grid's workspace)
     origin = np.full(n, -1, np.int32)
     rank = np.full(n, -1, np.int32)  # the order in which cells were settled
     cap = n + HEAP_RESERVE
@@ -72,8 +72,9 @@ def flow_field(moves, half_cost, height, width, wrap_r, wrap_c, goals, max_cost,
                 if size == cap:
                     size = compact(heap, size, cost, settled, 1, height, width, wrap_r, wrap_c, 0, 0.0, 0.0)
                 size = H.push(heap, size, nd, v)
-    codes = np.full(n, -1, np.int8)
+    codes = np.empty(n, np.int8)
     for u in range(n):
+        codes[u] = -1
         ru = rank[u]
         if ru < 0:
             cost[u] = np.inf

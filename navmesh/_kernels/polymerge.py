@@ -9,6 +9,8 @@ that this leaves at most four times the minimum number of convex pieces.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from navmesh._kernels.signatures import njit, plain_arguments
@@ -55,8 +57,13 @@ def _merge(xy, indptr, indices, twins, tags, order):
             nxt[e] = e + 1 if e + 1 < hi else lo
             prv[e] = e - 1 if e > lo else hi - 1
             face[e] = p
-    alive = np.ones(n, np.bool_)
-    parent = np.arange(n_poly)
+    alive = np.empty(n, np.bool_)
+    seen = np.zeros(n, np.bool_)
+    for e in range(n):
+        alive[e] = True
+    parent = np.empty(n_poly, np.int64)
+    for p in range(n_poly):
+        parent[p] = p
     for k in range(len(order)):
         h = order[k]
         g = twins[h]
@@ -97,7 +104,6 @@ def _merge(xy, indptr, indices, twins, tags, order):
     out_ptr = np.zeros(n_poly + 1, np.int64)
     out_idx = np.empty(n, np.int64)
     out_tag = np.empty(n_poly, np.int64)
-    seen = np.zeros(n, np.bool_)
     count = 0
     pos = 0
     for e in range(n):
@@ -125,7 +131,7 @@ def edge_points(xy, a, b, verts, tol):
     """
     m = len(a)
     if m == 0 or len(verts) == 0:
-        return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.float64)
+        return np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0, np.float64)
     x0 = np.inf
     y0 = np.inf
     x1 = -np.inf
@@ -138,7 +144,7 @@ def edge_points(xy, a, b, verts, tol):
             y1 = max(y1, xy[v, 1])
     x0 -= tol
     y0 -= tol
-    size = max(x1 - x0 + tol, y1 - y0 + tol) / max(np.sqrt(m), 1.0)
+    size = max(x1 - x0 + tol, y1 - y0 + tol) / max(math.sqrt(m), 1.0)
     if not size > 0.0:
         size = 1.0
     nx = int((x1 + tol - x0) / size) + 1
