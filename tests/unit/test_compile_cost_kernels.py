@@ -74,3 +74,36 @@ def test_first_in_sight_picks_the_cheapest_visible_candidate():
     # to (25, 18) (through y 8.7..10) hit the wall, (5, 10) is in the open; from (25, 10) only (25, 5)
     # is on the same side; from (4, 18) the line to (25, 5) passes the wall at y 13..14.3, below its top
     assert pick.tolist() == [2, 2, 1]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_grid_heap_heapify_restores_the_order_after_entries_are_dropped(seed):
+    # the open list of the grid searches: push, drop some entries in place (as compact does),
+    # heapify, then every pop returns the least key left (numpy's sort is the independent answer)
+    from numba import njit
+
+    from navmesh._kernels import grid_heap as H
+
+    @njit
+    def run(keys, drop):
+        heap = np.empty(2 * len(keys))
+        size = 0
+        for i in range(len(keys)):
+            size = H.push(heap, size, keys[i], i)
+        k = 0
+        for i in range(size):
+            if not drop[int(heap[2 * i + 1])]:
+                heap[2 * k] = heap[2 * i]
+                heap[2 * k + 1] = heap[2 * i + 1]
+                k += 1
+        H.heapify(heap, k)
+        out = np.empty(k)
+        for i in range(k):
+            key, _, _ = H.pop(heap, k - i)
+            out[i] = key
+        return out
+
+    rng = np.random.default_rng(seed)
+    keys = rng.integers(0, 50, int(rng.integers(1, 300))).astype(np.float64)
+    drop = rng.random(len(keys)) < 0.4
+    np.testing.assert_array_equal(run(keys, drop), np.sort(keys[~drop]))
