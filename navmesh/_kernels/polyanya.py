@@ -27,10 +27,12 @@ path without a search (mazes: the whole mesh is one such tree).
 
 Every operation goes through the one entry kernel :func:`search` (one compiled call tree).
 
-Mesh arrays (see :class:`navmesh.polymesh.mesh.PolyMesh`): ``xy`` (V, 2), ``indptr``,
-``indices`` (vertex per slot), ``nbr`` (polygon across each slot's edge), ``twins`` (the slot
-of that edge in the neighbour), ``owner`` (polygon of each slot), ``corner`` (V,), ``open_poly``
-(P,) polygons a unit may enter. Slot e's edge runs from ``indices[e]`` to the polygon's next
+Mesh arrays (see :class:`navmesh.polymesh.mesh.PolyMesh`): ``xy`` (V + E, 2): the V vertices,
+then each slot's vertex again (row V + e for slot e: a polygon's corners side by side in memory,
+read without going through ``indices`` in the expansion's inner loop), ``indptr``, ``indices``
+(vertex per slot), ``nbr`` (polygon across each slot's edge, -1 when there is none or it is
+closed to the unit), ``twins`` (the slot of that edge in the neighbour), ``owner`` (polygon of
+each slot), ``corner`` (V,), ``open_poly`` (P,) polygons a unit may enter. Slot e's edge runs from ``indices[e]`` to the polygon's next
 vertex; entering a polygon through slot e, its left end is ``indices[e]`` and its right end
 the next vertex.
 """
@@ -515,8 +517,8 @@ def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nin
     twins = _sec(mi, mi, M_TWINS)
     owner = _sec(mi, mi, M_OWNER)
     corner = _sec(mi, mi, M_CORNER)
-    open_poly = _sec(mi, mi, M_OPEN)
     dead = _sec(mi, mi, M_DEAD)
+    nv = len(corner)
     status = EXHAUSTED
     while True:
         if i < 0:  # take the best open node
@@ -582,16 +584,14 @@ def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nin
             en = e + 1 if e + 1 < hi else lo
             sra = srb
             sla = slb
-            bv = indices[en]
-            bx = xy[bv, 0]
-            by = xy[bv, 1]
+            bx = xy[nv + en, 0]  # the slots' own rows: the polygon's corners lie side by side
+            by = xy[nv + en, 1]
             srb = _orient(rx, ry, qx, qy, bx, by)
             slb = _orient(rx, ry, lx, ly, bx, by)
             q = nbr[e]
-            if q >= 0 and open_poly[q] and (not dead[q] or mark[q] == stamp):
-                av = indices[e]
-                ax = xy[av, 0]
-                ay = xy[av, 1]
+            if q >= 0 and (not dead[q] or mark[q] == stamp):
+                ax = xy[nv + e, 0]
+                ay = xy[nv + e, 1]
                 # [0, tr): right of the ray root->R; (tl, 1]: left of root->L. Going round a
                 # convex polygon the chain crosses each ray at most once, right to left; an edge
                 # lying on a ray is observable.

@@ -129,10 +129,12 @@ class MeshQuery:
         n = m.n_polygons
         # the mesh for the kernels in one array, in the order of PK's M_* sections; the kernel
         # fills the dead-end forest's three sections in place
-        self._mi = PK.pack([m.indptr, m.indices, m.neighbours, m.twins, m.polygon_of, corner, self._open.astype(np.int64),
+        nbr = np.where(m.neighbours >= 0, m.neighbours, -1)
+        nbr[nbr >= 0] = np.where(self._open[nbr[nbr >= 0]], nbr[nbr >= 0], -1)  # closed: no neighbour (PK's notes)
+        self._mi = PK.pack([m.indptr, m.indices, nbr, m.twins, m.polygon_of, corner, self._open.astype(np.int64),
                             np.zeros(n), np.zeros(3 * n), np.zeros(n), grid.cell_ptr, grid.cell_polys, self._component])
         self._params = np.concatenate([grid.grid, [self._eps]])  # PK's float parameters
-        self._xy_mesh = m.vertices
+        self._xy_mesh = np.concatenate([m.vertices, m.vertices[m.indices]])  # PK's xy: vertices, then per slot
         self._block = OutputBlock()
         self._grow(_POOL)
         self._kernel(PK.OP_DEAD_ENDS, self._ws)
