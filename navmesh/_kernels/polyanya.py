@@ -43,6 +43,7 @@ import math
 
 import numpy as np
 
+from navmesh._checks import MAX_COORDINATE
 from navmesh._kernels.heap import heap_pop, heap_push
 from navmesh._kernels.signatures import njit, plain_arguments
 from navmesh._kernels.status import BUDGET, EXHAUSTED, FOUND
@@ -320,6 +321,11 @@ def search(xy, mi, wi, wf, out_pts, out_polys, sx, sy, gx, gy):
     grid = params[P_GRID:P_EPS]
     eps = params[P_EPS]
     if op == OP_LOCATE or op == OP_FIND:
+        # a point that is not a valid position (NaN, infinite, beyond MAX_COORDINATE) is off the
+        # mesh here; the caller's checks name the error (find_path's hot call leaves them to this)
+        if not (abs(sx) <= MAX_COORDINATE and abs(sy) <= MAX_COORDINATE and abs(gx) <= MAX_COORDINATE
+                and abs(gy) <= MAX_COORDINATE):
+            return OFF_MESH if op == OP_FIND else 0, -1, 0, 0, 0, 0.0
         for k in range(2 if op == OP_FIND else 1):  # one call site of _locate: the start, then the goal
             if op == OP_LOCATE or (n_start if k == 0 else n_goal) < 0:
                 c = _locate(sx if k == 0 else gx, sy if k == 0 else gy, xy, mi, grid,
@@ -388,7 +394,7 @@ def search(xy, mi, wi, wf, out_pts, out_polys, sx, sy, gx, gy):
     return FOUND, at, keep, n_polys, wi[S_EXPANSIONS], length
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def _begin(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, start_polys, goal_polys, nint, ng, keys, root_g,
            sx, sy, gx, gy, eps, budget):
     """Start a search with a new stamp: mark the dead-end polygons it may enter and store the
@@ -496,7 +502,7 @@ def _begin(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, start_polys, 
     return RUNNING
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nint, ng, keys, root_g, sx, sy, gx, gy,
          eps, budget):
     """Expand nodes until a goal polygon, an empty heap, or the expansions reaching ``budget`` (a

@@ -64,7 +64,6 @@ _search, _NEED_SPACE, _views = PK.search, PK.NEED_SPACE, Path._views  # bound on
 _PAIRS = (tuple, list, np.ndarray)
 _SEQS = (tuple, list)
 _FLOATS = (float, np.float64)  # numba takes both as float64
-_MAX = MAX_COORDINATE
 _REALS = (float, int, np.float64)  # exactly these types (bool, a subclass of int, goes the long way)
 
 
@@ -294,13 +293,12 @@ class MeshQuery:
         fast = max_expansions is None and allow_partial is False and strict is False  # the default options
         status = _NEED_SPACE  # no kernel call yet
         if fast and self._uniform and type(start) in _SEQS and type(goal) in _SEQS and len(start) == 2 == len(goal):
-            # the hot loop of a game: (x, y) pairs of floats checked here, the kernel's default
-            # request (arguments one by one: a *args call costs more), a Path of views of its output
-            # block; anything else (ints, arrays, NaN, too large) goes through _xy and its errors
+            # the hot loop of a game: (x, y) pairs of floats, the kernel's default request (arguments
+            # one by one: a *args call costs more; it finds NaN or too large values off the mesh), a
+            # Path of views of its output block; anything else (ints, arrays, errors) goes through _xy
             sx, sy = start
             gx, gy = goal
-            if (type(sx) in _FLOATS and type(sy) in _FLOATS and type(gx) in _FLOATS and type(gy) in _FLOATS
-                    and -_MAX <= sx <= _MAX and -_MAX <= sy <= _MAX and -_MAX <= gx <= _MAX and -_MAX <= gy <= _MAX):
+            if type(sx) in _FLOATS and type(sy) in _FLOATS and type(gx) in _FLOATS and type(gy) in _FLOATS:
                 block = self._block
                 status, at, n_pts, n_polys, expansions, length = _search(
                     self._xy_mesh, self._mi, self._wi, self._wf, block.pts, block.polys, sx, sy, gx, gy)
