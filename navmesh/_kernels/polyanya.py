@@ -110,6 +110,7 @@ _W_HEAD = 29
 # nx, ny), then the root pruning slack
 P_GRID, P_EPS, N_PARAMS = 0, 5, 6
 NO_BUDGET = 2**62  # "no budget"
+LIVE = 2**62  # the mark of a polygon off the dead-end forest: later than every search stamp
 MAX_HITS = 64  # polygons one point may touch (a vertex shared by many polygons)
 OFF_MESH = 4  # status: an endpoint lies in no open polygon (the caller applies its endpoint policy)
 RUNNING = 5  # begin: the search goes on in run
@@ -411,6 +412,9 @@ def _begin(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, start_polys, 
     depth = _sec(mi, mi, M_DEPTH)
     wi[0] += 1
     stamp = wi[0]
+    if stamp == 1:  # a new workspace: the polygons off the dead-end forest carry a mark valid for every search
+        for p in range(len(dead)):
+            mark[p] = 0 if dead[p] else LIVE
     wi[S_NODES] = 0
     wi[S_HEAP] = 0
     wi[S_EXPANSIONS] = 0
@@ -523,7 +527,6 @@ def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nin
     twins = _sec(mi, mi, M_TWINS)
     owner = _sec(mi, mi, M_OWNER)
     corner = _sec(mi, mi, M_CORNER)
-    dead = _sec(mi, mi, M_DEAD)
     nv = len(corner)
     status = EXHAUSTED
     while True:
@@ -581,8 +584,6 @@ def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nin
                 new_g = g + d
         can_right = qx == xy[vb, 0] and qy == xy[vb, 1] and corner[vb]
         can_left = lx == xy[va, 0] and ly == xy[va, 1] and corner[va]
-        g_right = g + _dist(qx - rx, qy - ry)
-        g_left = g + _dist(lx - rx, ly - ry)
         # orientations of each chain vertex against both rays, carried from edge to edge
         srb = _orient(rx, ry, qx, qy, xy[vb, 0], xy[vb, 1])
         slb = _orient(rx, ry, lx, ly, xy[vb, 0], xy[vb, 1])
@@ -595,7 +596,7 @@ def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nin
             srb = _orient(rx, ry, qx, qy, bx, by)
             slb = _orient(rx, ry, lx, ly, bx, by)
             q = nbr[e]
-            if q >= 0 and (not dead[q] or mark[q] == stamp):
+            if q >= 0 and mark[q] >= stamp:  # open, and live or a dead end this search may enter
                 ax = xy[nv + e, 0]
                 ay = xy[nv + e, 1]
                 # [0, tr): right of the ray root->R; (tl, 1]: left of root->L. Going round a
@@ -642,11 +643,11 @@ def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nin
                     elif kind == 1:
                         if not (can_right and tr > 0.0):
                             continue
-                        n_lx, n_ly, n_rx, n_ry, n_root, n_g = px_r, py_r, ax, ay, vb, g_right
+                        n_lx, n_ly, n_rx, n_ry, n_root, n_g = px_r, py_r, ax, ay, vb, g + _dist(qx - rx, qy - ry)
                     else:
                         if not (can_left and tl < 1.0):
                             continue
-                        n_lx, n_ly, n_rx, n_ry, n_root, n_g = bx, by, px_l, py_l, va, g_left
+                        n_lx, n_ly, n_rx, n_ry, n_root, n_g = bx, by, px_l, py_l, va, g + _dist(lx - rx, ly - ry)
                     # store the node unless its root vertex is known with a smaller g (root-level
                     # pruning; the start's nodes have no vertex root); n_nodes -1: the pool is full
                     if n_root >= 0:
