@@ -92,6 +92,12 @@ class MeshQuery:
         Terrain multipliers and forbidden tags (capabilities do not apply: a mesh has no gated
         links). Default: everything x1.
 
+    Notes
+    -----
+    The paths of ``find_path``'s default call are read-only views of a block of memory the query
+    fills path after path (:mod:`navmesh.polymesh.workspace`): a kept path holds on to its block
+    (about 20 kB) until every path of that block is gone.
+
     Examples
     --------
     >>> from navmesh.level import Level
