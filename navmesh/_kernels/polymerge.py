@@ -216,31 +216,42 @@ def edge_points(xy, a, b, verts, tol):
     return out_v, out_e, out_t
 
 
+@njit(cache=True)
 def match_slots(indptr, indices, n_vertices):
     """For each slot (the edge from its vertex to the next of its polygon), the first slot running
     the other way along the same edge, and that slot's polygon; -1 for none. Returns (twins,
-    neighbours), int64.
-
-    numpy rather than a kernel (a kernel cost a second of compile time for a few milliseconds):
-    the slots sorted by their (from, to) vertex pair with a stable sort, so a binary search for
-    the reversed pair finds the lowest-numbered slot running the other way."""
-    indptr = np.asarray(indptr, np.int64)
-    indices = np.asarray(indices, np.int64)
+    neighbours)."""
     n = len(indices)
-    if n == 0:
-        return np.empty(0, np.int64), np.empty(0, np.int64)
-    nxt = _next_slots(indptr, n)
-    owner = np.repeat(np.arange(len(indptr) - 1, dtype=np.int64), np.diff(indptr))
-    a, b = indices, indices[nxt]
-    nv = np.int64(max(int(n_vertices), 1))
-    key = a * nv + b
-    order = np.argsort(key, kind="stable")
-    keys = key[order]
-    want = b * nv + a
-    at = np.minimum(np.searchsorted(keys, want), n - 1)
-    found = keys[at] == want
-    twins = np.where(found, order[at], -1)
-    return twins, np.where(found, owner[twins], -1)
+    n_poly = len(indptr) - 1
+    nxt = np.empty(n, np.int64)
+    owner = np.empty(n, np.int64)
+    for p in range(n_poly):
+        for e in range(indptr[p], indptr[p + 1]):
+            nxt[e] = e + 1 if e + 1 < indptr[p + 1] else indptr[p]
+            owner[e] = p
+    # slots grouped by their first vertex (a counting sort keeps slot order inside a group)
+    start = np.zeros(n_vertices + 1, np.int64)
+    for e in range(n):
+        start[indices[e] + 1] += 1
+    for v in range(n_vertices):
+        start[v + 1] += start[v]
+    fill = start[:n_vertices].copy()
+    by_vertex = np.empty(n, np.int64)
+    for e in range(n):
+        by_vertex[fill[indices[e]]] = e
+        fill[indices[e]] += 1
+    twins = np.full(n, -1, np.int64)
+    nbr = np.full(n, -1, np.int64)
+    for e in range(n):
+        a = indices[e]
+        b = indices[nxt[e]]
+        for k in range(start[b], start[b + 1]):
+            f = by_vertex[k]
+            if indices[nxt[f]] == a:
+                twins[e] = f
+                nbr[e] = owner[f]
+                break
+    return twins, nbr
 
 
 def _next_slots(indptr, n):

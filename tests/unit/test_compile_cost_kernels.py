@@ -1,6 +1,6 @@
-"""The kernels reshaped to compile faster keep their answers: slot matching (numpy now) against a
-brute-force search, and the walls' FIRST question (merged into the bulk kernel) against the
-one-pair sight test."""
+"""The kernels reshaped to compile faster keep their answers: slot matching against a brute-force
+search, the walls' FIRST question (merged into the bulk kernel) against the one-pair sight test,
+and the grid heap's heapify (its sift-down now written out in it) against numpy's sort."""
 
 from __future__ import annotations
 
