@@ -235,10 +235,12 @@ def search_finish(ws, allow_partial):
         partial = True
     if end < 0:
         return np.empty(0, np.int64), np.empty(0), status, partial
-    order = trace_back(parent, end).astype(np.int64)
-    cum = np.empty(order.shape[0])
-    for i in range(order.shape[0]):
-        cum[i] = g[order[i]]
+    path = trace_back(parent, end)
+    order = np.empty(path.shape[0], np.int64)  # element by element: astype is one more compiled helper
+    cum = np.empty(path.shape[0])
+    for i in range(path.shape[0]):
+        order[i] = path[i]
+        cum[i] = g[path[i]]
     return order, cum, status, partial
 
 
@@ -311,19 +313,22 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
     """
     n = indptr.shape[0] - 1
     m = ends.shape[0]
-    info = np.zeros((m, 4), np.int64)
+    # Only np.empty, one dimension, four dtypes in every waypoint kernel: np.zeros / np.full / np.array
+    # and each further dtype or dimension cost a compiled numpy helper of their own (0.1-0.3 s cold)
+    flat = np.empty(4 * m, np.int64)
+    for j in range(4 * m):
+        flat[j] = 0
+    info = flat.reshape((m, 4))
     cap = 16 * m + 16
     orders = np.empty(cap, np.int64)
     cums = np.empty(cap)
     if join_here:
         ids, pts, blocked, dirs, has, pgrid, pstart, pitems, taken, pend_d, pend_i, sel_d, sel_i = joins
         sx, sy, gx, gy = ends[0, 0], ends[0, 1], ends[0, 2], ends[0, 3]
-        q = np.empty((2, 2))
-        q[0, 0] = sx
-        q[0, 1] = sy
-        q[1, 0] = gx
-        q[1, 1] = gy
-        free = np.full(2, -1, np.int64)
+        q = ends[0].reshape((2, 2))  # the start and the goal as rows
+        free = np.empty(2, np.int64)
+        free[0] = -1
+        free[1] = -1
         length = np.sqrt((gx - sx) * (gx - sx) + (gy - sy) * (gy - sy))
         sees = segment_free(sx, sy, gx, gy, los[0], los[1], los[2], los[3], los[4], los[5], los[6], los[7])
         # In sight and no path can cost less than the straight walk (length <= the bound): the
@@ -348,9 +353,11 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
             return orders[:2], cums[:2], info
         c0 = counts[0]
         c1 = counts[1]
-        entry_ptr = np.zeros(2, np.int64)
+        entry_ptr = np.empty(2, np.int64)
+        entry_ptr[0] = 0
         entry_ptr[1] = c0
-        exit_ptr = np.zeros(2, np.int64)
+        exit_ptr = np.empty(2, np.int64)
+        exit_ptr[0] = 0
         exit_ptr[1] = c1
         entry_nodes = np.empty(c0, np.int32)
         entry_costs = np.empty(c0)
@@ -362,10 +369,10 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
         for j in range(c1):
             exit_nodes[j] = ids[picked[c0 + j]]
             exit_costs[j] = dist[c0 + j]
-        direct = np.full(1, np.inf)
-        if sees:
-            direct[0] = length
-        bound = np.full(1, hscale * length)
+        direct = np.empty(1)
+        direct[0] = length if sees else np.inf
+        bound = np.empty(1)
+        bound[0] = hscale * length
     state = ws[8]
     for i in range(m):
         xy[n, 0] = ends[i, 0]
@@ -393,8 +400,12 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
                 order = order[keep]
         if direct[i] < np.inf and (order.shape[0] == 0 or part or direct[i] <= cum[-1]):
             # the straight walk wins whenever it costs no more, and whenever nothing whole was found
-            order = np.array([n, n + 1], np.int64)
-            cum = np.array([0.0, direct[i]])
+            order = np.empty(2, np.int64)
+            order[0] = n
+            order[1] = n + 1
+            cum = np.empty(2)
+            cum[0] = 0.0
+            cum[1] = direct[i]
             st = FOUND
             part = False
         info[i, INFO_STATUS] = st
@@ -444,7 +455,9 @@ def bucket_grid(p):
     nx = int(w / cs) + 1
     ny = int(h / cs) + 1
     cell = np.empty(m, np.int64)
-    start = np.zeros(nx * ny + 1, np.int64)
+    start = np.empty(nx * ny + 1, np.int64)
+    for c in range(nx * ny + 1):
+        start[c] = 0
     for i in range(m):  # the cell of a point, clamped to the grid (as join_positions finds it)
         cell[i] = min(max(int((p[i, 1] - y0) / cs), 0), ny - 1) * nx + min(max(int((p[i, 0] - x0) / cs), 0), nx - 1)
         start[cell[i] + 1] += 1
@@ -455,7 +468,12 @@ def bucket_grid(p):
     for i in range(m):
         items[fill[cell[i]]] = i
         fill[cell[i]] += 1
-    grid = np.array([x0, y0, cs, float(nx), float(ny)])
+    grid = np.empty(5)
+    grid[0] = x0
+    grid[1] = y0
+    grid[2] = cs
+    grid[3] = nx
+    grid[4] = ny
     return grid, start, items, cell
 
 
@@ -490,7 +508,9 @@ def join_positions(q, own, p, blocked, dirs, has, k, near, max_candidates, max_d
         near = 1
     n_q = q.shape[0]
     m = p.shape[0]
-    counts = np.zeros(n_q, np.int64)
+    counts = np.empty(n_q, np.int64)
+    for i in range(n_q):
+        counts[i] = 0
     cap = n_q * (min(near, m) + k) + 8
     out = np.empty(cap, np.int64)
     out_d = np.empty(cap)

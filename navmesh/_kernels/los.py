@@ -210,7 +210,7 @@ def _orient_exact(ax, ay, bx, by, cx, cy):
         blo = b - bhi
         terms[2 * i] = x
         terms[2 * i + 1] = alo * blo - (((x - ahi * bhi) - alo * bhi) - ahi * blo)
-    h = np.zeros(12)
+    h = np.empty(12)  # h[j] is read only for j < m, after it is written
     m = 0
     for i in range(12):
         q = terms[i]
