@@ -13,7 +13,7 @@ A shortcut that touches a barrier is not taken, so a shortcut always lies in one
 never bypasses a link the designer drew.
 
 The workspace ``ws`` is the tuple (g, parent, closed, touched, exit_cost, exit_ids, keys, vals,
-state, anc, fstate, refused): search state that a search leaves behind and the next :func:`search_begin`
+state, anc, fstate, refused): search state that a search leaves behind and the next search (:func:`search_run` with ``begin``)
 resets for the nodes it touched only, so a query costs time and memory in what it explores, not in
 the size of the map.
 """
@@ -67,48 +67,16 @@ def workspace(n_nodes: int, n_edges: int, lookback: int = 1):
 
 
 @njit(cache=True)
-def search_begin(ws, xy, hscale, exits, exit_costs):
-    """Reset what the previous search touched and push the start (node n).
+def search_run(indptr, indices, weights, xy, mult, floor, ws, los, entry_nodes, entry_costs, exits, exit_costs,
+               hscale, max_expansions, lookback, slice_budget, begin):
+    """Run a search for up to ``slice_budget`` expansions (0: to the end, < 0: none); return True
+    when it has ended (status in ``state[ST_STATUS]``).
 
-    The goal joins from node ``exits[j]`` at ``exit_costs[j]`` (the cheapest when repeated).
-    """
-    g, parent, closed, touched, exit_cost, exit_ids, keys, vals, state, _, fstate, refused = ws
-    n = g.shape[0] - 2
-    for i in range(state[ST_TOUCHED]):
-        v = touched[i]
-        g[v] = np.inf
-        parent[v] = -1
-        closed[v] = False
-        refused[v] = -1
-    for i in range(state[ST_EXITS]):
-        exit_cost[exit_ids[i]] = np.inf
-    n_exits = 0
-    for j in range(exits.shape[0]):
-        v = exits[j]
-        if exit_costs[j] < exit_cost[v]:
-            if exit_cost[v] == np.inf:
-                exit_ids[n_exits] = v
-                n_exits += 1
-            exit_cost[v] = exit_costs[j]
-    start = n
-    goal = n + 1
-    g[start] = 0.0
-    touched[0] = start
-    d = np.sqrt((xy[start, 0] - xy[goal, 0]) ** 2 + (xy[start, 1] - xy[goal, 1]) ** 2)
-    state[ST_SIZE] = heap_push(keys, vals, 0, hscale * d, start)
-    state[ST_EXPANSIONS] = 0
-    state[ST_STATUS] = RUNNING
-    state[ST_NEAREST] = -1
-    state[ST_TOUCHED] = 1
-    state[ST_EXITS] = n_exits
-    fstate[0] = np.inf
-
-
-@njit(cache=True)
-def search_run(indptr, indices, weights, xy, mult, floor, ws, los, entry_nodes, entry_costs,
-               hscale, max_expansions, lookback, slice_budget):
-    """Run a search begun by :func:`search_begin` for up to ``slice_budget`` expansions (<= 0: to
-    the end); return True when it has ended (status in ``state[ST_STATUS]``).
+    With ``begin`` a new search starts first: what the previous search touched is reset (for
+    the nodes it touched only) and the start (node n) is pushed; the goal joins from node
+    ``exits[j]`` at ``exit_costs[j]`` (the cheapest when repeated). Without it, the search begun
+    by an earlier call goes on (``exits`` and ``exit_costs`` are then not read). One kernel for
+    both: a separate entry point cost its own compile (about 0.7 s cold).
 
     The start joins ``entry_nodes`` at ``entry_costs``; node ``v`` joins the goal at
     ``exit_cost[v]``. With ``lookback`` >= 1 (Theta*) a node reached from ``u`` takes one of
@@ -119,11 +87,40 @@ def search_run(indptr, indices, weights, xy, mult, floor, ws, los, entry_nodes, 
     ``lookback == 0`` is plain A*. The heuristic is ``hscale * distance(node, goal)``.
     ``max_expansions <= 0`` means no budget. Pausing and resuming never changes the result.
     """
-    g, parent, closed, touched, exit_cost, _, keys, vals, state, anc, fstate, refused = ws
-    w_edges, w_grid, w_cptr, w_citems, p_pts, p_grid, p_ptr, p_items, b_edges, b_grid, b_cptr, b_citems = los
+    g, parent, closed, touched, exit_cost, exit_ids, keys, vals, state, anc, fstate, refused = ws
     n = indptr.shape[0] - 1
     start = n
     goal = n + 1
+    if begin:
+        for i in range(state[ST_TOUCHED]):
+            v = touched[i]
+            g[v] = np.inf
+            parent[v] = -1
+            closed[v] = False
+            refused[v] = -1
+        for i in range(state[ST_EXITS]):
+            exit_cost[exit_ids[i]] = np.inf
+        n_exits = 0
+        for j in range(exits.shape[0]):
+            v = exits[j]
+            if exit_costs[j] < exit_cost[v]:
+                if exit_cost[v] == np.inf:
+                    exit_ids[n_exits] = v
+                    n_exits += 1
+                exit_cost[v] = exit_costs[j]
+        g[start] = 0.0
+        touched[0] = start
+        d = np.sqrt((xy[start, 0] - xy[goal, 0]) ** 2 + (xy[start, 1] - xy[goal, 1]) ** 2)
+        state[ST_SIZE] = heap_push(keys, vals, 0, hscale * d, start)
+        state[ST_EXPANSIONS] = 0
+        state[ST_STATUS] = RUNNING
+        state[ST_NEAREST] = -1
+        state[ST_TOUCHED] = 1
+        state[ST_EXITS] = n_exits
+        fstate[0] = np.inf
+    if slice_budget < 0:
+        return False
+    w_edges, w_grid, w_cptr, w_citems, p_pts, p_grid, p_ptr, p_items, b_edges, b_grid, b_cptr, b_citems = los
     gx = xy[goal, 0]
     gy = xy[goal, 1]
     size = state[ST_SIZE]
@@ -181,7 +178,7 @@ def search_run(indptr, indices, weights, xy, mult, floor, ws, los, entry_nodes, 
             # oldest ancestor first: with uniform costs an older visible ancestor is never worse.
             # ``refused[v]`` remembers the last ancestor refused as v's parent: siblings share
             # their parent, so the same test would come again (v is touched by then, so the next
-            # search_begin clears the entry)
+            # search clears the entry)
             for j in range(n_anc - 1, -1, -1):
                 a = anc[j]
                 c = g[a] + mult[a] * np.sqrt((xy[v, 0] - xy[a, 0]) ** 2 + (xy[v, 1] - xy[a, 1]) ** 2)
@@ -390,9 +387,8 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
         if direct[i] > bound[i]:  # else no path can beat the straight walk: no search
             e0, e1 = entry_ptr[i], entry_ptr[i + 1]
             x0, x1 = exit_ptr[i], exit_ptr[i + 1]
-            search_begin(ws, xy, hscale, exit_nodes[x0:x1], exit_costs[x0:x1])
-            search_run(indptr, indices, weights, xy, mult, floor, ws, los, entry_nodes[e0:e1],
-                       entry_costs[e0:e1], hscale, max_expansions, lookback, 0)
+            search_run(indptr, indices, weights, xy, mult, floor, ws, los, entry_nodes[e0:e1], entry_costs[e0:e1],
+                       exit_nodes[x0:x1], exit_costs[x0:x1], hscale, max_expansions, lookback, 0, True)
             info[i, INFO_EXPANSIONS] = state[ST_EXPANSIONS]
             order, cum, st, part = search_finish(ws, allow_partial)
             if pull and order.shape[0] > 0:
