@@ -397,26 +397,33 @@ def segment_touches(ax, ay, bx, by, edges, grid, cell_ptr, cell_items):
 
 
 @njit(cache=True)
+def _segments(a, b, edges, grid, cell_ptr, cell_items, gaps, gap_grid, gap_ptr, gap_items, touch):
+    """Bulk :func:`segment_free` (or with ``touch`` :func:`segment_touches`, gap arrays unread):
+    ``a``, ``b`` of shape (m, 2); returns bool (m,). One kernel for both: each compiled entry
+    point costs its own cold compile."""
+    m = a.shape[0]
+    out = np.empty(m, np.bool_)
+    for i in range(m):
+        if touch:
+            out[i] = segment_touches(a[i, 0], a[i, 1], b[i, 0], b[i, 1], edges, grid, cell_ptr, cell_items)
+        else:
+            out[i] = segment_free(a[i, 0], a[i, 1], b[i, 0], b[i, 1], edges, grid, cell_ptr, cell_items, gaps,
+                                  gap_grid, gap_ptr, gap_items)
+    return out
+
+
+# what _segments takes as the (unread) gap arrays of a touch test
+_NO_GAPS = (np.zeros((0, 5)), np.zeros(5), np.zeros(1, np.int64), np.zeros(0, np.int32))
+
+
 def segments_free(a, b, edges, grid, cell_ptr, cell_items, gaps, gap_grid, gap_ptr, gap_items):
     """Bulk :func:`segment_free`: ``a``, ``b`` of shape (m, 2); returns bool (m,)."""
-    m = a.shape[0]
-    out = np.empty(m, np.bool_)
-    for i in range(m):
-        out[i] = segment_free(
-            a[i, 0], a[i, 1], b[i, 0], b[i, 1],
-            edges, grid, cell_ptr, cell_items, gaps, gap_grid, gap_ptr, gap_items,
-        )
-    return out
+    return _segments(a, b, edges, grid, cell_ptr, cell_items, gaps, gap_grid, gap_ptr, gap_items, False)
 
 
-@njit(cache=True)
 def segments_touch(a, b, edges, grid, cell_ptr, cell_items):
     """Bulk :func:`segment_touches`: ``a``, ``b`` of shape (m, 2); returns bool (m,)."""
-    m = a.shape[0]
-    out = np.empty(m, np.bool_)
-    for i in range(m):
-        out[i] = segment_touches(a[i, 0], a[i, 1], b[i, 0], b[i, 1], edges, grid, cell_ptr, cell_items)
-    return out
+    return _segments(a, b, edges, grid, cell_ptr, cell_items, *_NO_GAPS, True)
 
 
 plain_arguments(globals())
