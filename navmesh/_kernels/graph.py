@@ -35,10 +35,13 @@ def metric(points, u, target, code):
         return np.sqrt(dx * dx + dy * dy + dz * dz)
     if code == H_MANHATTAN:
         return dx + dy + dz
+    # min / max written out, as in navmesh._kernels.los (an internal kernel's min / max are
+    # compiled once more for its options)
     if code == H_OCTILE:
-        lo = min(dx, dy)
-        return max(dx, dy) + _SQRT2_MINUS_1 * lo + dz
-    return max(dx, max(dy, dz))
+        lo = dy if dy < dx else dx
+        return (dy if dy > dx else dx) + _SQRT2_MINUS_1 * lo + dz
+    hi = dz if dz > dy else dy
+    return hi if hi > dx else dx
 
 
 @njit(cache=True)
