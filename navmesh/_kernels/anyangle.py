@@ -428,48 +428,34 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
 # --- linking: nearest visible waypoint per angular cone ------------------------------------------
 
 
-@njit(cache=True)
 def bucket_grid(p):
     """Points ``p`` (m, 2) in a uniform grid of about two points per cell: (grid, start, items,
     cell) with grid = (x0, y0, cell_size, nx, ny); cell c holds ``items[start[c]:start[c + 1]]``
-    and ``cell[i]`` is point i's cell."""
+    (in index order) and ``cell[i]`` is point i's cell.
+
+    numpy, not a kernel: it runs once per graph or query object, and as a kernel it cost about
+    1 s of every cold compile. :func:`join_positions` finds a position's cell by the same formula.
+    """
+    p = np.asarray(p, dtype=np.float64)
     m = p.shape[0]
-    # the extent by hand: numba's array min/max bring their own compiled helpers (about 1 s cold)
-    x0 = y0 = np.inf
-    x1 = y1 = -np.inf
-    for i in range(m):
-        x0 = min(x0, p[i, 0])
-        x1 = max(x1, p[i, 0])
-        y0 = min(y0, p[i, 1])
-        y1 = max(y1, p[i, 1])
     if m == 0:
         x0 = y0 = x1 = y1 = 0.0
+    else:
+        x0, y0 = float(p[:, 0].min()), float(p[:, 1].min())
+        x1, y1 = float(p[:, 0].max()), float(p[:, 1].max())
     w = x1 - x0
     h = y1 - y0
-    cs = np.sqrt(max(w * h, 1e-300) * 2.0 / max(m, 1))
-    cs = max(cs, max(w, h) / max(m, 1), 1e-12)
+    cs = float(np.sqrt(max(w * h, 1e-300) * 2.0 / max(m, 1)))
+    cs = max(max(cs, max(w, h) / max(m, 1)), 1e-12)
     nx = int(w / cs) + 1
     ny = int(h / cs) + 1
-    cell = np.empty(m, np.int64)
-    start = np.empty(nx * ny + 1, np.int64)
-    for c in range(nx * ny + 1):
-        start[c] = 0
-    for i in range(m):  # the cell of a point, clamped to the grid (as join_positions finds it)
-        cell[i] = min(max(int((p[i, 1] - y0) / cs), 0), ny - 1) * nx + min(max(int((p[i, 0] - x0) / cs), 0), nx - 1)
-        start[cell[i] + 1] += 1
-    for c in range(nx * ny):
-        start[c + 1] += start[c]
-    fill = start[:-1].copy()
-    items = np.empty(m, np.int64)
-    for i in range(m):
-        items[fill[cell[i]]] = i
-        fill[cell[i]] += 1
-    grid = np.empty(5)
-    grid[0] = x0
-    grid[1] = y0
-    grid[2] = cs
-    grid[3] = nx
-    grid[4] = ny
+    # the cell of a point, clamped to the grid (astype truncates toward zero, as int() does)
+    cell = (np.clip(((p[:, 1] - y0) / cs).astype(np.int64), 0, ny - 1) * nx
+            + np.clip(((p[:, 0] - x0) / cs).astype(np.int64), 0, nx - 1))
+    start = np.zeros(nx * ny + 1, np.int64)
+    np.cumsum(np.bincount(cell, minlength=nx * ny), out=start[1:])
+    items = np.argsort(cell, kind="stable").astype(np.int64)
+    grid = np.array([x0, y0, cs, float(nx), float(ny)])
     return grid, start, items, cell
 
 
