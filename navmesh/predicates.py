@@ -24,6 +24,7 @@ __all__ = [
     "in_wedge",
     "may_touch",
     "edge_blocks",
+    "pairs_blocked",
 ]
 
 
@@ -249,3 +250,57 @@ def edge_blocks(a: NDArray[np.float64], b: NDArray[np.float64], e: NDArray[np.fl
         out[corner] = bad
     return out
 
+
+
+def _turn(ax: NDArray[np.float64], ay: NDArray[np.float64], bx: NDArray[np.float64], by: NDArray[np.float64],
+          cx: NDArray[np.float64], cy: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+    """:func:`orient`'s floating-point stage: the determinant and where its sign is surely the
+    exact one (Shewchuk's filter; never where the determinant is zero)."""
+    detl = (ax - cx) * (by - cy)
+    detr = (ay - cy) * (bx - cx)
+    det = detl - detr
+    return det, np.abs(det) > _ERR_BOUND * (np.abs(detl) + np.abs(detr))
+
+
+def pairs_blocked(a: NDArray[np.float64], b: NDArray[np.float64], edges: NDArray[np.float64],
+                  ei: NDArray[np.int64], *, ends_judged: bool = False) -> NDArray[np.bool_]:
+    """:func:`edge_blocks` of the pairs (segment ``a[i] -> b[i]``, wall edge ``edges[ei[i]]``).
+
+    The common pairs are decided by the floating-point stage of the orientation tests: when the
+    wall edge's ends lie surely on one side of the segment's line, the pair does not block;
+    when they lie surely on both sides and the segment's ends surely on both sides of the
+    edge's line, it crosses properly and blocks. An edge ending at a segment end with its start
+    surely off the segment's line does not block either (it can neither cross the segment nor
+    put its start corner on it). Only the other pairs (a zero or unsure sign: corners on the
+    segment's line) go to :func:`edge_blocks`. Same answers, a fraction of its work.
+
+    ``ends_judged``: the caller has judged the corners at the segments' ends (a segment leaving
+    or reaching a corner through its blocked wedge is not passed), so a pair whose edge starts
+    at a segment end does not block (it cannot cross the segment; its start corner is judged).
+    """
+    e = edges[ei, 0:4]
+    ax, ay, bx, by = a[:, 0], a[:, 1], b[:, 0], b[:, 1]
+    px, py, qx, qy = e[:, 0], e[:, 1], e[:, 2], e[:, 3]
+    s1, sure1 = _turn(ax, ay, bx, by, px, py)
+    s2, ok = _turn(ax, ay, bx, by, qx, qy)
+    sure = sure1 & ok
+    out = np.zeros(len(a), dtype=bool)
+    c = np.flatnonzero(sure & ((s1 > 0) != (s2 > 0)))
+    if c.size:
+        s3, ok3 = _turn(px[c], py[c], qx[c], qy[c], ax[c], ay[c])
+        s4, ok4 = _turn(px[c], py[c], qx[c], qy[c], bx[c], by[c])
+        ok3 &= ok4
+        out[c[ok3]] = (s3[ok3] > 0) != (s4[ok3] > 0)
+        sure[c[~ok3]] = False
+    rest = np.flatnonzero(~sure)
+    if rest.size:
+        def at(x: NDArray[np.float64], y: NDArray[np.float64]) -> NDArray[np.bool_]:
+            return ((x[rest] == ax[rest]) & (y[rest] == ay[rest])) | ((x[rest] == bx[rest]) & (y[rest] == by[rest]))
+
+        settled = at(qx, qy) & sure1[rest]  # the edge ends at a segment end: o2 = 0, o1 != 0
+        if ends_judged:
+            settled |= at(px, py)
+        rest = rest[~settled]
+    if rest.size:
+        out[rest] = edge_blocks(a[rest], b[rest], edges[ei[rest]])
+    return out

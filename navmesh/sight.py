@@ -57,6 +57,7 @@ from navmesh._checks import check_option
 from navmesh._kernels.los import GAP_PINCH, GAP_SEAM, GAP_WEDGE
 from navmesh.errors import InvalidGeometryError
 from navmesh.sight_grid import BoxGrid, piece_length
+from navmesh.sight_ends import EndCorners
 from navmesh.geometry import (
     JOINS,
     Join,
@@ -69,11 +70,10 @@ from navmesh.geometry import (
     segment_arrays,
 )
 from navmesh.predicates import (
-    edge_blocks,
     free_wedges,
     in_wedge,
-    may_touch,
     orient,
+    pairs_blocked,
     place_on_line,
     two_corner_wedges,
 )
@@ -94,7 +94,6 @@ def _merge(geoms: list[shapely.Geometry]) -> shapely.Geometry:
         except shapely.errors.GEOSException:
             pass
     return shapely.union_all(arr)
-
 
 
 class LineOfSight:
@@ -200,6 +199,7 @@ class LineOfSight:
             at = _row_lookup(starts, self.pinch_points)
             flag[at >= 0] = 1.0
         self.edges: NDArray[np.float64] = np.column_stack([rows, flag])
+        self._ends = EndCorners(self.edges)
         # With r == 0, a wall flush against the map edge leaves a zero-width gap: running along
         # an edge the obstacle shares with the bounds outline is blocked.
         self.seams = self._find_seams(merged, bounds) if r == 0 else np.zeros((0, 4))
@@ -409,8 +409,7 @@ class LineOfSight:
         segments whose rounding could exceed that (coordinates a million times the walls')
         read every cell their padded piece box overlaps instead.
         """
-        m = len(sa)
-        hit = np.zeros(m, dtype=bool)
+        hit = self._ends.blocked(sa, sb)  # ends in a corner's blocked wedge: no walk needed
         grid = self._grid
         if grid.n == 0:
             return hit
@@ -448,57 +447,54 @@ class LineOfSight:
         t_next[whole] = np.inf
         cell = np.clip(cell, -1, grid.shape).astype(np.int64)
         step = np.sign(d).astype(np.int64)
-        t_from = t_in
         n_edges = len(self.edges)
         budget = max(min(MEMORY_BUDGET // _BYTES_PER_PAIR, _SLICE_PAIRS), 1)
         batch = max(min(MEMORY_BUDGET // _BYTES_PER_PIECE, _BATCH_PIECES), 1)
-        active = np.flatnonzero(keep | whole)
-        while active.size:
-            for lo in range(0, active.size, batch):
-                seg = active[lo : lo + batch]
-                t0 = t_from[seg]
-                tn = t_next[seg]
-                x_first = tn[:, 0] <= tn[:, 1]
-                t1 = np.minimum(np.where(x_first, tn[:, 0], tn[:, 1]), t_out[seg])
-                p0 = np.where((t0 == 0)[:, None], sa[seg], sa[seg] + d[seg] * t0[:, None])
-                p1 = np.where((t1 >= 1)[:, None], sb[seg], sa[seg] + d[seg] * t1[:, None])
-                lo_xy = np.minimum(p0, p1) - pad[seg, None]
-                hi_xy = np.maximum(p0, p1) + pad[seg, None]
-                del p0, p1
-                j0 = np.clip(cell[seg], 0, grid.shape - 1)
+        # the walking segments' state, one column each, compacted after every round (a batch is a slice)
+        at = np.flatnonzero((keep | whole) & ~hit)
+        cols = [sa[at, 0], sa[at, 1], sb[at, 0], sb[at, 1], d[at, 0], d[at, 1], pad[at], ~walk[at], t_out[at],
+                t_next[at, 0], t_next[at, 1], t_step[at, 0], t_step[at, 1], cell[at, 0], cell[at, 1], step[at, 0],
+                step[at, 1], start[at, 0], start[at, 1], at]
+        del start, t_next, t_step, cell, step, t_in
+        while cols[-1].size:
+            ax, ay, bx, by, dx, dy, pd, far, tout, tnx, tny, tsx, tsy, cx, cy, stx, sty, px, py, at = cols
+            n = len(at)
+            blk, fin = np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)
+            for lo in range(0, n, batch):
+                k = slice(lo, lo + batch)
+                x_first = tnx[k] <= tny[k]
+                t1 = np.minimum(np.where(x_first, tnx[k], tny[k]), tout[k])
+                end = t1 >= 1
+                qx = np.where(end, bx[k], ax[k] + dx[k] * t1)
+                qy = np.where(end, by[k], ay[k] + dy[k] * t1)
+                lo_xy = np.column_stack([np.minimum(px[k], qx), np.minimum(py[k], qy)]) - pd[k, None]
+                hi_xy = np.column_stack([np.maximum(px[k], qx), np.maximum(py[k], qy)]) + pd[k, None]
+                px[k], py[k] = qx, qy
+                j0 = np.minimum(np.maximum(np.column_stack([cx[k], cy[k]]), 0), grid.shape - 1)
                 j1 = j0
-                if not walk[seg].all():
-                    far = ~walk[seg]
+                if far[k].any():
+                    f = far[k]
                     j0, j1 = j0.copy(), j0.copy()
-                    j0[far], j1[far] = grid.cells(lo_xy[far]), grid.cells(hi_xy[far])
+                    j0[f], j1[f] = grid.cells(lo_xy[f]), grid.cells(hi_xy[f])
                 for pi, w in grid.pairs(j0, j1, lo_xy, hi_xy, budget):
-                    i = seg[pi]
-                    todo = ~hit[i]
+                    i = pi + lo
+                    todo = ~blk[i]
                     i, w = i[todo], w[todo]
                     wall = w < n_edges
                     if not wall.all():
-                        g = ~wall
-                        hit[i[g][self._gap_blocks(sa[i[g]], sb[i[g]], w[g] - n_edges)]] = True
+                        g = i[~wall]
+                        blk[g[self._gap_blocks(_xy(ax, ay, g), _xy(bx, by, g), w[~wall] - n_edges)]] = True
                         i, w = i[wall], w[wall]
-                    hit[i[self._edge_pairs(sa[i], sb[i], w)]] = True
-                t_from[seg] = t1
-                axis = np.where(x_first, 0, 1)
-                t_next[seg, axis] += t_step[seg, axis]
-                cell[seg, axis] += step[seg, axis]
-            active = active[(t_from[active] < t_out[active]) & ~hit[active]]
+                    blk[i[pairs_blocked(_xy(ax, ay, i), _xy(bx, by, i), self.edges, w, ends_judged=True)]] = True
+                tnx[k] += np.where(x_first, tsx[k], 0.0)
+                tny[k] += np.where(x_first, 0.0, tsy[k])
+                cx[k] += np.where(x_first, stx[k], 0)
+                cy[k] += np.where(x_first, 0, sty[k])
+                fin[k] = t1 >= tout[k]
+            hit[at[blk]] = True
+            go = ~(blk | fin)
+            cols = [c[go] for c in cols]
         return hit
-
-    def _edge_pairs(self, a: NDArray[np.float64], b: NDArray[np.float64], ei: NDArray[np.int64]) -> NDArray[np.bool_]:
-        """Per (segment, wall edge) pair: whether that edge or its start corner blocks the segment.
-
-        Only pairs whose segment and edge may touch (a floating-point test with a wide margin:
-        never wrong about pairs far apart) go to the exact tests."""
-        out = np.zeros(len(a), dtype=bool)
-        e = self.edges
-        k = np.flatnonzero(may_touch(a, b, e[ei, 0:2], e[ei, 2:4]))
-        if k.size:
-            out[k] = edge_blocks(a[k], b[k], e[ei[k]])
-        return out
 
     def _gap_blocks(self, a: NDArray[np.float64], b: NDArray[np.float64], gi: NDArray[np.int64]) -> NDArray[np.bool_]:
         """Per (segment, seam or pinch point) pair: whether that gap blocks the segment."""
@@ -578,6 +574,11 @@ def _split_edges(rows: NDArray[np.float64], splits: dict[int, list[NDArray[np.fl
         prev = [row[4:6], *chain[:-2]]
         out.append(np.array([np.r_[chain[i], chain[i + 1], prev[i]] for i in range(len(chain) - 1)]))
     return np.concatenate(out)
+
+
+def _xy(x: NDArray[np.float64], y: NDArray[np.float64], i: NDArray[np.int64]) -> NDArray[np.float64]:
+    """Points ``(x[i], y[i])`` as an (n, 2) array."""
+    return np.column_stack([x[i], y[i]])
 
 
 def _row_lookup(rows: NDArray[np.float64], table: NDArray[np.float64]) -> NDArray[np.int64]:
