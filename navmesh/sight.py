@@ -58,6 +58,7 @@ from navmesh._kernels.los import GAP_PINCH, GAP_SEAM, GAP_WEDGE
 from navmesh.errors import InvalidGeometryError
 from navmesh.sight_grid import BoxGrid, piece_length
 from navmesh.sight_ends import EndCorners
+from navmesh.sight_walk import walk
 from navmesh.geometry import (
     JOINS,
     Join,
@@ -399,102 +400,27 @@ class LineOfSight:
         return out
 
     def _walls_block(self, sa: NDArray[np.float64], sb: NDArray[np.float64]) -> NDArray[np.bool_]:
-        """Whether a wall edge, corner, pinch point or seam blocks each segment (ends walkable).
-
-        Each segment walks the wall grid's cells from its start, one per round, inside the grid's
-        rectangle; its piece in the cell (box padded well beyond rounding) is paired with the walls
-        and gaps the cell lists, and every pair is judged exactly on the whole segment; a blocked
-        segment leaves the rounds. The walk rounds crossings, but only within rounding of the
-        right cells, and the grid lists every wall in all cells within ``BoxGrid.pad`` of its box;
-        segments whose rounding could exceed that (coordinates a million times the walls')
-        read every cell their padded piece box overlaps instead.
-        """
+        """Whether a wall edge, corner, pinch point or seam blocks each segment (ends walkable):
+        first the wall corners at its ends (:class:`~navmesh.sight_ends.EndCorners`), then the
+        walls and gaps along it (:func:`~navmesh.sight_walk.walk` over the wall grid)."""
         hit = self._ends.blocked(sa, sb)  # ends in a corner's blocked wedge: no walk needed
-        grid = self._grid
-        if grid.n == 0:
-            return hit
-        d = sb - sa
-        length = np.hypot(d[:, 0], d[:, 1])
-        scale = np.abs(np.c_[sa, sb]).max(axis=1) + length
-        pad = 1e-9 * scale  # float rounding of the piece ends is ~1e-16 of the coordinates
-        walk = 1e-13 * scale < grid.pad
-        whole = 1e-13 * scale >= grid.cell  # absurd coordinates: one piece, its box's cells
-        # a small call (boxes listing at most _WHOLE_PAIRS walls: small builds) pairs each segment with
-        # its box's walls in one round; the walk's fixed cost per round pays only on big calls
-        box = np.c_[np.minimum(sa, sb) - pad[:, None], np.maximum(sa, sb) + pad[:, None]]
-        if grid.listed(grid.cells(box[:, :2]), grid.cells(box[:, 2:])).sum() <= _WHOLE_PAIRS:
-            whole[:] = True
-            walk[:] = False
-        # only the part inside the grid's rectangle, grown by a cell, can meet a wall
-        r0 = grid.origin - grid.cell
-        r1 = grid.origin + (grid.shape + 1) * grid.cell
-        with np.errstate(divide="ignore", invalid="ignore"):
-            ta, tb = (r0 - sa) / d, (r1 - sa) / d
-            inside = (d != 0) | ((r0 <= sa) & (sa <= r1))
-            t_in = np.where(d != 0, np.minimum(ta, tb), -np.inf).max(axis=1).clip(0.0)
-            t_out = np.where(d != 0, np.maximum(ta, tb), np.inf).min(axis=1).clip(None, 1.0)
-        keep = inside.all(axis=1) & (t_in <= t_out)
-        t_in[whole], t_out[whole] = 0.0, 1.0
-        # the walk: the cell, and the parameter t of the next crossing of a vertical / horizontal
-        # grid line (a start on a line, moving down or left, is in the lower cell)
-        start = np.where((t_in == 0)[:, None], sa, sa + d * t_in[:, None])
-        with np.errstate(divide="ignore", invalid="ignore"):
-            u = (start - grid.origin) / grid.cell
-            cell = np.floor(u)
-            cell -= (u == cell) & (d < 0)
-            t_next = np.where(d != 0, (grid.origin + (cell + (d > 0)) * grid.cell - sa) / d, np.inf)
-            t_step = np.where(d != 0, grid.cell / np.abs(d), np.inf)
-        t_next[whole] = np.inf
-        cell = np.clip(cell, -1, grid.shape).astype(np.int64)
-        step = np.sign(d).astype(np.int64)
-        n_edges = len(self.edges)
-        budget = max(min(MEMORY_BUDGET // _BYTES_PER_PAIR, _SLICE_PAIRS), 1)
-        batch = max(min(MEMORY_BUDGET // _BYTES_PER_PIECE, _BATCH_PIECES), 1)
-        # the walking segments' state, one column each, compacted after every round (a batch is a slice)
-        at = np.flatnonzero((keep | whole) & ~hit)
-        cols = [sa[at, 0], sa[at, 1], sb[at, 0], sb[at, 1], d[at, 0], d[at, 1], pad[at], ~walk[at], t_out[at],
-                t_next[at, 0], t_next[at, 1], t_step[at, 0], t_step[at, 1], cell[at, 0], cell[at, 1], step[at, 0],
-                step[at, 1], start[at, 0], start[at, 1], at]
-        del start, t_next, t_step, cell, step, t_in
-        while cols[-1].size:
-            ax, ay, bx, by, dx, dy, pd, far, tout, tnx, tny, tsx, tsy, cx, cy, stx, sty, px, py, at = cols
-            n = len(at)
-            blk, fin = np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)
-            for lo in range(0, n, batch):
-                k = slice(lo, lo + batch)
-                x_first = tnx[k] <= tny[k]
-                t1 = np.minimum(np.where(x_first, tnx[k], tny[k]), tout[k])
-                end = t1 >= 1
-                qx = np.where(end, bx[k], ax[k] + dx[k] * t1)
-                qy = np.where(end, by[k], ay[k] + dy[k] * t1)
-                lo_xy = np.column_stack([np.minimum(px[k], qx), np.minimum(py[k], qy)]) - pd[k, None]
-                hi_xy = np.column_stack([np.maximum(px[k], qx), np.maximum(py[k], qy)]) + pd[k, None]
-                px[k], py[k] = qx, qy
-                j0 = np.minimum(np.maximum(np.column_stack([cx[k], cy[k]]), 0), grid.shape - 1)
-                j1 = j0
-                if far[k].any():
-                    f = far[k]
-                    j0, j1 = j0.copy(), j0.copy()
-                    j0[f], j1[f] = grid.cells(lo_xy[f]), grid.cells(hi_xy[f])
-                for pi, w in grid.pairs(j0, j1, lo_xy, hi_xy, budget):
-                    i = pi + lo
-                    todo = ~blk[i]
-                    i, w = i[todo], w[todo]
-                    wall = w < n_edges
-                    if not wall.all():
-                        g = i[~wall]
-                        blk[g[self._gap_blocks(_xy(ax, ay, g), _xy(bx, by, g), w[~wall] - n_edges)]] = True
-                        i, w = i[wall], w[wall]
-                    blk[i[pairs_blocked(_xy(ax, ay, i), _xy(bx, by, i), self.edges, w, ends_judged=True)]] = True
-                tnx[k] += np.where(x_first, tsx[k], 0.0)
-                tny[k] += np.where(x_first, 0.0, tsy[k])
-                cx[k] += np.where(x_first, stx[k], 0)
-                cy[k] += np.where(x_first, 0, sty[k])
-                fin[k] = t1 >= tout[k]
-            hit[at[blk]] = True
-            go = ~(blk | fin)
-            cols = [c[go] for c in cols]
+        if self._grid.n:
+            walk(self._grid, sa, sb, hit, self._pairs_block, whole_pairs=_WHOLE_PAIRS,
+                 budget=max(min(MEMORY_BUDGET // _BYTES_PER_PAIR, _SLICE_PAIRS), 1),
+                 batch=max(min(MEMORY_BUDGET // _BYTES_PER_PIECE, _BATCH_PIECES), 1))
         return hit
+
+    def _pairs_block(self, a: NDArray[np.float64], b: NDArray[np.float64], w: NDArray[np.int64]) -> NDArray[np.bool_]:
+        """Per (segment, grid item) pair: whether that wall edge (items below ``len(edges)``), seam
+        or pinch point blocks the segment, whose end corners are judged already."""
+        n_edges = len(self.edges)
+        wall = w < n_edges
+        if wall.all():
+            return pairs_blocked(a, b, self.edges, w, ends_judged=True)
+        out = np.zeros(len(a), dtype=bool)
+        out[~wall] = self._gap_blocks(a[~wall], b[~wall], w[~wall] - n_edges)
+        out[wall] = pairs_blocked(a[wall], b[wall], self.edges, w[wall], ends_judged=True)
+        return out
 
     def _gap_blocks(self, a: NDArray[np.float64], b: NDArray[np.float64], gi: NDArray[np.int64]) -> NDArray[np.bool_]:
         """Per (segment, seam or pinch point) pair: whether that gap blocks the segment."""
@@ -574,11 +500,6 @@ def _split_edges(rows: NDArray[np.float64], splits: dict[int, list[NDArray[np.fl
         prev = [row[4:6], *chain[:-2]]
         out.append(np.array([np.r_[chain[i], chain[i + 1], prev[i]] for i in range(len(chain) - 1)]))
     return np.concatenate(out)
-
-
-def _xy(x: NDArray[np.float64], y: NDArray[np.float64], i: NDArray[np.int64]) -> NDArray[np.float64]:
-    """Points ``(x[i], y[i])`` as an (n, 2) array."""
-    return np.column_stack([x[i], y[i]])
 
 
 def _row_lookup(rows: NDArray[np.float64], table: NDArray[np.float64]) -> NDArray[np.int64]:

@@ -48,7 +48,7 @@ class EndCorners:
         slot = slot[order]
         count = np.bincount(slot, minlength=1 << bits)
         depth = np.arange(len(slot)) - (np.cumsum(count) - count)[slot]
-        # slot -> up to ``depth`` corner rows (-1: none); the corners at one point share a slot
+        # (slot, k): the slot's k-th corner row (-1: none); the corners at one point share a slot
         self._table = np.full((1 << bits, max(int(count.max(initial=0)), 1)), -1, dtype=np.int64)
         self._table[slot, depth] = order
         self._corners = corners
@@ -100,7 +100,8 @@ class EndCorners:
                     out[s + seg[~self._free(sa[seg], sb[seg], at, sign)]] = True
         return out
 
-    def _free(self, a: NDArray[np.float64], b: NDArray[np.float64], at: NDArray[np.int64], sign: int) -> NDArray[np.bool_]:
+    def _free(self, a: NDArray[np.float64], b: NDArray[np.float64], at: NDArray[np.int64],
+              sign: int) -> NDArray[np.bool_]:
         """:func:`navmesh.predicates.in_wedge` of direction ``sign * (b - a)`` at corners ``at``."""
         c = self._corners[at]
         c_qd = -sign * orient(a, b, c[:, 2:4]).astype(np.int64)
