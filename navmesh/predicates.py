@@ -251,7 +251,6 @@ def edge_blocks(a: NDArray[np.float64], b: NDArray[np.float64], e: NDArray[np.fl
     return out
 
 
-
 def _turn(ax: NDArray[np.float64], ay: NDArray[np.float64], bx: NDArray[np.float64], by: NDArray[np.float64],
           cx: NDArray[np.float64], cy: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
     """:func:`orient`'s floating-point stage: the determinant and where its sign is surely the
@@ -269,10 +268,10 @@ def pairs_blocked(a: NDArray[np.float64], b: NDArray[np.float64], edges: NDArray
     The common pairs are decided by the floating-point stage of the orientation tests: when the
     wall edge's ends lie surely on one side of the segment's line, the pair does not block;
     when they lie surely on both sides and the segment's ends surely on both sides of the
-    edge's line, it crosses properly and blocks. An edge ending at a segment end with its start
-    surely off the segment's line does not block either (it can neither cross the segment nor
-    put its start corner on it). Only the other pairs (a zero or unsure sign: corners on the
-    segment's line) go to :func:`edge_blocks`. Same answers, a fraction of its work.
+    edge's line, it crosses properly and blocks. The other pairs get exact signs: an edge whose
+    ends do not lie strictly on both sides of the segment's line, and whose start corner is not
+    on the segment, does not block. Only the pairs left (a corner on the segment, or a possible
+    crossing) go to :func:`edge_blocks`. Same answers, a fraction of its work.
 
     ``ends_judged``: the caller has judged the corners at the segments' ends (a segment leaving
     or reaching a corner through its blocked wedge is not passed), so a pair whose edge starts
@@ -294,13 +293,14 @@ def pairs_blocked(a: NDArray[np.float64], b: NDArray[np.float64], edges: NDArray
         sure[c[~ok3]] = False
     rest = np.flatnonzero(~sure)
     if rest.size:
-        def at(x: NDArray[np.float64], y: NDArray[np.float64]) -> NDArray[np.bool_]:
-            return ((x[rest] == ax[rest]) & (y[rest] == ay[rest])) | ((x[rest] == bx[rest]) & (y[rest] == by[rest]))
-
-        settled = at(qx, qy) & sure1[rest]  # the edge ends at a segment end: o2 = 0, o1 != 0
+        # exact signs for the rest: only a corner on the segment or a sign change is left to judge
+        ra, rb, rp = a[rest], b[rest], e[rest, 0:2]
+        o1 = orient(ra, rb, rp).astype(np.int64)
+        o2 = orient(ra, rb, e[rest, 2:4]).astype(np.int64)
+        where = place_on_line(ra, rb, rp)
         if ends_judged:
-            settled |= at(px, py)
-        rest = rest[~settled]
+            where[(where == 0) | (where == 2)] = -1
+        rest = rest[np.where(o1 == 0, where >= 0, o1 * o2 < 0)]
     if rest.size:
         out[rest] = edge_blocks(a[rest], b[rest], edges[ei[rest]])
     return out

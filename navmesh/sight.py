@@ -358,25 +358,28 @@ class LineOfSight:
 
         Notes
         -----
-        Each distinct end point is tested once (unless ``ends_walkable``). Each segment walks a
-        uniform grid of the walls' and gaps' bounding boxes (:class:`~navmesh.sight_grid.BoxGrid`,
-        cells a few wall edges wide) cell by cell, in rounds, dropping a segment once it is
-        blocked; the (segment, wall) pairs of a cell are counted before they are gathered.
-        Exact orientation tests (:func:`orient`) on all pairs of a slice at once find proper
-        crossings, ends inside an edge leaving into its blocked side, wall corners the segment
-        touches outside their free wedge, pinch points and seams. No Python loop per segment
-        and no geometry object per segment or pair. Memory: slices, batches and a build's chunks
-        are sized from ``navmesh.sight.MEMORY_BUDGET`` (192 MB) whatever the level and however
-        many segments are passed. (Pruning with shapely's ``STRtree.query(predicate=...)``
-        was measured 6 to 12 times slower than the grid and these numpy tests.)
+        Each distinct end point is tested once (unless ``ends_walkable``). A segment leaving or
+        reaching a wall corner through its blocked wedge is settled there, with no walk
+        (:class:`~navmesh.sight_ends.EndCorners`: about half the pairs of a corner build). The
+        others walk a uniform grid of the walls' and gaps' bounding boxes
+        (:class:`~navmesh.sight_grid.BoxGrid`, cells a few wall edges wide) cell by cell, in
+        rounds, dropping a segment once it is blocked; the (segment, wall) pairs of a cell are
+        counted before they are gathered. Orientation tests on all pairs of a slice at once find
+        proper crossings, ends inside an edge leaving into its blocked side, wall corners the
+        segment touches outside their free wedge, pinch points and seams; their floating-point
+        stage settles most pairs (:func:`~navmesh.predicates.pairs_blocked`), exact arithmetic
+        the rest. No Python loop per segment and no geometry object per segment or pair.
+        Memory: slices, batches and a build's chunks are sized from
+        ``navmesh.sight.MEMORY_BUDGET`` (192 MB) whatever the level and however many segments
+        are passed. (Pruning with shapely's ``STRtree.query(predicate=...)`` was measured 6 to
+        12 times slower than the grid and these numpy tests.)
 
-        Speed: about 3 to 6 microseconds per segment of a large build on a loaded 2-core
-        machine. The numba kernel backend of :func:`navmesh.waypoints.build_waypoint_graph`
-        (``visibility="kernel"``) gives the same answers 10 to 20 times faster per segment
-        once compiled; whole corner builds take 1.5 to 2.5x the kernel's CPU time with k=8 and 8
-        to 20x with ``k=None`` (64- to 6,400-corner levels, tile maps and crates, 2026-11-27).
-        Pick the kernel for ``k=None`` builds, levels of more than a few thousand waypoints and
-        repeated rebuilds; this class where numba is unwanted or not compiled
+        Speed: about 2 to 3 microseconds per segment of a large all-pairs build on a loaded
+        2-core machine. The numba kernel backend of :func:`navmesh.waypoints.build_waypoint_graph`
+        (``visibility="kernel"``) gives the same answers about 10 times faster per segment once
+        compiled; whole ``k=None`` corner builds take SPEEDFIGURES of the kernel's CPU time.
+        Pick the kernel for repeated rebuilds, levels of more than a few thousand waypoints and
+        ``k=None`` builds that must be quick; this class where numba is unwanted or not compiled
         yet, for small builds (judged in one round), or as the kernels' reference.
 
         Raises
@@ -430,8 +433,8 @@ class LineOfSight:
         if seam.any():
             s = self.seams[gi[seam]]
             on = (orient(a[seam], b[seam], s[:, :2]) == 0) & (orient(a[seam], b[seam], s[:, 2:]) == 0)
-            ax_ = np.where((a[seam, 0] != b[seam, 0])[:, None], np.c_[a[seam, 0], b[seam, 0], s[:, 0], s[:, 2]],
-                           np.c_[a[seam, 1], b[seam, 1], s[:, 1], s[:, 3]])
+            ax_ = np.where((a[seam, 0] != b[seam, 0])[:, None], np.column_stack([a[seam, 0], b[seam, 0], s[:, 0], s[:, 2]]),
+                           np.column_stack([a[seam, 1], b[seam, 1], s[:, 1], s[:, 3]]))
             lo = np.maximum(ax_[:, :2].min(axis=1), ax_[:, 2:].min(axis=1))
             hi = np.minimum(ax_[:, :2].max(axis=1), ax_[:, 2:].max(axis=1))
             out[seam] = on & (hi > lo)
