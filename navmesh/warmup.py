@@ -96,10 +96,7 @@ def _work(plan: list[Step], session: Session, worker: int, ctxs: dict[str, dict[
           ran: set[int], seconds: dict[str, float] | None = None) -> None:
     """Run, as ``worker`` of ``session``, the steps this worker claims until every step is
     claimed; each finished step is marked done (its kernels are in numba's cache)."""
-    from navmesh.warmup_helpers import worker_order
-
-    order = worker_order(session.steps, session.costs, worker, session.workers)
-    while (index := session.next_step(order, worker)) is not None:
+    while (index := session.next_step(worker)) is not None:
         part, _, work = plan[index]
         t0 = time.perf_counter()
         work(ctxs.setdefault(part, {}))
@@ -123,14 +120,16 @@ def serve(parts: str, folder: str, worker: str) -> None:
 def _start_session(plan: list[Step], todo: list[int], parts: list[str], helpers: int,
                    first: int) -> tuple[Session, list[Helper]] | None:
     """A parallel warm-up of the steps ``todo`` with ``helpers`` helper processes numbered from
-    ``first`` (worker 0 is the calling process when ``first`` is 1); None when there is nothing
-    to share."""
+    ``first``; None when there is nothing to share. When ``first`` is 1, worker 0 is the calling
+    process and waits for the whole warm-up, so only the total time counts; when it is 0 (a
+    loader), the parts are wanted in the order of ``parts``."""
     from navmesh.warmup_helpers import Helper, Session
 
     if helpers < 1 or not todo:
         return None
     needs, costs = _plan_needs(plan)
-    session = Session.create(todo, needs, costs, helpers + first)
+    ranks = [0 if first else (parts.index(part) if part in parts else -1) for part, _, _ in plan]
+    session = Session.create(todo, needs, costs, ranks)
     return session, [Helper(parts, session, k) for k in range(first, first + helpers)]
 
 

@@ -5,11 +5,11 @@ A parallel warm-up shares a temporary folder between its processes (:class:`Sess
 still to compile, who claimed which step, which steps are finished (their kernels are then in
 numba's on-disk cache), the compile locks of :mod:`navmesh.warmup_lock` and each helper's error
 output. Every worker (a helper process, and the calling process in :func:`navmesh.warm_up`) takes
-the next unclaimed step in its own order: worker 0 from the first step forward, the others from
-their share of the measured compile cost backward, so that they meet in the middle; a step whose
-kernels reuse another step's goes after it when another step is ready, and a step that others
-need goes first. A kernel needed by two
-workers is compiled by the first and loaded from the cache by the other (the compile locks).
+the next unclaimed step in one shared order (:func:`priority_order`): the parts wanted first
+first, and among them the longest chain of measured compile cost first, so that no long step
+starts last; a step whose kernels reuse another step's goes after it when another step is ready.
+A kernel needed by two workers is compiled by the first and loaded from the cache by the other
+(the compile locks).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-__all__ = ["Session", "Helper", "cores"]
+__all__ = ["Session", "Helper", "cores", "priority_order"]
 
 logger = logging.getLogger("navmesh")
 
@@ -41,22 +41,26 @@ def cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def worker_order(steps: list[int], costs: list[float], worker: int, workers: int) -> list[int]:
-    """The order in which ``worker`` of ``workers`` takes ``steps`` (indices into ``costs``):
-    worker 0 forward from the first; worker k > 0 backward from where the cumulative cost reaches
-    ``(workers - k) / (workers - 1)`` of the total, then on from the last step backward."""
-    if worker == 0 or not steps:
-        return list(steps)
-    total = sum(costs[i] for i in steps) or 1.0
-    goal = total * (workers - worker) / (workers - 1)
-    start, running = len(steps) - 1, 0.0
-    for pos, i in enumerate(steps):
-        running += costs[i]
-        if running >= goal - 1e-9:
-            start = pos
-            break
-    back = steps[:start + 1][::-1]
-    return back + steps[start + 1:][::-1]
+def priority_order(steps: list[int], needs: dict[int, list[int]], costs: list[float],
+                   ranks: list[int]) -> list[int]:
+    """``steps`` in the order workers take them: by urgency (the smallest ``ranks`` entry of the
+    step and of every step that needs it, directly or not), then longest chain first (the step's
+    cost plus the costliest chain of steps that need it: a long chain started late finishes
+    last), then plan order. ``needs`` never forms a cycle."""
+    dependents: dict[int, list[int]] = {i: [j for j in steps if i in needs.get(j, ())] for i in steps}
+    chain: dict[int, float] = {}
+    urgency: dict[int, int] = {}
+
+    def visit(i: int) -> None:
+        if i not in chain:
+            for j in dependents[i]:
+                visit(j)
+            chain[i] = costs[i] + max((chain[j] for j in dependents[i]), default=0.0)
+            urgency[i] = min([ranks[i]] + [urgency[j] for j in dependents[i]])
+
+    for i in steps:
+        visit(i)
+    return sorted(steps, key=lambda i: (urgency[i], -chain[i], i))
 
 
 class Session:
@@ -73,16 +77,17 @@ class Session:
         data = json.loads((self.folder / "plan.json").read_text())
         self.steps: list[int] = data["steps"]  # plan indices to compile
         self.needs: dict[int, list[int]] = {int(k): v for k, v in data["needs"].items()}
-        self.costs: list[float] = data["costs"]
-        self.workers: int = data["workers"]
+        self.order: list[int] = data["order"]  # the steps in the order workers take them
         self.locks = self.folder / "locks"
 
     @classmethod
-    def create(cls, steps: list[int], needs: dict[int, list[int]], costs: list[float], workers: int) -> Session:
-        """A new session folder for ``steps`` shared by ``workers`` workers."""
+    def create(cls, steps: list[int], needs: dict[int, list[int]], costs: list[float],
+               ranks: list[int]) -> Session:
+        """A new session folder for ``steps`` (plan indices); ``needs``, ``costs`` and ``ranks``
+        (how soon each plan step's part is wanted, 0 first) set their order (:func:`priority_order`)."""
         folder = Path(tempfile.mkdtemp(prefix="navmesh-warm-up-"))
-        (folder / "plan.json").write_text(json.dumps({"steps": steps, "needs": needs, "costs": costs,
-                                                       "workers": workers}))
+        order = priority_order(steps, needs, costs, ranks)
+        (folder / "plan.json").write_text(json.dumps({"steps": steps, "needs": needs, "order": order}))
         return cls(folder)
 
     def claim(self, step: int, worker: int) -> bool:
@@ -109,17 +114,16 @@ class Session:
     def is_done(self, step: int) -> bool:
         return (self.folder / f"done-{step}").exists()
 
-    def next_step(self, order: list[int], worker: int) -> int | None:
-        """Claim and return the next step of ``order`` for ``worker``: the first unclaimed one whose
-        needed steps are done and that another unclaimed step needs, else the first unclaimed one
-        whose needed steps are done, else the first unclaimed one; None when every step is claimed."""
+    def next_step(self, worker: int) -> int | None:
+        """Claim and return the next step for ``worker``: the first unclaimed one of ``order`` whose
+        needed steps are done, else the first unclaimed one (its kernels then wait for those being
+        compiled); None when every step is claimed."""
         while True:
-            free = [i for i in order if not (self.folder / f"claim-{i}").exists()]
+            free = [i for i in self.order if not (self.folder / f"claim-{i}").exists()]
             if not free:
                 return None
             ready = [i for i in free if all(self.is_done(j) for j in self.needs.get(i, ()))]
-            unblocking = [i for i in ready if any(i in self.needs.get(j, ()) for j in free)]
-            step = (unblocking or ready or free)[0]
+            step = (ready or free)[0]
             if self.claim(step, worker):
                 return step
 

@@ -187,20 +187,33 @@ def _crowds_on_graphs(ctx: dict[str, Any]) -> None:
         _crowd_runs(_steer_nav(ctx), [[1.0, 5.0], [1.0, 6.0]], [11.0, 5.0], shared)
 
 
-def _mesh(ctx: dict[str, Any]) -> None:
+def _mesh_build(ctx: dict[str, Any]) -> None:
     from navmesh.level import Level
     from navmesh.polymesh.build import build_navmesh
-    from navmesh.polymesh.query import MeshQuery
-    from navmesh.terrain import CostProfile, TerrainRegion
+    from navmesh.terrain import TerrainRegion
 
     swamp = TerrainRegion([(0, 0), (4, 0), (4, 3), (0, 3)], "swamp")  # a build with terrain splits polygons
-    level = Level.rectangle(12, 10, obstacles=[[(5, 2), (7, 2), (7, 8), (5, 8)]], terrain=[swamp])
-    mesh = build_navmesh(level, agent_radius=0.25)
+    build_navmesh(Level.rectangle(12, 10, obstacles=[[(5, 2), (7, 2), (7, 8), (5, 8)]], terrain=[swamp]),
+                  agent_radius=0.25)
+
+
+def _mesh_paths(ctx: dict[str, Any]) -> None:
+    """Queries on a mesh made without the build's kernels (a ring of 8 unit squares round a hole,
+    one of them swamp), so that this step and ``_mesh_build`` compile side by side."""
+    from navmesh.polymesh.mesh import PolyMesh
+    from navmesh.polymesh.query import MeshQuery
+    from navmesh.terrain import CostProfile
+
+    cells = [(x, y) for y in range(3) for x in range(3) if (x, y) != (1, 1)]
+    corners = [(x, y) for y in range(4) for x in range(4)]
+    square = [corners.index((x + dx, y + dy)) for x, y in cells for dx, dy in ((0, 0), (1, 0), (1, 1), (0, 1))]
+    mesh = PolyMesh.from_polygons(corners, range(0, 4 * len(cells) + 1, 4), square,
+                                  tags=[int(c == (2, 0)) for c in cells], tag_names=("", "swamp"))
     query = MeshQuery(mesh)
-    query.find_path((1, 1), (11, 9))
-    query.find_path((1, 1), (2, 2))
-    query.raycast((1, 1), (11, 1))
-    MeshQuery(mesh, CostProfile("warm", multipliers={"swamp": 2.0})).find_path((1, 1), (11, 9))  # terrain corridor
+    query.find_path((0.5, 0.5), (2.5, 2.5))  # round the hole
+    query.find_path((0.5, 0.5), (0.7, 0.6))  # within one polygon
+    query.raycast((0.5, 0.5), (2.5, 2.5))
+    MeshQuery(mesh, CostProfile("warm", multipliers={"swamp": 2.0})).find_path((0.5, 0.5), (2.5, 2.5))  # terrain corridor
 
 
 STEPS: dict[str, tuple[tuple[str, Callable[[dict[str, Any]], None]], ...]] = {
@@ -217,7 +230,7 @@ STEPS: dict[str, tuple[tuple[str, Callable[[dict[str, Any]], None]], ...]] = {
     "flowfield": (("flow field", _flowfield),),
     "steering": (("path followers", _followers), ("crowds on graphs", _crowds_on_graphs),
                  ("crowds on grids", _crowds_on_grids)),
-    "mesh": (("navigation mesh", _mesh),),
+    "mesh": (("mesh build", _mesh_build), ("mesh paths", _mesh_paths)),
 }
 
 # Steps whose kernels call (or are) kernels that other steps compile: with several processes
@@ -238,5 +251,5 @@ COST: dict[str, float] = {
     "kernel cache": 0.5, "waypoint graph": 0.4, "waypoint joins": 9.0, "sliced paths": 5.0, "waypoint paths": 11.0,
     "group paths": 0.2, "graph searches": 5.5, "grid paths": 8.0, "grid A*": 2.0, "first steps": 1.5,
     "jump point search": 0.2, "flow field": 2.5, "path followers": 0.5, "crowds on grids": 10.0,
-    "crowds on graphs": 2.5, "navigation mesh": 20.0,
+    "crowds on graphs": 2.5, "mesh build": 8.0, "mesh paths": 12.0,
 }

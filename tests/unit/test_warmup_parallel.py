@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from navmesh.warmup_helpers import Session, worker_order
+from navmesh.warmup_helpers import Session, priority_order
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -115,13 +115,19 @@ def test_a_failing_helper_is_reported_and_its_work_done_here(tmp_path, how):
     assert compiled["main"] and "navmesh._kernels.grid_flow.flow_field" in compiled["main"][0]
 
 
-def test_workers_start_at_both_ends_and_meet():
-    steps, costs = [1, 2, 3, 4, 5], [0.0, 1.0, 1.0, 1.0, 1.0, 4.0]
-    assert worker_order(steps, costs, 0, 2) == [1, 2, 3, 4, 5]
-    assert worker_order(steps, costs, 1, 2) == [5, 4, 3, 2, 1]
-    # three workers: worker 1 from the last step, worker 2 from where half the cost is reached
-    assert worker_order(steps, costs, 1, 3) == [5, 4, 3, 2, 1]
-    assert worker_order(steps, costs, 2, 3) == [4, 3, 2, 1, 5]
+def test_the_longest_chain_of_compile_cost_goes_first():
+    # step 2 (cost 3) needs step 1 (cost 1): chain 1 -> 2 costs 4, more than step 3 alone (3.5)
+    steps, needs, costs = [1, 2, 3, 4], {2: [1]}, [0.0, 1.0, 3.0, 3.5, 0.5]
+    assert priority_order(steps, needs, costs, [0] * 5) == [1, 3, 2, 4]
+    assert priority_order(steps, {}, costs, [0] * 5) == [3, 2, 1, 4]  # no chains: costliest first
+
+
+def test_parts_wanted_first_go_first_with_the_steps_they_need():
+    # a loader wants part rank 0 (steps 1, 2) before rank 1 (steps 3, 4); step 2 needs step 4,
+    # so step 4 is as urgent as step 2, though its own part comes later
+    steps, needs, costs = [1, 2, 3, 4], {2: [4]}, [0.0, 1.0, 1.0, 9.0, 2.0]
+    assert priority_order(steps, needs, costs, [-1, 0, 0, 1, 1]) == [4, 1, 2, 3]
+    assert priority_order(steps, needs, costs, [-1, 0, 0, 0, 0]) == [3, 4, 1, 2]  # one rank: longest chain first
 
 
 @contextlib.contextmanager
@@ -136,22 +142,21 @@ def _session(*args):
 
 
 def test_a_step_waits_for_the_steps_it_needs_while_another_is_ready():
-    with _session([1, 2, 3], {3: [1]}, [0.0, 1.0, 1.0, 1.0], 2) as session:
-        order = [3, 2, 1]
-        assert session.next_step(order, 1) == 1  # 3 needs 1: 1 first
-        assert session.next_step(order, 0) == 2  # 1 not done yet: 2 before 3
-        assert session.next_step(order, 1) == 3  # nothing else left: 3 anyway (its kernels then wait)
+    # order by chain: 1 (1 + 5), 3 (5), 2 (2); step 3 needs step 1
+    with _session([1, 2, 3], {3: [1]}, [0.0, 1.0, 2.0, 5.0], [0] * 4) as session:
+        assert session.order == [1, 3, 2]
+        assert session.next_step(1) == 1
+        assert session.next_step(0) == 2  # 1 not done yet: 2 before 3
+        assert session.next_step(1) == 3  # nothing else left: 3 anyway (its kernels then wait)
         assert session.claimed_by(3) == 1 and session.claimed_by(2) == 0
-        assert session.next_step(order, 0) is None  # every step claimed
+        assert session.next_step(0) is None  # every step claimed
         assert not session.is_done(1)
         session.finish(1)
         assert session.is_done(1)
 
 
-def test_a_step_that_others_need_goes_first():
-    with _session([1, 2, 3, 4], {4: [3]}, [0.0, 1.0, 1.0, 1.0, 1.0], 2) as session:
-        assert session.next_step([1, 2, 3, 4], 0) == 3  # 4 needs 3: 3 before 1 and 2
-        assert session.next_step([1, 2, 3, 4], 0) == 1
-        assert not session.is_done(1)
+def test_a_ready_step_goes_as_soon_as_what_it_needs_is_done():
+    with _session([1, 2, 3], {3: [1]}, [0.0, 1.0, 2.0, 5.0], [0] * 4) as session:
+        assert session.next_step(0) == 1
         session.finish(1)
-        assert session.is_done(1)
+        assert session.next_step(1) == 3  # its chain is longer than step 2's
