@@ -3,7 +3,7 @@
 
 Line-of-sight rule
 ------------------
-This is the one rule; :class:`LineOfSight` (vectorised numpy over shapely STRtree candidates)
+This is the one rule; :class:`LineOfSight` (vectorised numpy over a grid of its walls)
 and the numba kernels of :mod:`navmesh._kernels.los` both implement it, exactly.
 
 *Blocked sets.* With ``agent_radius = 0`` the obstacles are merged (``shapely.unary_union``:
@@ -374,10 +374,12 @@ class LineOfSight:
         are passed. (Pruning with shapely's ``STRtree.query(predicate=...)`` was measured 6 to
         12 times slower than the grid and these numpy tests.)
 
-        Speed: about 2 to 3 microseconds per segment of a large all-pairs build on a loaded
+        Speed: about 2 to 5 microseconds per segment of a large all-pairs build on a loaded
         2-core machine. The numba kernel backend of :func:`navmesh.waypoints.build_waypoint_graph`
-        (``visibility="kernel"``) gives the same answers about 10 times faster per segment once
-        compiled; whole ``k=None`` corner builds take SPEEDFIGURES of the kernel's CPU time.
+        (``visibility="kernel"``) gives the same answers 10 to 15 times faster per segment once
+        compiled; whole corner builds take 8 to 10 times the kernel's CPU time with ``k=None``
+        (was 11 to 20) and about 2.6 times with ``k=8`` (an RTS-like level of 1,945 corners, a
+        2,313-corner tile map, 1,600 crates with 6,400 corners; 2026-11-27, load 6 to 8).
         Pick the kernel for repeated rebuilds, levels of more than a few thousand waypoints and
         ``k=None`` builds that must be quick; this class where numba is unwanted or not compiled
         yet, for small builds (judged in one round), or as the kernels' reference.
