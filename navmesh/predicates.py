@@ -22,7 +22,6 @@ __all__ = [
     "two_corner_wedges",
     "place_on_line",
     "in_wedge",
-    "may_touch",
     "edge_blocks",
     "pairs_blocked",
 ]
@@ -206,27 +205,6 @@ def in_wedge(a: NDArray[np.float64], b: NDArray[np.float64], v: NDArray[np.float
         c_qr > 0, (c_qd >= 0) & (c_dr >= 0),
         np.where(c_qr < 0, (c_qd >= 0) | (c_dr >= 0), np.where(opposite, c_qd >= 0, True)),
     )
-
-
-def _sides(o: NDArray[np.float64], d: NDArray[np.float64], c: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """cross(d, c - o) in floating point and a bound far above its rounding error."""
-    t1 = d[:, 0] * (c[:, 1] - o[:, 1])
-    t2 = d[:, 1] * (c[:, 0] - o[:, 0])
-    return t1 - t2, 1e-12 * (np.abs(t1) + np.abs(t2))
-
-
-def may_touch(a: NDArray[np.float64], b: NDArray[np.float64], p: NDArray[np.float64],
-               q: NDArray[np.float64]) -> NDArray[np.bool_]:
-    """False only where segment a-b and edge p-q are surely apart: one's end points lie strictly on
-    one side of the other's line by far more than rounding (a zero or unsure sign keeps the pair).
-    An edge that does not touch a segment neither crosses it nor has its corner on it."""
-    s1, m1 = _sides(a, b - a, p)
-    s2, m2 = _sides(a, b - a, q)
-    apart = ((s1 > m1) & (s2 > m2)) | ((s1 < -m1) & (s2 < -m2))
-    s1, m1 = _sides(p, q - p, a)
-    s2, m2 = _sides(p, q - p, b)
-    apart |= ((s1 > m1) & (s2 > m2)) | ((s1 < -m1) & (s2 < -m2))
-    return ~apart
 
 
 def edge_blocks(a: NDArray[np.float64], b: NDArray[np.float64], e: NDArray[np.float64]) -> NDArray[np.bool_]:

@@ -205,6 +205,10 @@ class LineOfSight:
         # an edge the obstacle shares with the bounds outline is blocked.
         self.seams = self._find_seams(merged, bounds) if r == 0 else np.zeros((0, 4))
         self.gaps = self._gap_table()
+        # every pinch point's wedges in one array (rows from _wedge_first, _wedge_count of them)
+        self._wedge_rows = np.concatenate([np.zeros((0, 4)), *self.pinch_wedges])
+        self._wedge_count = np.array([len(w) for w in self.pinch_wedges], dtype=np.int64)
+        self._wedge_first = np.cumsum(self._wedge_count) - self._wedge_count
         self._piece = piece_length(self.edges)
         # one grid of wall edges, then seams and pinch points (items past len(edges) are gaps)
         g = np.concatenate([self.edges[:, :4], self.seams, np.c_[self.pinch_points, self.pinch_points]])
@@ -449,10 +453,10 @@ class LineOfSight:
             where = np.where(on, place_on_line(pa, pb, p), -1)
             sel = np.flatnonzero(where >= 0)
             if sel.size:
-                counts = np.array([len(self.pinch_wedges[j]) for j in k[sel]], dtype=np.int64)
+                counts = self._wedge_count[k[sel]]
                 rep = np.repeat(sel, counts)
-                wedge = np.concatenate([self.pinch_wedges[j] for j in k[sel]])
-                index = np.concatenate([np.arange(c) for c in counts])
+                index = np.arange(len(rep)) - np.repeat(np.cumsum(counts) - counts, counts)
+                wedge = self._wedge_rows[np.repeat(self._wedge_first[k[sel]], counts) + index]
                 w_at = where[rep]
                 wide = self.pinch_wide[k[rep]]
                 s = np.where(w_at == 0, 1, -1)
