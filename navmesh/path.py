@@ -60,7 +60,8 @@ class Path:
     ``Path(...)`` converts and freezes its arrays. The library's own searches make their paths
     with :meth:`_trusted`, which takes arrays they have just made (of the right dtype, owned by
     nobody else) and only marks them read-only: a find_path of a few microseconds must not spend
-    as much again on checks of its own output.
+    as much again on checks of its own output; :meth:`_views` takes arrays that are read-only
+    already (views of a read-only block, see :mod:`navmesh.polymesh.workspace`).
     """
 
     nodes: NDArray[np.int32]
@@ -87,6 +88,15 @@ class Path:
         path = _new(cls)
         _set(path, "__dict__", {"nodes": nodes, "points": points, "cost": cost, "expansions": expansions,
                                 "partial": partial, "start_moved": start_moved, "goal_moved": goal_moved})
+        return path
+
+    @classmethod
+    def _views(cls, nodes: NDArray[np.int32], points: NDArray[np.float64], cost: float, expansions: int) -> Path:
+        """A complete, not partial Path of read-only arrays the library has just made (``nodes``
+        int32 of shape (k,), ``points`` float64 of shape (p, 2), ``cost`` a Python float): taken as
+        they are (library use only). The flags left out read their defaults (False) from the class."""
+        path = _new(cls)
+        _set(path, "__dict__", {"nodes": nodes, "points": points, "cost": cost, "expansions": expansions})
         return path
 
     @property

@@ -27,10 +27,12 @@ path without a search (mazes: the whole mesh is one such tree).
 
 Every operation goes through the one entry kernel :func:`search` (one compiled call tree).
 
-Mesh arrays (see :class:`navmesh.polymesh.mesh.PolyMesh`): ``xy`` (V, 2), ``indptr``,
-``indices`` (vertex per slot), ``nbr`` (polygon across each slot's edge), ``twins`` (the slot
-of that edge in the neighbour), ``owner`` (polygon of each slot), ``corner`` (V,), ``open_poly``
-(P,) polygons a unit may enter. Slot e's edge runs from ``indices[e]`` to the polygon's next
+Mesh arrays (see :class:`navmesh.polymesh.mesh.PolyMesh`): ``xy`` (V + E, 2): the V vertices,
+then each slot's vertex again (row V + e for slot e: a polygon's corners side by side in memory,
+read without going through ``indices`` in the expansion's inner loop), ``indptr``, ``indices``
+(vertex per slot), ``nbr`` (polygon across each slot's edge, -1 when there is none or it is
+closed to the unit), ``twins`` (the slot of that edge in the neighbour), ``owner`` (polygon of
+each slot), ``corner`` (V,), ``open_poly`` (P,) polygons a unit may enter. Slot e's edge runs from ``indices[e]`` to the polygon's next
 vertex; entering a polygon through slot e, its left end is ``indices[e]`` and its right end
 the next vertex.
 """
@@ -41,6 +43,7 @@ import math
 
 import numpy as np
 
+from navmesh._checks import MAX_COORDINATE
 from navmesh._kernels.heap import heap_pop, heap_push
 from navmesh._kernels.signatures import njit, plain_arguments
 from navmesh._kernels.status import BUDGET, EXHAUSTED, FOUND
@@ -96,11 +99,18 @@ def h_value(rx, ry, lx, ly, qx, qy, gx, gy):
  M_COMPONENT, M_SECTIONS) = range(14)
 # workspace sections: ints in wi (after the header), floats in wf
 (W_ROOT, W_SLOT, W_PARENT, W_HEAP, W_ROOT_STAMP, W_MARK, W_START_POLYS, W_GOAL_POLYS, W_OUT_POLYS) = range(9)
-(F_INTERVAL, F_G, F_KEYS, F_ROOT_G, F_OUT_POINTS) = range(5)
-# the header of wi: the stamp, the offsets of the 9 int sections in wi and of the 5 float sections
-# in wf, then the search state kept between calls (a sliced search pauses and goes on)
-S_NODES, S_HEAP, S_EXPANSIONS, S_FINAL, S_LCA, S_N_START, S_N_GOAL = range(17, 24)
-_W_HEAD = 24
+(F_INTERVAL, F_G, F_KEYS, F_ROOT_G, F_OUT_POINTS, F_PARAMS) = range(6)
+# the header of wi: the stamp, the offsets of the 9 int sections in wi and of the 6 float sections
+# in wf, the search state kept between calls (a sliced search pauses and goes on), then the
+# request of the next call (see :func:`search`)
+S_NODES, S_HEAP, S_EXPANSIONS, S_FINAL, S_LCA, S_N_START, S_N_GOAL = range(18, 25)
+R_OP, R_N_START, R_N_GOAL, R_BUDGET = range(25, 29)
+_W_HEAD = 29
+# the float parameters (section F_PARAMS): the point-location grid (x0, y0, inverse cell size,
+# nx, ny), then the root pruning slack
+P_GRID, P_EPS, N_PARAMS = 0, 5, 6
+NO_BUDGET = 2**62  # "no budget"
+LIVE = 2**62  # the mark of a polygon off the dead-end forest: later than every search stamp
 MAX_HITS = 64  # polygons one point may touch (a vertex shared by many polygons)
 OFF_MESH = 4  # status: an endpoint lies in no open polygon (the caller applies its endpoint policy)
 RUNNING = 5  # begin: the search goes on in run
@@ -123,18 +133,31 @@ def pack(sections):
     return out
 
 
-def workspace(n_vertices, n_polygons, capacity):
+def workspace(n_vertices, n_polygons, capacity, params):
     """Reusable search arrays for ``capacity`` search nodes: (wi, wf). ``wi[0]`` is the search
     stamp (per-vertex and per-polygon marks are valid only when they equal it, so nothing is
-    cleared between searches), then the section offsets and the search state."""
+    cleared between searches), then the section offsets, the search state and the request;
+    ``params``: the float parameters (``N_PARAMS`` floats: grid, eps)."""
     c = int(capacity)
     ints = [c, c, c, c, n_vertices, n_polygons, MAX_HITS, MAX_HITS, c + 2]
-    floats = [4 * c, c, c, n_vertices, 2 * (c + 3)]
+    floats = [4 * c, c, c, n_vertices, 2 * (c + 3), N_PARAMS]
     wi = np.zeros(_W_HEAD + sum(ints), np.int64)
     wi[1] = _W_HEAD
     wi[2:11] = _W_HEAD + np.cumsum(ints)
-    wi[12:17] = np.cumsum(floats)
-    return wi, np.zeros(sum(floats), np.float64)
+    wi[12:18] = np.cumsum(floats)
+    wf = np.zeros(sum(floats), np.float64)
+    wf[wi[16]:wi[17]] = params
+    request(wi, OP_FIND)
+    return wi, wf
+
+
+def request(wi, op, n_start=-1, n_goal=-1, budget=NO_BUDGET):
+    """Write the request of the next :func:`search` call on the workspace ``wi`` (Python side);
+    the call puts back the default, a whole OP_FIND that locates both ends, with no budget."""
+    wi[R_OP] = op
+    wi[R_N_START] = n_start
+    wi[R_N_GOAL] = n_goal
+    wi[R_BUDGET] = budget
 
 
 @njit(cache=True, internal=True)
@@ -184,17 +207,23 @@ def _locate(px, py, xy, mi, grid, out):
 
 
 @njit(cache=True)
-def search(op, xy, mi, grid, wi, wf, sx, sy, gx, gy, n_start, n_goal, eps, budget):
-    """The one entry of the Polyanya kernels: operation ``op`` on the packed mesh ``mi`` with the
-    workspace (wi, wf). Returns (status, points, polygons, expansions, length).
+def search(xy, mi, wi, wf, out_pts, out_polys, sx, sy, gx, gy):
+    """The one entry of the Polyanya kernels: on the packed mesh ``mi`` with the workspace (wi, wf),
+    the operation of the request in the workspace's header (:func:`request`; by default a whole
+    OP_FIND that locates both ends, with no budget: the hot call of a game passes only arrays and
+    the two points, as numba unboxes each argument on every call). Returns (status, at, points,
+    polygons, expansions, length).
 
-    - OP_FIND: the whole search from (sx, sy) to (gx, gy). ``n_start`` / ``n_goal``: how many
-      start / goal polygons the caller wrote to the workspace's sections, or -1 to locate the
-      point here. With FOUND the path's turning points (start ... goal) are the first
-      ``points`` rows of the workspace's point section and the polygons crossed the first
-      ``polygons`` entries of its polygon section; OFF_MESH when an endpoint lies in no open
-      polygon; EXHAUSTED; BUDGET after ``budget`` expansions; NEED_SPACE when the node pool
-      is full (grow the workspace and call again).
+    - OP_FIND: the whole search from (sx, sy) to (gx, gy). The request's ``n_start`` /
+      ``n_goal``: how many start / goal polygons the caller wrote to the workspace's sections,
+      or -1 to locate the point here. With FOUND the path's turning points (start ... goal) are
+      the first ``points`` rows of the workspace's point section and the polygons crossed the
+      first ``polygons`` entries of its polygon section; they are also copied to the output
+      block when it has room: rows ``at ..`` of ``out_pts`` (flat x, y pairs) and entries
+      ``1 + at ..`` of ``out_polys``, whose entry 0 counts the rows used (``at`` = -1: no room);
+      OFF_MESH when an endpoint lies in no open polygon; EXHAUSTED; BUDGET after the request's
+      ``budget`` expansions; NEED_SPACE when the node pool is full (grow the workspace and call
+      again).
     - OP_BEGIN: start a search (the polygons given); status FOUND (no expansion needed: go on
       with OP_TRACE), RUNNING (go on with OP_RUN) or NEED_SPACE.
     - OP_RUN: expand nodes until a goal polygon, an empty heap or ``budget`` expansions in
@@ -205,6 +234,14 @@ def search(op, xy, mi, grid, wi, wf, sx, sy, gx, gy, n_start, n_goal, eps, budge
       their count.
     - OP_DEAD_ENDS: fill the mesh's dead-end sections (the notes in its branch).
     """
+    op = wi[R_OP]
+    n_start = wi[R_N_START]
+    n_goal = wi[R_N_GOAL]
+    budget = wi[R_BUDGET]
+    wi[R_OP] = OP_FIND
+    wi[R_N_START] = -1
+    wi[R_N_GOAL] = -1
+    wi[R_BUDGET] = NO_BUDGET
     if op == OP_DEAD_ENDS:
         # The dead-end forest, written to the mesh's dead / up / depth sections: polygons peeled off
         # by repeatedly removing open polygons with at most one open neighbour left (neighbours counted
@@ -274,14 +311,22 @@ def search(op, xy, mi, grid, wi, wf, sx, sy, gx, gy, n_start, n_goal, eps, budge
             p = queue[k]
             q = up[3 * p]
             depth[p] = depth[q] + 1 if q >= 0 and dead[q] else 0
-        return 0, 0, 0, 0, 0.0
+        return 0, -1, 0, 0, 0, 0.0
     # the workspace's sections (offsets in its header: ints in wi, floats in wf)
     nroot, nslot, npar, vals = wi[wi[1]:wi[2]], wi[wi[2]:wi[3]], wi[wi[3]:wi[4]], wi[wi[4]:wi[5]]
     root_stamp, mark, start_polys, goal_polys = wi[wi[5]:wi[6]], wi[wi[6]:wi[7]], wi[wi[7]:wi[8]], wi[wi[8]:wi[9]]
-    out_polys = wi[wi[9]:wi[10]]
+    out_polys_ws = wi[wi[9]:wi[10]]
     nint, ng, keys, root_g = wf[wi[11]:wi[12]], wf[wi[12]:wi[13]], wf[wi[13]:wi[14]], wf[wi[14]:wi[15]]
     pts = wf[wi[15]:wi[16]]
+    params = wf[wi[16]:wi[17]]
+    grid = params[P_GRID:P_EPS]
+    eps = params[P_EPS]
     if op == OP_LOCATE or op == OP_FIND:
+        # a point that is not a valid position (NaN, infinite, beyond MAX_COORDINATE) is off the
+        # mesh here; the caller's checks name the error (find_path's hot call leaves them to this)
+        if not (abs(sx) <= MAX_COORDINATE and abs(sy) <= MAX_COORDINATE and abs(gx) <= MAX_COORDINATE
+                and abs(gy) <= MAX_COORDINATE):
+            return OFF_MESH if op == OP_FIND else 0, -1, 0, 0, 0, 0.0
         for k in range(2 if op == OP_FIND else 1):  # one call site of _locate: the start, then the goal
             if op == OP_LOCATE or (n_start if k == 0 else n_goal) < 0:
                 c = _locate(sx if k == 0 else gx, sy if k == 0 else gy, xy, mi, grid,
@@ -291,9 +336,9 @@ def search(op, xy, mi, grid, wi, wf, sx, sy, gx, gy, n_start, n_goal, eps, budge
                 else:
                     n_goal = c
         if op == OP_LOCATE:
-            return n_start, 0, 0, 0, 0.0
+            return n_start, -1, 0, 0, 0, 0.0
         if n_start == 0 or n_goal == 0:
-            return OFF_MESH, 0, 0, 0, 0.0
+            return OFF_MESH, -1, 0, 0, 0, 0.0
         comp = _sec(mi, mi, M_COMPONENT)
         apart = True
         for i in range(n_start):
@@ -301,7 +346,7 @@ def search(op, xy, mi, grid, wi, wf, sx, sy, gx, gy, n_start, n_goal, eps, budge
                 if comp[start_polys[i]] == comp[goal_polys[j]]:
                     apart = False
         if apart:
-            return EXHAUSTED, 0, 0, 0, 0.0
+            return EXHAUSTED, -1, 0, 0, 0, 0.0
     if op == OP_FIND or op == OP_BEGIN:
         wi[S_N_START] = n_start
         wi[S_N_GOAL] = n_goal
@@ -309,20 +354,20 @@ def search(op, xy, mi, grid, wi, wf, sx, sy, gx, gy, n_start, n_goal, eps, budge
                         goal_polys[:n_goal], nint, ng, keys, root_g, sx, sy, gx, gy, eps, budget)
         if op == OP_BEGIN or status != RUNNING:
             if op == OP_BEGIN or status != FOUND:
-                return status, 0, 0, wi[S_EXPANSIONS], 0.0
+                return status, -1, 0, 0, wi[S_EXPANSIONS], 0.0
             op = OP_TRACE
     if op == OP_FIND or op == OP_RUN:
         status = _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys[:wi[S_N_GOAL]], nint,
                       ng, keys, root_g, sx, sy, gx, gy, eps, budget)
         if status != FOUND or op == OP_RUN:
-            return status, 0, 0, wi[S_EXPANSIONS], 0.0
+            return status, -1, 0, 0, wi[S_EXPANSIONS], 0.0
     # OP_TRACE
     final = wi[S_FINAL]
     if final == CORRIDOR:
         n_pts, n_polys = _funnel(xy, mi, wi[S_LCA], start_polys[:wi[S_N_START]], goal_polys[:wi[S_N_GOAL]],
-                                 out_polys, nint, pts, sx, sy, gx, gy)
+                                 out_polys_ws, nint, pts, sx, sy, gx, gy)
     else:
-        n_pts, n_polys = _trace(xy, mi, nroot, nslot, npar, nint, out_polys, pts, final, sx, sy, gx, gy)
+        n_pts, n_polys = _trace(xy, mi, nroot, nslot, npar, nint, out_polys_ws, pts, final, sx, sy, gx, gy)
     # drop points equal to the one before (a root on the start, a turn on a root)
     keep = 1
     for j in range(1, n_pts):
@@ -337,10 +382,20 @@ def search(op, xy, mi, grid, wi, wf, sx, sy, gx, gy, n_start, n_goal, eps, budge
     length = 0.0
     for k in range(1, keep):
         length += _dist(pts[2 * k] - pts[2 * k - 2], pts[2 * k + 1] - pts[2 * k - 1])
-    return FOUND, keep, n_polys, wi[S_EXPANSIONS], length
+    # the output block: the path's own memory (one copy here, none in Python)
+    at = out_polys[0]
+    rows = max(keep, n_polys)
+    if at + rows > len(out_polys) - 1 or 2 * (at + rows) > len(out_pts):
+        return FOUND, -1, keep, n_polys, wi[S_EXPANSIONS], length
+    out_polys[0] = at + rows
+    for k in range(2 * keep):
+        out_pts[2 * at + k] = pts[k]
+    for k in range(n_polys):
+        out_polys[1 + at + k] = out_polys_ws[k]
+    return FOUND, at, keep, n_polys, wi[S_EXPANSIONS], length
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def _begin(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, start_polys, goal_polys, nint, ng, keys, root_g,
            sx, sy, gx, gy, eps, budget):
     """Start a search with a new stamp: mark the dead-end polygons it may enter and store the
@@ -357,6 +412,9 @@ def _begin(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, start_polys, 
     depth = _sec(mi, mi, M_DEPTH)
     wi[0] += 1
     stamp = wi[0]
+    if stamp == 1:  # a new workspace: the polygons off the dead-end forest carry a mark valid for every search
+        for p in range(len(dead)):
+            mark[p] = 0 if dead[p] else LIVE
     wi[S_NODES] = 0
     wi[S_HEAP] = 0
     wi[S_EXPANSIONS] = 0
@@ -448,7 +506,7 @@ def _begin(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, start_polys, 
     return RUNNING
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nint, ng, keys, root_g, sx, sy, gx, gy,
          eps, budget):
     """Expand nodes until a goal polygon, an empty heap, or the expansions reaching ``budget`` (a
@@ -469,8 +527,7 @@ def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nin
     twins = _sec(mi, mi, M_TWINS)
     owner = _sec(mi, mi, M_OWNER)
     corner = _sec(mi, mi, M_CORNER)
-    open_poly = _sec(mi, mi, M_OPEN)
-    dead = _sec(mi, mi, M_DEAD)
+    nv = len(corner)
     status = EXHAUSTED
     while True:
         if i < 0:  # take the best open node
@@ -527,8 +584,6 @@ def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nin
                 new_g = g + d
         can_right = qx == xy[vb, 0] and qy == xy[vb, 1] and corner[vb]
         can_left = lx == xy[va, 0] and ly == xy[va, 1] and corner[va]
-        g_right = g + _dist(qx - rx, qy - ry)
-        g_left = g + _dist(lx - rx, ly - ry)
         # orientations of each chain vertex against both rays, carried from edge to edge
         srb = _orient(rx, ry, qx, qy, xy[vb, 0], xy[vb, 1])
         slb = _orient(rx, ry, lx, ly, xy[vb, 0], xy[vb, 1])
@@ -536,16 +591,14 @@ def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nin
             en = e + 1 if e + 1 < hi else lo
             sra = srb
             sla = slb
-            bv = indices[en]
-            bx = xy[bv, 0]
-            by = xy[bv, 1]
+            bx = xy[nv + en, 0]  # the slots' own rows: the polygon's corners lie side by side
+            by = xy[nv + en, 1]
             srb = _orient(rx, ry, qx, qy, bx, by)
             slb = _orient(rx, ry, lx, ly, bx, by)
             q = nbr[e]
-            if q >= 0 and open_poly[q] and (not dead[q] or mark[q] == stamp):
-                av = indices[e]
-                ax = xy[av, 0]
-                ay = xy[av, 1]
+            if q >= 0 and mark[q] >= stamp:  # open, and live or a dead end this search may enter
+                ax = xy[nv + e, 0]
+                ay = xy[nv + e, 1]
                 # [0, tr): right of the ray root->R; (tl, 1]: left of root->L. Going round a
                 # convex polygon the chain crosses each ray at most once, right to left; an edge
                 # lying on a ray is observable.
@@ -590,11 +643,11 @@ def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nin
                     elif kind == 1:
                         if not (can_right and tr > 0.0):
                             continue
-                        n_lx, n_ly, n_rx, n_ry, n_root, n_g = px_r, py_r, ax, ay, vb, g_right
+                        n_lx, n_ly, n_rx, n_ry, n_root, n_g = px_r, py_r, ax, ay, vb, g + _dist(qx - rx, qy - ry)
                     else:
                         if not (can_left and tl < 1.0):
                             continue
-                        n_lx, n_ly, n_rx, n_ry, n_root, n_g = bx, by, px_l, py_l, va, g_left
+                        n_lx, n_ly, n_rx, n_ry, n_root, n_g = bx, by, px_l, py_l, va, g + _dist(lx - rx, ly - ry)
                     # store the node unless its root vertex is known with a smaller g (root-level
                     # pruning; the start's nodes have no vertex root); n_nodes -1: the pool is full
                     if n_root >= 0:

@@ -51,6 +51,8 @@ from navmesh.polymesh.locate import bucket_grid
 from navmesh.polymesh.mesh import PolyMesh, next_slots, wall_corners
 from navmesh.polymesh.raycast import MeshRaycast
 from navmesh.polymesh.sliced import MeshSlicedSearch, start_search
+from navmesh.polymesh.walls import nearest_wall_point
+from navmesh.polymesh.workspace import OutputBlock, Workspace, run, traced_path
 from navmesh.query_options import cached_query_options
 from navmesh.terrain import CostProfile
 
@@ -58,10 +60,10 @@ __all__ = ["MeshQuery", "MeshRaycast"]
 
 _EPS = 1e-10  # root pruning slack, relative to the mesh's size
 _POOL = 1024  # initial search node capacity (grows on demand)
-_NO_BUDGET = 2**62  # "no budget" for the kernels
-_search, _FIND, _NEED_SPACE = PK.search, PK.OP_FIND, PK.NEED_SPACE  # bound once: find_path is hot
-_trusted = Path._trusted
+_search, _NEED_SPACE, _views = PK.search, PK.NEED_SPACE, Path._views  # bound once: find_path is hot
 _PAIRS = (tuple, list, np.ndarray)
+_SEQS = (tuple, list)
+_FLOATS = (float, np.float64)  # numba takes both as float64
 _REALS = (float, int, np.float64)  # exactly these types (bool, a subclass of int, goes the long way)
 
 
@@ -89,6 +91,12 @@ class MeshQuery:
     profile : CostProfile, optional
         Terrain multipliers and forbidden tags (capabilities do not apply: a mesh has no gated
         links). Default: everything x1.
+
+    Notes
+    -----
+    The paths of ``find_path``'s default call are read-only views of a block of memory the query
+    fills path after path (:mod:`navmesh.polymesh.workspace`): a kept path holds on to its block
+    (about 20 kB) until every path of that block is gone.
 
     Examples
     --------
@@ -126,10 +134,13 @@ class MeshQuery:
         n = m.n_polygons
         # the mesh for the kernels in one array, in the order of PK's M_* sections; the kernel
         # fills the dead-end forest's three sections in place
-        self._mi = PK.pack([m.indptr, m.indices, m.neighbours, m.twins, m.polygon_of, corner, self._open.astype(np.int64),
+        nbr = np.where(m.neighbours >= 0, m.neighbours, -1)
+        nbr[nbr >= 0] = np.where(self._open[nbr[nbr >= 0]], nbr[nbr >= 0], -1)  # closed: no neighbour (PK's notes)
+        self._mi = PK.pack([m.indptr, m.indices, nbr, m.twins, m.polygon_of, corner, self._open.astype(np.int64),
                             np.zeros(n), np.zeros(3 * n), np.zeros(n), grid.cell_ptr, grid.cell_polys, self._component])
-        self._grid = grid.grid
-        self._xy_mesh = m.vertices
+        self._params = np.concatenate([grid.grid, [self._eps]])  # PK's float parameters
+        self._xy_mesh = np.concatenate([m.vertices, m.vertices[m.indices]])  # PK's xy: vertices, then per slot
+        self._block = OutputBlock()
         self._grow(_POOL)
         self._kernel(PK.OP_DEAD_ENDS, self._ws)
         nxt = next_slots(m.indptr)
@@ -159,16 +170,16 @@ class MeshQuery:
             raise InvalidGeometryError(f"{name}={describe(point)} is not valid; expected 2 finite coordinates")
         return p
 
-    def _kernel(self, op: int, ws: tuple[NDArray[np.int64], NDArray[np.float64]], s: Any = (0.0, 0.0),
-                g: Any = (0.0, 0.0), n_start: int = 0, n_goal: int = 0, budget: int = 0) -> tuple[int, int, int, int, float]:
-        """One call of the Polyanya entry kernel (:func:`PK.search`), operation ``op``, on ``ws``."""
-        return PK.search(op, self.mesh.vertices, self._mi, self._grid, ws[0], ws[1], s[0], s[1], g[0], g[1],
-                         n_start, n_goal, self._eps, budget)
+    def _kernel(self, op: int, ws: Workspace, s: Any = (0.0, 0.0), g: Any = (0.0, 0.0), n_start: int = -1,
+                n_goal: int = -1, budget: int = PK.NO_BUDGET) -> tuple[int, int, int, int, int, float]:
+        """One call of the Polyanya entry kernel (:func:`PK.search`), operation ``op``, on ``ws``:
+        (status, at, points, polygons, expansions, length)."""
+        return run(self._xy_mesh, self._mi, ws, self._block, op, s, g, n_start, n_goal, budget)
 
     def _where(self, x: float, y: float) -> NDArray[np.int64]:
         k = self._kernel(PK.OP_LOCATE, self._ws, (x, y))[0]
         o = self._start_at
-        return self._ws[0][o:o + k].copy()
+        return self._ws.wi[o:o + k].copy()
 
     def polygon_at(self, point: ArrayLike) -> int:
         """The polygon containing ``point`` (one of them on a shared edge), -1 outside the mesh
@@ -185,36 +196,10 @@ class MeshQuery:
         polys = self._where(p[0], p[1])
         return int(polys[0]) if len(polys) else -1
 
-    def _walls(self) -> tuple[shapely.STRtree, NDArray[np.object_], NDArray[np.int64]]:
-        """Wall edges of open polygons (edges to nothing or to a closed polygon), as a tree."""
-        key = ("walls", tuple(self._open.tolist()) if self.mesh.n_polygons < 64 else hash(self._open.tobytes()))
-        cache = self.mesh._cache
-        if key not in cache:
-            m = self.mesh
-            slots = np.arange(len(m.indices))
-            nbr = m.neighbours
-            own_open = self._open[m.polygon_of] if len(slots) else np.zeros(0, bool)
-            wall = own_open & ((nbr < 0) | ~self._open[np.maximum(nbr, 0)])
-            slots = slots[wall]
-            lines = shapely.linestrings(self._edges[slots])
-            cache[key] = (shapely.STRtree(lines), lines, slots)
-        return cache[key]
-
-    def _nearest_on_mesh(self, p: NDArray[np.float64], limit: float) -> tuple[NDArray[np.float64], NDArray[np.int64]] | None:
-        """The nearest point of the open mesh within ``limit`` and its polygons, or None."""
-        tree, lines, slots = self._walls()
-        if not len(lines):
-            return None
-        pt = shapely.Point(p)
-        if math.isinf(limit):
-            idx = tree.query_nearest(pt, all_matches=False)
-        else:
-            idx = tree.query_nearest(pt, max_distance=limit, all_matches=False)
-        if not len(idx):
-            return None
-        line = lines[int(idx[0])]
-        near = np.asarray(shapely.line_interpolate_point(line, shapely.line_locate_point(line, pt)).coords[0])
-        return self._pull_inside(near, int(self.mesh.polygon_of[slots[int(idx[0])]]), (0.0, 1e-12, 1e-9, 1e-6))
+    def _nearest_on_mesh(self, p: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.int64]] | None:
+        """The nearest point of the open mesh and its polygons, or None."""
+        found = nearest_wall_point(self.mesh, self._open, self._edges, p)
+        return None if found is None else self._pull_inside(found[0], found[1], (0.0, 1e-12, 1e-9, 1e-6))
 
     def _pull_inside(self, q: NDArray[np.float64], poly: int, steps: tuple[float, ...]
                      ) -> tuple[NDArray[np.float64], NDArray[np.int64]] | None:
@@ -244,7 +229,7 @@ class MeshQuery:
                 f"{tuple(round(v, 6) for v in self._level_box)}; a start or goal may lie at most "
                 f"BOUNDS_MARGIN x the level's size = {margin:.6g} outside them"
             )
-        found = self._nearest_on_mesh(p, math.inf)
+        found = self._nearest_on_mesh(p)
         if found is None:
             raise NodeNotFoundError(f"{name}={p.tolist()}: the mesh has no walkable polygon for profile {self.profile.name!r}")
         how_far = float(np.hypot(*(found[0] - p)))
@@ -312,26 +297,31 @@ class MeshQuery:
         (17.231546, False)
         """
         fast = max_expansions is None and allow_partial is False and strict is False  # the default options
+        status = _NEED_SPACE  # no kernel call yet
+        if fast and self._uniform and type(start) in _SEQS and type(goal) in _SEQS and len(start) == 2 == len(goal):
+            # the hot loop of a game: (x, y) pairs of floats, the kernel's default request (arguments
+            # one by one: a *args call costs more; it finds NaN or too large values off the mesh), a
+            # Path of views of its output block; anything else (ints, arrays, errors) goes through _xy
+            sx, sy = start
+            gx, gy = goal
+            if type(sx) in _FLOATS and type(sy) in _FLOATS and type(gx) in _FLOATS and type(gy) in _FLOATS:
+                block = self._block
+                status, at, n_pts, n_polys, expansions, length = _search(
+                    self._xy_mesh, self._mi, self._wi, self._wf, block.pts, block.polys, sx, sy, gx, gy)
+                if status == FOUND:
+                    if at >= 0:
+                        return _views(block.polys_ro[at:at + n_polys], block.pts_ro[at:at + n_pts],
+                                      length * self._scale_cost, expansions)
+                    return self._traced_path(self._ws, at, n_pts, n_polys, length, expansions, False, False)
         budget = None
         if not fast:
             opts = cached_query_options("any_angle", 1.0, max_expansions, allow_partial, strict, 1)  # one set of checks
             strict, allow_partial, budget = opts.strict, opts.allow_partial, opts.max_expansions
         s, g = self._xy("start", start), self._xy("goal", goal)
-        status = PK.OFF_MESH
-        if self._uniform:  # the common case in one kernel call: both endpoints on the open mesh
-            if fast:  # the hot loop of a game: no method calls, the kernel's output copied straight out
-                wi, wf = self._ws
-                status, n_pts, n_polys, expansions, length = _search(
-                    _FIND, self._xy_mesh, self._mi, self._grid, wi, wf, s[0], s[1], g[0], g[1], -1, -1, self._eps,
-                    _NO_BUDGET)
-                if status == FOUND:
-                    nodes, points = self._out
-                    return _trusted(nodes[:n_polys].astype(np.int32), points[:n_pts].copy(),
-                                    length * self._scale_cost, expansions, False, False, False)
-            if not fast or status == _NEED_SPACE:
-                found, status, expansions = self._polyanya(s, None, g, None, budget)
-                if found is not None:
-                    return found
+        if self._uniform and status == _NEED_SPACE:  # one kernel call when both endpoints are on the open mesh
+            found, status, expansions = self._polyanya(s, None, g, None, budget)
+            if found is not None:
+                return found
         s, g = np.array(s), np.array(g)
         s, s_polys, s_moved = self._endpoint("start", s, strict)
         g, g_polys, g_moved = self._endpoint("goal", g, strict)
@@ -395,29 +385,25 @@ class MeshQuery:
         """Polyanya between ``s`` and ``g`` (their polygons, or None to locate them in the
         kernel): (the path or None, the kernel's status, expansions); the status is OFF_MESH when
         an endpoint was to be located and lies off the open mesh."""
-        budget = _NO_BUDGET if budget is None else budget
-        located = s_polys is None and g_polys is None  # the fast path of find_path: locate in the kernel
+        budget = PK.NO_BUDGET if budget is None else budget
         while True:
-            wi, wf = ws = self._ws
-            n_start, n_goal = (-1, -1) if located else self._place(ws, s_polys, g_polys)
-            status, n_pts, n_polys, expansions, length = _search(
-                _FIND, self._xy_mesh, self._mi, self._grid, wi, wf, s[0], s[1], g[0], g[1], n_start, n_goal,
-                self._eps, budget)
+            ws = self._ws
+            n_start, n_goal = self._place(ws, s_polys, g_polys)
+            status, at, n_pts, n_polys, expansions, length = self._kernel(PK.OP_FIND, ws, s, g, n_start, n_goal, budget)
             if status != _NEED_SPACE:
                 break
             self._grow(4 * self._capacity)
         if status != FOUND:
             return None, status, expansions
-        return self._traced_path(ws, self._out, n_pts, n_polys, length, expansions, s_moved, g_moved), status, expansions
+        return self._traced_path(ws, at, n_pts, n_polys, length, expansions, s_moved, g_moved), status, expansions
 
     @staticmethod
-    def _place(ws: tuple[NDArray[np.int64], NDArray[np.float64]], s_polys: NDArray[np.int64] | None,
-               g_polys: NDArray[np.int64] | None) -> tuple[int, int]:
+    def _place(ws: Workspace, s_polys: NDArray[np.int64] | None, g_polys: NDArray[np.int64] | None) -> tuple[int, int]:
         """Write the start / goal polygons (at most ``PK.MAX_HITS`` each) to the workspace's
         sections; returns their counts for the kernels (-1 for None: locate in the kernel)."""
         if s_polys is None and g_polys is None:  # the fast path of find_path
             return -1, -1
-        wi = ws[0]
+        wi = ws.wi
         counts = []
         for k, polys in ((PK.W_START_POLYS, s_polys), (PK.W_GOAL_POLYS, g_polys)):
             n = -1 if polys is None else min(len(polys), PK.MAX_HITS)
@@ -426,28 +412,25 @@ class MeshQuery:
             counts.append(n)
         return counts[0], counts[1]
 
-    def _traced_path(self, ws: tuple[NDArray[np.int64], NDArray[np.float64]],
-                     out: tuple[NDArray[np.int64], NDArray[np.float64]], n_pts: int, n_polys: int, length: float,
-                     expansions: int, s_moved: bool, g_moved: bool) -> Path:
-        """The Path the kernel's trace wrote to ``ws`` (``out``: views of its output sections, from
-        :meth:`_workspace`)."""
-        return _trusted(out[0][:n_polys].astype(np.int32), out[1][:n_pts].copy(), length * self._scale_cost,
-                        expansions, False, s_moved, g_moved)
+    def _traced_path(self, ws: Workspace, at: int, n_pts: int, n_polys: int, length: float, expansions: int,
+                     s_moved: bool, g_moved: bool) -> Path:
+        """The Path of a FOUND search on ``ws`` (:func:`~navmesh.polymesh.workspace.traced_path`);
+        a full output block is replaced for the next ones."""
+        path = traced_path(ws, self._block, at, n_pts, n_polys, length * self._scale_cost, expansions, s_moved, g_moved)
+        if at < 0 and 4 * max(n_pts, n_polys) <= len(self._block.polys):
+            self._block = OutputBlock()
+        return path
 
-    def _workspace(self, capacity: int) -> tuple[tuple[NDArray[np.int64], NDArray[np.float64]],
-                                                 tuple[NDArray[np.int64], NDArray[np.float64]]]:
-        """A search workspace (wi, wf) for ``capacity`` nodes on this mesh, and views of its
-        output sections: the polygons (int64) and the points as rows (x, y)."""
-        wi, wf = ws = PK.workspace(self.mesh.n_vertices, self.mesh.n_polygons, capacity)
-        polys = wi[wi[1 + PK.W_OUT_POLYS]:wi[2 + PK.W_OUT_POLYS]]
-        pts = wf[wi[11 + PK.F_OUT_POINTS]:wi[12 + PK.F_OUT_POINTS]]
-        return ws, (polys, pts.reshape(-1, 2))
+    def _workspace(self, capacity: int) -> Workspace:
+        """A search workspace for ``capacity`` nodes on this mesh."""
+        return Workspace(self.mesh.n_vertices, self.mesh.n_polygons, self._params, capacity)
 
     def _grow(self, capacity: int) -> None:
         """Replace the query's own workspace by one for ``capacity`` nodes."""
         self._capacity = capacity
-        self._ws, self._out = self._workspace(capacity)
-        self._start_at = int(self._ws[0][1 + PK.W_START_POLYS])
+        self._ws = self._workspace(capacity)
+        self._wi, self._wf = self._ws.wi, self._ws.wf  # for find_path's kernel call
+        self._start_at = int(self._ws.wi[1 + PK.W_START_POLYS])
 
     def _not_found(self, status, expansions, s, s_polys, s_moved, g, g_moved, budget, allow_partial) -> Path:
         """The answer when Polyanya ended without a path: out of budget (BUDGET) or EXHAUSTED."""
@@ -523,7 +506,7 @@ class MeshQuery:
         out = pts.copy()
         for i, p in enumerate(pts):
             if not len(self._where(p[0], p[1])):
-                found = self._nearest_on_mesh(p, math.inf)
+                found = self._nearest_on_mesh(p)
                 if found is None:
                     raise NodeNotFoundError("the mesh has no walkable polygon for this profile")
                 out[i] = found[0]

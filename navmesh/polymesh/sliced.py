@@ -95,7 +95,7 @@ class MeshSlicedSearch:
         self._error: Exception | None = None
         self._status, self._expansions = FOUND, 0
         self._done = False
-        self._ws: tuple | None = None
+        self._ws: Any = None
         s, s_polys, _, g, g_polys, _ = ends
         comp = query._component
         if query._uniform and not set(comp[s_polys].tolist()) & set(comp[g_polys].tolist()):
@@ -119,10 +119,10 @@ class MeshSlicedSearch:
         q = self._query
         s, s_polys, _, g, g_polys, _ = self._ends
         while True:
-            self._ws, self._out = q._workspace(capacity)
+            self._ws = q._workspace(capacity)
             n_start, n_goal = q._place(self._ws, s_polys, g_polys)
-            status, _, _, self._expansions, _ = q._kernel(PK.OP_BEGIN, self._ws, s, g, n_start, n_goal,
-                                                         self._cap())
+            status, _, _, _, self._expansions, _ = q._kernel(PK.OP_BEGIN, self._ws, s, g, n_start, n_goal,
+                                                            self._cap())
             if status != PK.NEED_SPACE:
                 break
             capacity *= 4
@@ -145,7 +145,7 @@ class MeshSlicedSearch:
         s, _, _, g, _, _ = self._ends
         target = min(self._expansions + step, self._cap())
         while True:
-            status, _, _, expansions, _ = q._kernel(PK.OP_RUN, self._ws, s, g, budget=target)
+            status, _, _, _, expansions, _ = q._kernel(PK.OP_RUN, self._ws, s, g, budget=target)
             if status != PK.NEED_SPACE:
                 break
             # the node pool filled up mid-expansion: start over with more room (the search is
@@ -176,9 +176,9 @@ class MeshSlicedSearch:
                 elif self._ws is None:
                     self._result = q._unreachable(s, s_polys, s_moved, g, g_moved, self._allow_partial, self._budget)
                 elif self._status == FOUND:
-                    _, n_pts, n_polys, _, length = q._kernel(PK.OP_TRACE, self._ws, s, g)
-                    self._result = q._traced_path(self._ws, self._out, n_pts, n_polys, length, self._expansions,
-                                                  s_moved, g_moved)
+                    _, at, n_pts, n_polys, _, length = q._kernel(PK.OP_TRACE, self._ws, s, g)
+                    self._result = q._traced_path(self._ws, at, n_pts, n_polys, length, self._expansions, s_moved,
+                                                  g_moved)
                 else:
                     self._result = q._not_found(self._status, self._expansions, s, s_polys, s_moved, g, g_moved,
                                                 self._budget, self._allow_partial)

@@ -1,0 +1,81 @@
+"""The Polyanya kernel's arrays for one :class:`~navmesh.polymesh.query.MeshQuery`: search
+workspaces, the output block the paths live in, and the Path of a finished search.
+
+Output block
+------------
+A path found by the kernel is copied once, by the kernel itself, into the query's output block:
+a float array of (x, y) rows and an int32 array of polygon ids, made read-only for everybody
+but the kernel. The Path's ``points`` and ``nodes`` are read-only views of the rows it wrote, so
+no array is allocated, converted or frozen per query (that was about half of a short query's
+time). A block holds :data:`BLOCK_ROWS` rows; when it is full the query starts a new one, and
+an old block lives on only as long as some path of its still does (at most about 20 kB per
+block). A path longer than a block gets arrays of its own.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from navmesh._kernels import polyanya as PK
+from navmesh.path import Path
+
+__all__ = ["BLOCK_ROWS", "OutputBlock", "Workspace", "run", "traced_path"]
+
+BLOCK_ROWS = 1024  # rows of an output block: points (16 bytes each) and polygons (4 bytes each)
+_trusted, _views = Path._trusted, Path._views
+
+
+class Workspace:
+    """Search arrays for ``capacity`` search nodes on a mesh (:func:`PK.workspace`): ``wi``,
+    ``wf``, and views of the kernel's own output sections (``polys``, ``points`` as rows)."""
+
+    __slots__ = ("wi", "wf", "capacity", "polys", "points")
+
+    def __init__(self, n_vertices: int, n_polygons: int, params: NDArray[np.float64], capacity: int) -> None:
+        self.wi, self.wf = wi, wf = PK.workspace(n_vertices, n_polygons, capacity, params)
+        self.capacity = capacity
+        self.polys = wi[wi[1 + PK.W_OUT_POLYS]:wi[2 + PK.W_OUT_POLYS]]
+        self.points = wf[wi[11 + PK.F_OUT_POINTS]:wi[12 + PK.F_OUT_POINTS]].reshape(-1, 2)
+
+
+class OutputBlock:
+    """The block paths are written to (module notes): ``pts`` (flat x, y) and ``polys`` (entry 0:
+    rows used) for the kernel, ``pts_ro`` / ``polys_ro`` read-only views, row-aligned, for the
+    paths."""
+
+    __slots__ = ("pts", "polys", "pts_ro", "polys_ro")
+
+    def __init__(self, rows: int = BLOCK_ROWS) -> None:
+        self.pts = np.empty(2 * rows, np.float64)
+        self.polys = np.zeros(rows + 1, np.int32)
+        pts_ro = self.pts.reshape(rows, 2)[:]
+        pts_ro.flags.writeable = False
+        polys_ro = self.polys[1:]
+        polys_ro.flags.writeable = False
+        self.pts_ro, self.polys_ro = pts_ro, polys_ro
+
+
+def run(xy: NDArray[np.float64], mi: NDArray[np.int64], ws: Workspace, block: OutputBlock, op: int, s: Any, g: Any,
+        n_start: int = -1, n_goal: int = -1, budget: int = PK.NO_BUDGET) -> tuple[int, int, int, int, int, float]:
+    """One call of the Polyanya entry kernel (:func:`PK.search`) with the request ``op``, ...;
+    returns its (status, at, points, polygons, expansions, length)."""
+    PK.request(ws.wi, op, n_start, n_goal, budget)
+    return PK.search(xy, mi, ws.wi, ws.wf, block.pts, block.polys, float(s[0]), float(s[1]), float(g[0]),
+                     float(g[1]))
+
+
+def traced_path(ws: Workspace, block: OutputBlock, at: int, n_pts: int, n_polys: int, cost: float, expansions: int,
+                s_moved: bool = False, g_moved: bool = False) -> Path:
+    """The Path of a FOUND search: views of the block's rows ``at ..``, or (``at`` = -1: the
+    block had no room) arrays of its own copied from the workspace."""
+    if at >= 0:
+        path = _views(block.polys_ro[at:at + n_polys], block.pts_ro[at:at + n_pts], cost, expansions)
+        if s_moved or g_moved:
+            object.__setattr__(path, "start_moved", s_moved)
+            object.__setattr__(path, "goal_moved", g_moved)
+        return path
+    return _trusted(ws.polys[:n_polys].astype(np.int32), ws.points[:n_pts].copy(), cost, expansions, False, s_moved,
+                    g_moved)
