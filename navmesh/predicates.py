@@ -22,8 +22,8 @@ __all__ = [
     "two_corner_wedges",
     "place_on_line",
     "in_wedge",
-    "may_touch",
     "edge_blocks",
+    "pairs_blocked",
 ]
 
 
@@ -207,27 +207,6 @@ def in_wedge(a: NDArray[np.float64], b: NDArray[np.float64], v: NDArray[np.float
     )
 
 
-def _sides(o: NDArray[np.float64], d: NDArray[np.float64], c: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """cross(d, c - o) in floating point and a bound far above its rounding error."""
-    t1 = d[:, 0] * (c[:, 1] - o[:, 1])
-    t2 = d[:, 1] * (c[:, 0] - o[:, 0])
-    return t1 - t2, 1e-12 * (np.abs(t1) + np.abs(t2))
-
-
-def may_touch(a: NDArray[np.float64], b: NDArray[np.float64], p: NDArray[np.float64],
-               q: NDArray[np.float64]) -> NDArray[np.bool_]:
-    """False only where segment a-b and edge p-q are surely apart: one's end points lie strictly on
-    one side of the other's line by far more than rounding (a zero or unsure sign keeps the pair).
-    An edge that does not touch a segment neither crosses it nor has its corner on it."""
-    s1, m1 = _sides(a, b - a, p)
-    s2, m2 = _sides(a, b - a, q)
-    apart = ((s1 > m1) & (s2 > m2)) | ((s1 < -m1) & (s2 < -m2))
-    s1, m1 = _sides(p, q - p, a)
-    s2, m2 = _sides(p, q - p, b)
-    apart |= ((s1 > m1) & (s2 > m2)) | ((s1 < -m1) & (s2 < -m2))
-    return ~apart
-
-
 def edge_blocks(a: NDArray[np.float64], b: NDArray[np.float64], e: NDArray[np.float64]) -> NDArray[np.bool_]:
     """Per (segment, wall edge) pair: whether that edge or its start corner blocks the segment."""
     p, q, r = e[:, 0:2], e[:, 2:4], e[:, 4:6]
@@ -249,3 +228,57 @@ def edge_blocks(a: NDArray[np.float64], b: NDArray[np.float64], e: NDArray[np.fl
         out[corner] = bad
     return out
 
+
+def _turn(ax: NDArray[np.float64], ay: NDArray[np.float64], bx: NDArray[np.float64], by: NDArray[np.float64],
+          cx: NDArray[np.float64], cy: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+    """:func:`orient`'s floating-point stage: the determinant and where its sign is surely the
+    exact one (Shewchuk's filter; never where the determinant is zero)."""
+    detl = (ax - cx) * (by - cy)
+    detr = (ay - cy) * (bx - cx)
+    det = detl - detr
+    return det, np.abs(det) > _ERR_BOUND * (np.abs(detl) + np.abs(detr))
+
+
+def pairs_blocked(a: NDArray[np.float64], b: NDArray[np.float64], edges: NDArray[np.float64],
+                  ei: NDArray[np.int64], *, ends_judged: bool = False) -> NDArray[np.bool_]:
+    """:func:`edge_blocks` of the pairs (segment ``a[i] -> b[i]``, wall edge ``edges[ei[i]]``).
+
+    The common pairs are decided by the floating-point stage of the orientation tests: when the
+    wall edge's ends lie surely on one side of the segment's line, the pair does not block;
+    when they lie surely on both sides and the segment's ends surely on both sides of the
+    edge's line, it crosses properly and blocks. The other pairs get exact signs: an edge whose
+    ends do not lie strictly on both sides of the segment's line, and whose start corner is not
+    on the segment, does not block. Only the pairs left (a corner on the segment, or a possible
+    crossing) go to :func:`edge_blocks`. Same answers, a fraction of its work.
+
+    ``ends_judged``: the caller has judged the corners at the segments' ends (a segment leaving
+    or reaching a corner through its blocked wedge is not passed), so a pair whose edge starts
+    at a segment end does not block (it cannot cross the segment; its start corner is judged).
+    """
+    e = edges[ei, 0:4]
+    ax, ay, bx, by = a[:, 0], a[:, 1], b[:, 0], b[:, 1]
+    px, py, qx, qy = e[:, 0], e[:, 1], e[:, 2], e[:, 3]
+    s1, sure1 = _turn(ax, ay, bx, by, px, py)
+    s2, ok = _turn(ax, ay, bx, by, qx, qy)
+    sure = sure1 & ok
+    out = np.zeros(len(a), dtype=bool)
+    c = np.flatnonzero(sure & ((s1 > 0) != (s2 > 0)))
+    if c.size:
+        s3, ok3 = _turn(px[c], py[c], qx[c], qy[c], ax[c], ay[c])
+        s4, ok4 = _turn(px[c], py[c], qx[c], qy[c], bx[c], by[c])
+        ok3 &= ok4
+        out[c[ok3]] = (s3[ok3] > 0) != (s4[ok3] > 0)
+        sure[c[~ok3]] = False
+    rest = np.flatnonzero(~sure)
+    if rest.size:
+        # exact signs for the rest: only a corner on the segment or a sign change is left to judge
+        ra, rb, rp = a[rest], b[rest], e[rest, 0:2]
+        o1 = orient(ra, rb, rp).astype(np.int64)
+        o2 = orient(ra, rb, e[rest, 2:4]).astype(np.int64)
+        where = place_on_line(ra, rb, rp)
+        if ends_judged:
+            where[(where == 0) | (where == 2)] = -1
+        rest = rest[np.where(o1 == 0, where >= 0, o1 * o2 < 0)]
+    if rest.size:
+        out[rest] = edge_blocks(a[rest], b[rest], edges[ei[rest]])
+    return out

@@ -3,7 +3,7 @@
 
 Line-of-sight rule
 ------------------
-This is the one rule; :class:`LineOfSight` (vectorised numpy over shapely STRtree candidates)
+This is the one rule; :class:`LineOfSight` (vectorised numpy over a grid of its walls)
 and the numba kernels of :mod:`navmesh._kernels.los` both implement it, exactly.
 
 *Blocked sets.* With ``agent_radius = 0`` the obstacles are merged (``shapely.unary_union``:
@@ -57,6 +57,8 @@ from navmesh._checks import check_option
 from navmesh._kernels.los import GAP_PINCH, GAP_SEAM, GAP_WEDGE
 from navmesh.errors import InvalidGeometryError
 from navmesh.sight_grid import BoxGrid, piece_length
+from navmesh.sight_ends import EndCorners
+from navmesh.sight_walk import walk
 from navmesh.geometry import (
     JOINS,
     Join,
@@ -69,11 +71,10 @@ from navmesh.geometry import (
     segment_arrays,
 )
 from navmesh.predicates import (
-    edge_blocks,
     free_wedges,
     in_wedge,
-    may_touch,
     orient,
+    pairs_blocked,
     place_on_line,
     two_corner_wedges,
 )
@@ -94,7 +95,6 @@ def _merge(geoms: list[shapely.Geometry]) -> shapely.Geometry:
         except shapely.errors.GEOSException:
             pass
     return shapely.union_all(arr)
-
 
 
 class LineOfSight:
@@ -200,10 +200,15 @@ class LineOfSight:
             at = _row_lookup(starts, self.pinch_points)
             flag[at >= 0] = 1.0
         self.edges: NDArray[np.float64] = np.column_stack([rows, flag])
+        self._ends = EndCorners(self.edges)
         # With r == 0, a wall flush against the map edge leaves a zero-width gap: running along
         # an edge the obstacle shares with the bounds outline is blocked.
         self.seams = self._find_seams(merged, bounds) if r == 0 else np.zeros((0, 4))
         self.gaps = self._gap_table()
+        # every pinch point's wedges in one array (rows from _wedge_first, _wedge_count of them)
+        self._wedge_rows = np.concatenate([np.zeros((0, 4)), *self.pinch_wedges])
+        self._wedge_count = np.array([len(w) for w in self.pinch_wedges], dtype=np.int64)
+        self._wedge_first = np.cumsum(self._wedge_count) - self._wedge_count
         self._piece = piece_length(self.edges)
         # one grid of wall edges, then seams and pinch points (items past len(edges) are gaps)
         g = np.concatenate([self.edges[:, :4], self.seams, np.c_[self.pinch_points, self.pinch_points]])
@@ -357,25 +362,30 @@ class LineOfSight:
 
         Notes
         -----
-        Each distinct end point is tested once (unless ``ends_walkable``). Each segment walks a
-        uniform grid of the walls' and gaps' bounding boxes (:class:`~navmesh.sight_grid.BoxGrid`,
-        cells a few wall edges wide) cell by cell, in rounds, dropping a segment once it is
-        blocked; the (segment, wall) pairs of a cell are counted before they are gathered.
-        Exact orientation tests (:func:`orient`) on all pairs of a slice at once find proper
-        crossings, ends inside an edge leaving into its blocked side, wall corners the segment
-        touches outside their free wedge, pinch points and seams. No Python loop per segment
-        and no geometry object per segment or pair. Memory: slices, batches and a build's chunks
-        are sized from ``navmesh.sight.MEMORY_BUDGET`` (192 MB) whatever the level and however
-        many segments are passed. (Pruning with shapely's ``STRtree.query(predicate=...)``
-        was measured 6 to 12 times slower than the grid and these numpy tests.)
+        Each distinct end point is tested once (unless ``ends_walkable``). A segment leaving or
+        reaching a wall corner through its blocked wedge is settled there, with no walk
+        (:class:`~navmesh.sight_ends.EndCorners`: about half the pairs of a corner build). The
+        others walk a uniform grid of the walls' and gaps' bounding boxes
+        (:class:`~navmesh.sight_grid.BoxGrid`, cells a few wall edges wide) cell by cell, in
+        rounds, dropping a segment once it is blocked; the (segment, wall) pairs of a cell are
+        counted before they are gathered. Orientation tests on all pairs of a slice at once find
+        proper crossings, ends inside an edge leaving into its blocked side, wall corners the
+        segment touches outside their free wedge, pinch points and seams; their floating-point
+        stage settles most pairs (:func:`~navmesh.predicates.pairs_blocked`), exact arithmetic
+        the rest. No Python loop per segment and no geometry object per segment or pair.
+        Memory: slices, batches and a build's chunks are sized from
+        ``navmesh.sight.MEMORY_BUDGET`` (192 MB) whatever the level and however many segments
+        are passed. (Pruning with shapely's ``STRtree.query(predicate=...)`` was measured 6 to
+        12 times slower than the grid and these numpy tests.)
 
-        Speed: about 3 to 6 microseconds per segment of a large build on a loaded 2-core
-        machine. The numba kernel backend of :func:`navmesh.waypoints.build_waypoint_graph`
-        (``visibility="kernel"``) gives the same answers 10 to 20 times faster per segment
-        once compiled; whole corner builds take 1.5 to 2.5x the kernel's CPU time with k=8 and 8
-        to 20x with ``k=None`` (64- to 6,400-corner levels, tile maps and crates, 2026-11-27).
-        Pick the kernel for ``k=None`` builds, levels of more than a few thousand waypoints and
-        repeated rebuilds; this class where numba is unwanted or not compiled
+        Speed: about 2 to 5 microseconds per segment of a large all-pairs build on a loaded
+        2-core machine. The numba kernel backend of :func:`navmesh.waypoints.build_waypoint_graph`
+        (``visibility="kernel"``) gives the same answers 10 to 15 times faster per segment once
+        compiled; whole corner builds take 8 to 10 times the kernel's CPU time with ``k=None``
+        (was 11 to 20) and about 2.6 times with ``k=8`` (an RTS-like level of 1,945 corners, a
+        2,313-corner tile map, 1,600 crates with 6,400 corners; 2026-11-27, load 6 to 8).
+        Pick the kernel for repeated rebuilds, levels of more than a few thousand waypoints and
+        ``k=None`` builds that must be quick; this class where numba is unwanted or not compiled
         yet, for small builds (judged in one round), or as the kernels' reference.
 
         Raises
@@ -399,105 +409,26 @@ class LineOfSight:
         return out
 
     def _walls_block(self, sa: NDArray[np.float64], sb: NDArray[np.float64]) -> NDArray[np.bool_]:
-        """Whether a wall edge, corner, pinch point or seam blocks each segment (ends walkable).
-
-        Each segment walks the wall grid's cells from its start, one per round, inside the grid's
-        rectangle; its piece in the cell (box padded well beyond rounding) is paired with the walls
-        and gaps the cell lists, and every pair is judged exactly on the whole segment; a blocked
-        segment leaves the rounds. The walk rounds crossings, but only within rounding of the
-        right cells, and the grid lists every wall in all cells within ``BoxGrid.pad`` of its box;
-        segments whose rounding could exceed that (coordinates a million times the walls')
-        read every cell their padded piece box overlaps instead.
-        """
-        m = len(sa)
-        hit = np.zeros(m, dtype=bool)
-        grid = self._grid
-        if grid.n == 0:
-            return hit
-        d = sb - sa
-        length = np.hypot(d[:, 0], d[:, 1])
-        scale = np.abs(np.c_[sa, sb]).max(axis=1) + length
-        pad = 1e-9 * scale  # float rounding of the piece ends is ~1e-16 of the coordinates
-        walk = 1e-13 * scale < grid.pad
-        whole = 1e-13 * scale >= grid.cell  # absurd coordinates: one piece, its box's cells
-        # a small call (boxes listing at most _WHOLE_PAIRS walls: small builds) pairs each segment with
-        # its box's walls in one round; the walk's fixed cost per round pays only on big calls
-        box = np.c_[np.minimum(sa, sb) - pad[:, None], np.maximum(sa, sb) + pad[:, None]]
-        if grid.listed(grid.cells(box[:, :2]), grid.cells(box[:, 2:])).sum() <= _WHOLE_PAIRS:
-            whole[:] = True
-            walk[:] = False
-        # only the part inside the grid's rectangle, grown by a cell, can meet a wall
-        r0 = grid.origin - grid.cell
-        r1 = grid.origin + (grid.shape + 1) * grid.cell
-        with np.errstate(divide="ignore", invalid="ignore"):
-            ta, tb = (r0 - sa) / d, (r1 - sa) / d
-            inside = (d != 0) | ((r0 <= sa) & (sa <= r1))
-            t_in = np.where(d != 0, np.minimum(ta, tb), -np.inf).max(axis=1).clip(0.0)
-            t_out = np.where(d != 0, np.maximum(ta, tb), np.inf).min(axis=1).clip(None, 1.0)
-        keep = inside.all(axis=1) & (t_in <= t_out)
-        t_in[whole], t_out[whole] = 0.0, 1.0
-        # the walk: the cell, and the parameter t of the next crossing of a vertical / horizontal
-        # grid line (a start on a line, moving down or left, is in the lower cell)
-        start = np.where((t_in == 0)[:, None], sa, sa + d * t_in[:, None])
-        with np.errstate(divide="ignore", invalid="ignore"):
-            u = (start - grid.origin) / grid.cell
-            cell = np.floor(u)
-            cell -= (u == cell) & (d < 0)
-            t_next = np.where(d != 0, (grid.origin + (cell + (d > 0)) * grid.cell - sa) / d, np.inf)
-            t_step = np.where(d != 0, grid.cell / np.abs(d), np.inf)
-        t_next[whole] = np.inf
-        cell = np.clip(cell, -1, grid.shape).astype(np.int64)
-        step = np.sign(d).astype(np.int64)
-        t_from = t_in
-        n_edges = len(self.edges)
-        budget = max(min(MEMORY_BUDGET // _BYTES_PER_PAIR, _SLICE_PAIRS), 1)
-        batch = max(min(MEMORY_BUDGET // _BYTES_PER_PIECE, _BATCH_PIECES), 1)
-        active = np.flatnonzero(keep | whole)
-        while active.size:
-            for lo in range(0, active.size, batch):
-                seg = active[lo : lo + batch]
-                t0 = t_from[seg]
-                tn = t_next[seg]
-                x_first = tn[:, 0] <= tn[:, 1]
-                t1 = np.minimum(np.where(x_first, tn[:, 0], tn[:, 1]), t_out[seg])
-                p0 = np.where((t0 == 0)[:, None], sa[seg], sa[seg] + d[seg] * t0[:, None])
-                p1 = np.where((t1 >= 1)[:, None], sb[seg], sa[seg] + d[seg] * t1[:, None])
-                lo_xy = np.minimum(p0, p1) - pad[seg, None]
-                hi_xy = np.maximum(p0, p1) + pad[seg, None]
-                del p0, p1
-                j0 = np.clip(cell[seg], 0, grid.shape - 1)
-                j1 = j0
-                if not walk[seg].all():
-                    far = ~walk[seg]
-                    j0, j1 = j0.copy(), j0.copy()
-                    j0[far], j1[far] = grid.cells(lo_xy[far]), grid.cells(hi_xy[far])
-                for pi, w in grid.pairs(j0, j1, lo_xy, hi_xy, budget):
-                    i = seg[pi]
-                    todo = ~hit[i]
-                    i, w = i[todo], w[todo]
-                    wall = w < n_edges
-                    if not wall.all():
-                        g = ~wall
-                        hit[i[g][self._gap_blocks(sa[i[g]], sb[i[g]], w[g] - n_edges)]] = True
-                        i, w = i[wall], w[wall]
-                    hit[i[self._edge_pairs(sa[i], sb[i], w)]] = True
-                t_from[seg] = t1
-                axis = np.where(x_first, 0, 1)
-                t_next[seg, axis] += t_step[seg, axis]
-                cell[seg, axis] += step[seg, axis]
-            active = active[(t_from[active] < t_out[active]) & ~hit[active]]
+        """Whether a wall edge, corner, pinch point or seam blocks each segment (ends walkable):
+        first the wall corners at its ends (:class:`~navmesh.sight_ends.EndCorners`), then the
+        walls and gaps along it (:func:`~navmesh.sight_walk.walk` over the wall grid)."""
+        hit = self._ends.blocked(sa, sb)  # ends in a corner's blocked wedge: no walk needed
+        if self._grid.n:
+            walk(self._grid, sa, sb, hit, self._pairs_block, whole_pairs=_WHOLE_PAIRS,
+                 budget=max(min(MEMORY_BUDGET // _BYTES_PER_PAIR, _SLICE_PAIRS), 1),
+                 batch=max(min(MEMORY_BUDGET // _BYTES_PER_PIECE, _BATCH_PIECES), 1))
         return hit
 
-    def _edge_pairs(self, a: NDArray[np.float64], b: NDArray[np.float64], ei: NDArray[np.int64]) -> NDArray[np.bool_]:
-        """Per (segment, wall edge) pair: whether that edge or its start corner blocks the segment.
-
-        Only pairs whose segment and edge may touch (a floating-point test with a wide margin:
-        never wrong about pairs far apart) go to the exact tests."""
+    def _pairs_block(self, a: NDArray[np.float64], b: NDArray[np.float64], w: NDArray[np.int64]) -> NDArray[np.bool_]:
+        """Per (segment, grid item) pair: whether that wall edge (items below ``len(edges)``), seam
+        or pinch point blocks the segment, whose end corners are judged already."""
+        n_edges = len(self.edges)
+        wall = w < n_edges
+        if wall.all():
+            return pairs_blocked(a, b, self.edges, w, ends_judged=True)
         out = np.zeros(len(a), dtype=bool)
-        e = self.edges
-        k = np.flatnonzero(may_touch(a, b, e[ei, 0:2], e[ei, 2:4]))
-        if k.size:
-            out[k] = edge_blocks(a[k], b[k], e[ei[k]])
+        out[~wall] = self._gap_blocks(a[~wall], b[~wall], w[~wall] - n_edges)
+        out[wall] = pairs_blocked(a[wall], b[wall], self.edges, w[wall], ends_judged=True)
         return out
 
     def _gap_blocks(self, a: NDArray[np.float64], b: NDArray[np.float64], gi: NDArray[np.int64]) -> NDArray[np.bool_]:
@@ -508,8 +439,8 @@ class LineOfSight:
         if seam.any():
             s = self.seams[gi[seam]]
             on = (orient(a[seam], b[seam], s[:, :2]) == 0) & (orient(a[seam], b[seam], s[:, 2:]) == 0)
-            ax_ = np.where((a[seam, 0] != b[seam, 0])[:, None], np.c_[a[seam, 0], b[seam, 0], s[:, 0], s[:, 2]],
-                           np.c_[a[seam, 1], b[seam, 1], s[:, 1], s[:, 3]])
+            ax_ = np.where((a[seam, 0] != b[seam, 0])[:, None], np.column_stack([a[seam, 0], b[seam, 0], s[:, 0], s[:, 2]]),
+                           np.column_stack([a[seam, 1], b[seam, 1], s[:, 1], s[:, 3]]))
             lo = np.maximum(ax_[:, :2].min(axis=1), ax_[:, 2:].min(axis=1))
             hi = np.minimum(ax_[:, :2].max(axis=1), ax_[:, 2:].max(axis=1))
             out[seam] = on & (hi > lo)
@@ -522,10 +453,10 @@ class LineOfSight:
             where = np.where(on, place_on_line(pa, pb, p), -1)
             sel = np.flatnonzero(where >= 0)
             if sel.size:
-                counts = np.array([len(self.pinch_wedges[j]) for j in k[sel]], dtype=np.int64)
+                counts = self._wedge_count[k[sel]]
                 rep = np.repeat(sel, counts)
-                wedge = np.concatenate([self.pinch_wedges[j] for j in k[sel]])
-                index = np.concatenate([np.arange(c) for c in counts])
+                index = np.arange(len(rep)) - np.repeat(np.cumsum(counts) - counts, counts)
+                wedge = self._wedge_rows[np.repeat(self._wedge_first[k[sel]], counts) + index]
                 w_at = where[rep]
                 wide = self.pinch_wide[k[rep]]
                 s = np.where(w_at == 0, 1, -1)

@@ -13,7 +13,7 @@ A shortcut that touches a barrier is not taken, so a shortcut always lies in one
 never bypasses a link the designer drew.
 
 The workspace ``ws`` is the tuple (g, parent, closed, touched, exit_cost, exit_ids, keys, vals,
-state, anc, fstate, refused): search state that a search leaves behind and the next :func:`search_begin`
+state, anc, fstate, refused): search state that a search leaves behind and the next search (:func:`search_run` with ``begin``)
 resets for the nodes it touched only, so a query costs time and memory in what it explores, not in
 the size of the map.
 """
@@ -67,48 +67,16 @@ def workspace(n_nodes: int, n_edges: int, lookback: int = 1):
 
 
 @njit(cache=True)
-def search_begin(ws, xy, hscale, exits, exit_costs):
-    """Reset what the previous search touched and push the start (node n).
+def search_run(indptr, indices, weights, xy, mult, floor, ws, los, entry_nodes, entry_costs, exits, exit_costs,
+               hscale, max_expansions, lookback, slice_budget, begin):
+    """Run a search for up to ``slice_budget`` expansions (0: to the end, < 0: none); return True
+    when it has ended (status in ``state[ST_STATUS]``).
 
-    The goal joins from node ``exits[j]`` at ``exit_costs[j]`` (the cheapest when repeated).
-    """
-    g, parent, closed, touched, exit_cost, exit_ids, keys, vals, state, _, fstate, refused = ws
-    n = g.shape[0] - 2
-    for i in range(state[ST_TOUCHED]):
-        v = touched[i]
-        g[v] = np.inf
-        parent[v] = -1
-        closed[v] = False
-        refused[v] = -1
-    for i in range(state[ST_EXITS]):
-        exit_cost[exit_ids[i]] = np.inf
-    n_exits = 0
-    for j in range(exits.shape[0]):
-        v = exits[j]
-        if exit_costs[j] < exit_cost[v]:
-            if exit_cost[v] == np.inf:
-                exit_ids[n_exits] = v
-                n_exits += 1
-            exit_cost[v] = exit_costs[j]
-    start = n
-    goal = n + 1
-    g[start] = 0.0
-    touched[0] = start
-    d = np.sqrt((xy[start, 0] - xy[goal, 0]) ** 2 + (xy[start, 1] - xy[goal, 1]) ** 2)
-    state[ST_SIZE] = heap_push(keys, vals, 0, hscale * d, start)
-    state[ST_EXPANSIONS] = 0
-    state[ST_STATUS] = RUNNING
-    state[ST_NEAREST] = -1
-    state[ST_TOUCHED] = 1
-    state[ST_EXITS] = n_exits
-    fstate[0] = np.inf
-
-
-@njit(cache=True)
-def search_run(indptr, indices, weights, xy, mult, floor, ws, los, entry_nodes, entry_costs,
-               hscale, max_expansions, lookback, slice_budget):
-    """Run a search begun by :func:`search_begin` for up to ``slice_budget`` expansions (<= 0: to
-    the end); return True when it has ended (status in ``state[ST_STATUS]``).
+    With ``begin`` a new search starts first: what the previous search touched is reset (for
+    the nodes it touched only) and the start (node n) is pushed; the goal joins from node
+    ``exits[j]`` at ``exit_costs[j]`` (the cheapest when repeated). Without it, the search begun
+    by an earlier call goes on (``exits`` and ``exit_costs`` are then not read). One kernel for
+    both: a separate entry point cost its own compile (about 0.7 s cold).
 
     The start joins ``entry_nodes`` at ``entry_costs``; node ``v`` joins the goal at
     ``exit_cost[v]``. With ``lookback`` >= 1 (Theta*) a node reached from ``u`` takes one of
@@ -119,11 +87,40 @@ def search_run(indptr, indices, weights, xy, mult, floor, ws, los, entry_nodes, 
     ``lookback == 0`` is plain A*. The heuristic is ``hscale * distance(node, goal)``.
     ``max_expansions <= 0`` means no budget. Pausing and resuming never changes the result.
     """
-    g, parent, closed, touched, exit_cost, _, keys, vals, state, anc, fstate, refused = ws
-    w_edges, w_grid, w_cptr, w_citems, p_pts, p_grid, p_ptr, p_items, b_edges, b_grid, b_cptr, b_citems = los
+    g, parent, closed, touched, exit_cost, exit_ids, keys, vals, state, anc, fstate, refused = ws
     n = indptr.shape[0] - 1
     start = n
     goal = n + 1
+    if begin:
+        for i in range(state[ST_TOUCHED]):
+            v = touched[i]
+            g[v] = np.inf
+            parent[v] = -1
+            closed[v] = False
+            refused[v] = -1
+        for i in range(state[ST_EXITS]):
+            exit_cost[exit_ids[i]] = np.inf
+        n_exits = 0
+        for j in range(exits.shape[0]):
+            v = exits[j]
+            if exit_costs[j] < exit_cost[v]:
+                if exit_cost[v] == np.inf:
+                    exit_ids[n_exits] = v
+                    n_exits += 1
+                exit_cost[v] = exit_costs[j]
+        g[start] = 0.0
+        touched[0] = start
+        d = np.sqrt((xy[start, 0] - xy[goal, 0]) ** 2 + (xy[start, 1] - xy[goal, 1]) ** 2)
+        state[ST_SIZE] = heap_push(keys, vals, 0, hscale * d, start)
+        state[ST_EXPANSIONS] = 0
+        state[ST_STATUS] = RUNNING
+        state[ST_NEAREST] = -1
+        state[ST_TOUCHED] = 1
+        state[ST_EXITS] = n_exits
+        fstate[0] = np.inf
+    if slice_budget < 0:
+        return False
+    w_edges, w_grid, w_cptr, w_citems, p_pts, p_grid, p_ptr, p_items, b_edges, b_grid, b_cptr, b_citems = los
     gx = xy[goal, 0]
     gy = xy[goal, 1]
     size = state[ST_SIZE]
@@ -181,7 +178,7 @@ def search_run(indptr, indices, weights, xy, mult, floor, ws, los, entry_nodes, 
             # oldest ancestor first: with uniform costs an older visible ancestor is never worse.
             # ``refused[v]`` remembers the last ancestor refused as v's parent: siblings share
             # their parent, so the same test would come again (v is touched by then, so the next
-            # search_begin clears the entry)
+            # search clears the entry)
             for j in range(n_anc - 1, -1, -1):
                 a = anc[j]
                 c = g[a] + mult[a] * np.sqrt((xy[v, 0] - xy[a, 0]) ** 2 + (xy[v, 1] - xy[a, 1]) ** 2)
@@ -235,10 +232,12 @@ def search_finish(ws, allow_partial):
         partial = True
     if end < 0:
         return np.empty(0, np.int64), np.empty(0), status, partial
-    order = trace_back(parent, end).astype(np.int64)
-    cum = np.empty(order.shape[0])
-    for i in range(order.shape[0]):
-        cum[i] = g[order[i]]
+    path = trace_back(parent, end)
+    order = np.empty(path.shape[0], np.int64)  # element by element: astype is one more compiled helper
+    cum = np.empty(path.shape[0])
+    for i in range(path.shape[0]):
+        order[i] = path[i]
+        cum[i] = g[path[i]]
     return order, cum, status, partial
 
 
@@ -311,19 +310,22 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
     """
     n = indptr.shape[0] - 1
     m = ends.shape[0]
-    info = np.zeros((m, 4), np.int64)
+    # Only np.empty, one dimension, four dtypes in every waypoint kernel: np.zeros / np.full / np.array
+    # and each further dtype or dimension cost a compiled numpy helper of their own (0.1-0.3 s cold)
+    flat = np.empty(4 * m, np.int64)
+    for j in range(4 * m):
+        flat[j] = 0
+    info = flat.reshape((m, 4))
     cap = 16 * m + 16
     orders = np.empty(cap, np.int64)
     cums = np.empty(cap)
     if join_here:
         ids, pts, blocked, dirs, has, pgrid, pstart, pitems, taken, pend_d, pend_i, sel_d, sel_i = joins
         sx, sy, gx, gy = ends[0, 0], ends[0, 1], ends[0, 2], ends[0, 3]
-        q = np.empty((2, 2))
-        q[0, 0] = sx
-        q[0, 1] = sy
-        q[1, 0] = gx
-        q[1, 1] = gy
-        free = np.full(2, -1, np.int64)
+        q = ends[0].reshape((2, 2))  # the start and the goal as rows
+        free = np.empty(2, np.int64)
+        free[0] = -1
+        free[1] = -1
         length = np.sqrt((gx - sx) * (gx - sx) + (gy - sy) * (gy - sy))
         sees = segment_free(sx, sy, gx, gy, los[0], los[1], los[2], los[3], los[4], los[5], los[6], los[7])
         # In sight and no path can cost less than the straight walk (length <= the bound): the
@@ -348,9 +350,11 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
             return orders[:2], cums[:2], info
         c0 = counts[0]
         c1 = counts[1]
-        entry_ptr = np.zeros(2, np.int64)
+        entry_ptr = np.empty(2, np.int64)
+        entry_ptr[0] = 0
         entry_ptr[1] = c0
-        exit_ptr = np.zeros(2, np.int64)
+        exit_ptr = np.empty(2, np.int64)
+        exit_ptr[0] = 0
         exit_ptr[1] = c1
         entry_nodes = np.empty(c0, np.int32)
         entry_costs = np.empty(c0)
@@ -362,10 +366,10 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
         for j in range(c1):
             exit_nodes[j] = ids[picked[c0 + j]]
             exit_costs[j] = dist[c0 + j]
-        direct = np.full(1, np.inf)
-        if sees:
-            direct[0] = length
-        bound = np.full(1, hscale * length)
+        direct = np.empty(1)
+        direct[0] = length if sees else np.inf
+        bound = np.empty(1)
+        bound[0] = hscale * length
     state = ws[8]
     for i in range(m):
         xy[n, 0] = ends[i, 0]
@@ -383,9 +387,8 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
         if direct[i] > bound[i]:  # else no path can beat the straight walk: no search
             e0, e1 = entry_ptr[i], entry_ptr[i + 1]
             x0, x1 = exit_ptr[i], exit_ptr[i + 1]
-            search_begin(ws, xy, hscale, exit_nodes[x0:x1], exit_costs[x0:x1])
-            search_run(indptr, indices, weights, xy, mult, floor, ws, los, entry_nodes[e0:e1],
-                       entry_costs[e0:e1], hscale, max_expansions, lookback, 0)
+            search_run(indptr, indices, weights, xy, mult, floor, ws, los, entry_nodes[e0:e1], entry_costs[e0:e1],
+                       exit_nodes[x0:x1], exit_costs[x0:x1], hscale, max_expansions, lookback, 0, True)
             info[i, INFO_EXPANSIONS] = state[ST_EXPANSIONS]
             order, cum, st, part = search_finish(ws, allow_partial)
             if pull and order.shape[0] > 0:
@@ -393,8 +396,12 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
                 order = order[keep]
         if direct[i] < np.inf and (order.shape[0] == 0 or part or direct[i] <= cum[-1]):
             # the straight walk wins whenever it costs no more, and whenever nothing whole was found
-            order = np.array([n, n + 1], np.int64)
-            cum = np.array([0.0, direct[i]])
+            order = np.empty(2, np.int64)
+            order[0] = n
+            order[1] = n + 1
+            cum = np.empty(2)
+            cum[0] = 0.0
+            cum[1] = direct[i]
             st = FOUND
             part = False
         info[i, INFO_STATUS] = st
@@ -421,40 +428,33 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
 # --- linking: nearest visible waypoint per angular cone ------------------------------------------
 
 
-@njit(cache=True)
 def bucket_grid(p):
     """Points ``p`` (m, 2) in a uniform grid of about two points per cell: (grid, start, items,
     cell) with grid = (x0, y0, cell_size, nx, ny); cell c holds ``items[start[c]:start[c + 1]]``
-    and ``cell[i]`` is point i's cell."""
+    (in index order) and ``cell[i]`` is point i's cell.
+
+    numpy, not a kernel: it runs once per graph or query object, and as a kernel it cost about
+    1 s of every cold compile. :func:`join_positions` finds a position's cell by the same formula.
+    """
+    p = np.asarray(p, dtype=np.float64)
     m = p.shape[0]
-    # the extent by hand: numba's array min/max bring their own compiled helpers (about 1 s cold)
-    x0 = y0 = np.inf
-    x1 = y1 = -np.inf
-    for i in range(m):
-        x0 = min(x0, p[i, 0])
-        x1 = max(x1, p[i, 0])
-        y0 = min(y0, p[i, 1])
-        y1 = max(y1, p[i, 1])
     if m == 0:
         x0 = y0 = x1 = y1 = 0.0
+    else:
+        x0, y0 = float(p[:, 0].min()), float(p[:, 1].min())
+        x1, y1 = float(p[:, 0].max()), float(p[:, 1].max())
     w = x1 - x0
     h = y1 - y0
-    cs = np.sqrt(max(w * h, 1e-300) * 2.0 / max(m, 1))
-    cs = max(cs, max(w, h) / max(m, 1), 1e-12)
+    cs = float(np.sqrt(max(w * h, 1e-300) * 2.0 / max(m, 1)))
+    cs = max(max(cs, max(w, h) / max(m, 1)), 1e-12)
     nx = int(w / cs) + 1
     ny = int(h / cs) + 1
-    cell = np.empty(m, np.int64)
+    # the cell of a point, clamped to the grid (astype truncates toward zero, as int() does)
+    cell = (np.clip(((p[:, 1] - y0) / cs).astype(np.int64), 0, ny - 1) * nx
+            + np.clip(((p[:, 0] - x0) / cs).astype(np.int64), 0, nx - 1))
     start = np.zeros(nx * ny + 1, np.int64)
-    for i in range(m):  # the cell of a point, clamped to the grid (as join_positions finds it)
-        cell[i] = min(max(int((p[i, 1] - y0) / cs), 0), ny - 1) * nx + min(max(int((p[i, 0] - x0) / cs), 0), nx - 1)
-        start[cell[i] + 1] += 1
-    for c in range(nx * ny):
-        start[c + 1] += start[c]
-    fill = start[:-1].copy()
-    items = np.empty(m, np.int64)
-    for i in range(m):
-        items[fill[cell[i]]] = i
-        fill[cell[i]] += 1
+    np.cumsum(np.bincount(cell, minlength=nx * ny), out=start[1:])
+    items = np.argsort(cell, kind="stable").astype(np.int64)
     grid = np.array([x0, y0, cs, float(nx), float(ny)])
     return grid, start, items, cell
 
@@ -490,7 +490,9 @@ def join_positions(q, own, p, blocked, dirs, has, k, near, max_candidates, max_d
         near = 1
     n_q = q.shape[0]
     m = p.shape[0]
-    counts = np.zeros(n_q, np.int64)
+    counts = np.empty(n_q, np.int64)
+    for i in range(n_q):
+        counts[i] = 0
     cap = n_q * (min(near, m) + k) + 8
     out = np.empty(cap, np.int64)
     out_d = np.empty(cap)

@@ -35,10 +35,13 @@ def metric(points, u, target, code):
         return np.sqrt(dx * dx + dy * dy + dz * dz)
     if code == H_MANHATTAN:
         return dx + dy + dz
+    # min / max written out, as in navmesh._kernels.los (an internal kernel's min / max are
+    # compiled once more for its options)
     if code == H_OCTILE:
-        lo = min(dx, dy)
-        return max(dx, dy) + _SQRT2_MINUS_1 * lo + dz
-    return max(dx, max(dy, dz))
+        lo = dy if dy < dx else dx
+        return (dy if dy > dx else dx) + _SQRT2_MINUS_1 * lo + dz
+    hi = dz if dz > dy else dy
+    return hi if hi > dx else dx
 
 
 @njit(cache=True)
@@ -59,10 +62,17 @@ def best_first(
     the cost of the best path including the goal's exit cost.
     """
     n = indptr.shape[0] - 1
-    g = np.full(n, np.inf)
-    parent = np.full(n, -1, np.int32)
-    origin = np.full(n, -1, np.int32)
-    closed = np.zeros(n, np.bool_)
+    # np.empty filled by hand in every kernel here: np.full / np.zeros each cost compiled numpy
+    # helpers of their own (about 0.1-0.3 s of a cold compile per dtype)
+    g = np.empty(n)
+    parent = np.empty(n, np.int32)
+    origin = np.empty(n, np.int32)
+    closed = np.empty(n, np.bool_)
+    for v in range(n):
+        g[v] = np.inf
+        parent[v] = -1
+        origin[v] = -1
+        closed[v] = False
     cap = indices.shape[0] + starts.shape[0] + 1
     keys = np.empty(cap)
     vals = np.empty(cap, np.int32)
@@ -138,9 +148,12 @@ def breadth_first(
     ``hops`` is -1 for unreached nodes; ``queue[:n_dequeued]`` are the expanded nodes.
     """
     n = indptr.shape[0] - 1
-    hops = np.full(n, -1, np.int64)
-    parent = np.full(n, -1, np.int32)
+    hops = np.empty(n, np.int64)
+    parent = np.empty(n, np.int32)
     queue = np.empty(n, np.int32)
+    for v in range(n):  # filled by hand: see best_first
+        hops[v] = -1
+        parent[v] = -1
     head = 0
     tail = 1
     queue[0] = start
@@ -196,9 +209,12 @@ def depth_first(
     Returns (parent, status, expansions, n_logged_expanded, n_logged_opened).
     """
     n = indptr.shape[0] - 1
-    parent = np.full(n, -1, np.int32)
-    seen = np.zeros(n, np.bool_)
+    parent = np.empty(n, np.int32)
+    seen = np.empty(n, np.bool_)
     stack = np.empty(n, np.int32)
+    for u in range(n):  # filled by hand: see best_first
+        parent[u] = -1
+        seen[u] = False
     cursor = np.empty(n, np.int64)
     n_exp = 0
     n_open = 0
@@ -255,8 +271,11 @@ def bellman_ford_kernel(indptr, indices, weights, start, record):
     ``log_parent`` the node it was lowered from (the logs grow as needed; empty without ``record``).
     """
     n = indptr.shape[0] - 1
-    dist = np.full(n, np.inf)
-    parent = np.full(n, -1, np.int32)
+    dist = np.empty(n)
+    parent = np.empty(n, np.int32)
+    for u in range(n):  # filled by hand: see best_first
+        dist[u] = np.inf
+        parent[u] = -1
     # the logs interleaved in one array (node, parent, node, ...), grown element by element: a
     # slice assignment pulls in numba's shape-mismatch error formatting (string kernels) into
     # every cold compile
@@ -315,12 +334,18 @@ def all_pairs_kernel(indptr, indices, weights, points):
     """Dijkstra from every node; returns (costs (n, n), next_hops (n, n))."""
     n = indptr.shape[0] - 1
     costs = np.empty((n, n))
-    hops = np.full((n, n), -1, np.int32)
-    src = np.zeros(1, np.int32)
-    zero = np.zeros(1)
+    hops = np.empty((n, n), np.int32)
+    for s in range(n):  # filled by hand: see best_first
+        for v in range(n):
+            hops[s, v] = -1
+    src = np.empty(1, np.int32)
+    zero = np.empty(1)
+    zero[0] = 0.0
     no_goals = np.empty(0, np.int32)
     no_costs = np.empty(0)
-    target = np.zeros(points.shape[1])
+    target = np.empty(points.shape[1])
+    for d in range(points.shape[1]):
+        target[d] = 0.0
     log_expanded = np.empty(n, np.int32)
     log_opened = np.empty(indices.shape[0] + 2, np.int32)
     log_parent = np.empty(indices.shape[0] + 2, np.int32)

@@ -152,41 +152,53 @@ def _bucket(edges, grid, fill, cell_ptr, cell_items, write):
                 fill[c] += 1
 
 
+# The internal kernels below (and graph.metric) write min, max and int() as conditional expressions
+# and np.int64: numba compiles its own min / max / int once per set of options of the calling
+# kernel, so an internal kernel calling them compiled five more helpers (about 0.3 s cold). The
+# expressions keep Python's semantics: min(a, b) is ``b if b < a else a``, max(a, b) is ``b if b > a else a``.
+
+
+@njit(cache=True, internal=True)
+def _clamp(i, hi):
+    """``min(max(i, 0), hi)``."""
+    return 0 if i < 0 else (hi if i > hi else i)
+
+
 @njit(cache=True, internal=True)
 def _col_range(ax, bx, grid):
-    ox, cs, nx = grid[0], grid[2], int(grid[3])
-    ua = (min(ax, bx) - ox) / cs
-    ub = (max(ax, bx) - ox) / cs
+    ox, cs, nx = grid[0], grid[2], np.int64(grid[3])
+    ua = ((bx if bx < ax else ax) - ox) / cs
+    ub = ((bx if bx > ax else ax) - ox) / cs
     # clamped to the grid's columns
-    return min(max(int(np.floor(ua - _EPS_CELL)), 0), nx - 1), min(max(int(np.floor(ub + _EPS_CELL)), 0), nx - 1)
+    return _clamp(np.int64(np.floor(ua - _EPS_CELL)), nx - 1), _clamp(np.int64(np.floor(ub + _EPS_CELL)), nx - 1)
 
 
 @njit(cache=True, internal=True)
 def _row_range(ax, ay, bx, by, ix, grid):
     """Rows of column ``ix`` that the segment may touch (conservative)."""
-    ox, oy, cs, nx, ny = grid[0], grid[1], grid[2], int(grid[3]), int(grid[4])
+    ox, oy, cs, nx, ny = grid[0], grid[1], grid[2], np.int64(grid[3]), np.int64(grid[4])
     if ax > bx:
         ax, ay, bx, by = bx, by, ax, ay
     if bx - ax <= 0.0:
-        ylo, yhi = min(ay, by), max(ay, by)
+        ylo, yhi = (by if by < ay else ay), (by if by > ay else ay)
     else:
         cx0 = ox + ix * cs
         cx1 = cx0 + cs
         if ix == 0:
-            cx0 = min(cx0, ax)
+            cx0 = ax if ax < cx0 else cx0
         if ix == nx - 1:
-            cx1 = max(cx1, bx)
-        xa = max(ax, cx0)
-        xb = min(bx, cx1)
+            cx1 = bx if bx > cx1 else cx1
+        xa = cx0 if cx0 > ax else ax
+        xb = cx1 if cx1 < bx else bx
         if xa > xb:
             xa, xb = ax, bx
         slope = (by - ay) / (bx - ax)
         ya = ay + (xa - ax) * slope
         yb = ay + (xb - ax) * slope
-        ylo, yhi = min(ya, yb), max(ya, yb)
+        ylo, yhi = (yb if yb < ya else ya), (yb if yb > ya else ya)
     return (
-        min(max(int(np.floor((ylo - oy) / cs - _EPS_CELL)), 0), ny - 1),
-        min(max(int(np.floor((yhi - oy) / cs + _EPS_CELL)), 0), ny - 1),
+        _clamp(np.int64(np.floor((ylo - oy) / cs - _EPS_CELL)), ny - 1),
+        _clamp(np.int64(np.floor((yhi - oy) / cs + _EPS_CELL)), ny - 1),
     )
 
 
@@ -210,7 +222,7 @@ def _orient_exact(ax, ay, bx, by, cx, cy):
         blo = b - bhi
         terms[2 * i] = x
         terms[2 * i + 1] = alo * blo - (((x - ahi * bhi) - alo * bhi) - ahi * blo)
-    h = np.zeros(12)
+    h = np.empty(12)  # h[j] is read only for j < m, after it is written
     m = 0
     for i in range(12):
         q = terms[i]
@@ -259,7 +271,7 @@ def _place(ax, ay, bx, by, px, py):
         return 0
     if u == ub:
         return 2
-    if min(ua, ub) < u < max(ua, ub):
+    if (ub if ub < ua else ua) < u < (ub if ub > ua else ua):
         return 1
     return -1
 
@@ -293,7 +305,7 @@ def segment_free(ax, ay, bx, by, edges, grid, cell_ptr, cell_items, gaps, gap_gr
     """
     if ax == bx and ay == by:
         return True
-    nx = int(grid[3])
+    nx = np.int64(grid[3])
     i0, i1 = _col_range(ax, bx, grid)
     for ix in range(i0, i1 + 1):
         j0, j1 = _row_range(ax, ay, bx, by, ix, grid)
@@ -324,7 +336,7 @@ def segment_free(ax, ay, bx, by, edges, grid, cell_ptr, cell_items, gaps, gap_gr
                         return False
     if gaps.shape[0] == 0:
         return True
-    nx = int(gap_grid[3])
+    nx = np.int64(gap_grid[3])
     i0, i1 = _col_range(ax, bx, gap_grid)
     for ix in range(i0, i1 + 1):
         j0, j1 = _row_range(ax, ay, bx, by, ix, gap_grid)
@@ -340,17 +352,19 @@ def segment_free(ax, ay, bx, by, edges, grid, cell_ptr, cell_items, gaps, gap_gr
                     if orient(ax, ay, bx, by, qx, qy) != 0:
                         continue
                     if ax != bx:
-                        lo, hi, slo, shi = min(ax, bx), max(ax, bx), min(px, qx), max(px, qx)
+                        u0, u1, s0, s1 = ax, bx, px, qx
                     else:
-                        lo, hi, slo, shi = min(ay, by), max(ay, by), min(py, qy), max(py, qy)
-                    if min(hi, shi) > max(lo, slo):
+                        u0, u1, s0, s1 = ay, by, py, qy
+                    lo, hi = (u1 if u1 < u0 else u0), (u1 if u1 > u0 else u0)
+                    slo, shi = (s1 if s1 < s0 else s0), (s1 if s1 > s0 else s0)
+                    if (shi if shi < hi else hi) > (slo if slo > lo else lo):
                         return False  # runs along a seam for a positive length
                     continue
                 where = _place(ax, ay, bx, by, px, py)
                 if where < 0:
                     continue
-                n_wedges = int(gaps[r, 3])
-                principal = int(gaps[r, 4])
+                n_wedges = np.int64(gaps[r, 3])
+                principal = np.int64(gaps[r, 4])
                 ok = False
                 for w in range(r + 1, r + 1 + n_wedges):
                     if where == 1 or principal < 0 or w == r + 1 + principal:
@@ -369,7 +383,10 @@ def segment_free(ax, ay, bx, by, edges, grid, cell_ptr, cell_items, gaps, gap_gr
 @njit(cache=True, internal=True)
 def segment_touches(ax, ay, bx, by, edges, grid, cell_ptr, cell_items):
     """Whether the closed segment meets any edge at all (crossing, touching or overlapping)."""
-    nx = int(grid[3])
+    nx = np.int64(grid[3])
+    # the segment's box
+    x_lo, x_hi = (bx if bx < ax else ax), (bx if bx > ax else ax)
+    y_lo, y_hi = (by if by < ay else ay), (by if by > ay else ay)
     i0, i1 = _col_range(ax, bx, grid)
     for ix in range(i0, i1 + 1):
         j0, j1 = _row_range(ax, ay, bx, by, ix, grid)
@@ -385,38 +402,49 @@ def segment_touches(ax, ay, bx, by, edges, grid, cell_ptr, cell_items):
                 if o1 * o2 < 0 and o3 * o4 < 0:
                     return True  # a proper crossing
                 # an end of one segment on the other (collinear and within its box)
-                if o1 == 0 and min(ax, bx) <= px <= max(ax, bx) and min(ay, by) <= py <= max(ay, by):
+                if o1 == 0 and x_lo <= px <= x_hi and y_lo <= py <= y_hi:
                     return True
-                if o2 == 0 and min(ax, bx) <= qx <= max(ax, bx) and min(ay, by) <= qy <= max(ay, by):
+                if o2 == 0 and x_lo <= qx <= x_hi and y_lo <= qy <= y_hi:
                     return True
-                if o3 == 0 and min(px, qx) <= ax <= max(px, qx) and min(py, qy) <= ay <= max(py, qy):
+                if o3 != 0 and o4 != 0:
+                    continue
+                ex_lo, ex_hi = (qx if qx < px else px), (qx if qx > px else px)
+                ey_lo, ey_hi = (qy if qy < py else py), (qy if qy > py else py)
+                if o3 == 0 and ex_lo <= ax <= ex_hi and ey_lo <= ay <= ey_hi:
                     return True
-                if o4 == 0 and min(px, qx) <= bx <= max(px, qx) and min(py, qy) <= by <= max(py, qy):
+                if o4 == 0 and ex_lo <= bx <= ex_hi and ey_lo <= by <= ey_hi:
                     return True
     return False
 
 
 @njit(cache=True)
+def _segments(a, b, edges, grid, cell_ptr, cell_items, gaps, gap_grid, gap_ptr, gap_items, touch):
+    """Bulk :func:`segment_free` (or with ``touch`` :func:`segment_touches`, gap arrays unread):
+    ``a``, ``b`` of shape (m, 2); returns bool (m,). One kernel for both: each compiled entry
+    point costs its own cold compile."""
+    m = a.shape[0]
+    out = np.empty(m, np.bool_)
+    for i in range(m):
+        if touch:
+            out[i] = segment_touches(a[i, 0], a[i, 1], b[i, 0], b[i, 1], edges, grid, cell_ptr, cell_items)
+        else:
+            out[i] = segment_free(a[i, 0], a[i, 1], b[i, 0], b[i, 1], edges, grid, cell_ptr, cell_items, gaps,
+                                  gap_grid, gap_ptr, gap_items)
+    return out
+
+
+# what _segments takes as the (unread) gap arrays of a touch test
+_NO_GAPS = (np.zeros((0, 5)), np.zeros(5), np.zeros(1, np.int64), np.zeros(0, np.int32))
+
+
 def segments_free(a, b, edges, grid, cell_ptr, cell_items, gaps, gap_grid, gap_ptr, gap_items):
     """Bulk :func:`segment_free`: ``a``, ``b`` of shape (m, 2); returns bool (m,)."""
-    m = a.shape[0]
-    out = np.empty(m, np.bool_)
-    for i in range(m):
-        out[i] = segment_free(
-            a[i, 0], a[i, 1], b[i, 0], b[i, 1],
-            edges, grid, cell_ptr, cell_items, gaps, gap_grid, gap_ptr, gap_items,
-        )
-    return out
+    return _segments(a, b, edges, grid, cell_ptr, cell_items, gaps, gap_grid, gap_ptr, gap_items, False)
 
 
-@njit(cache=True)
 def segments_touch(a, b, edges, grid, cell_ptr, cell_items):
     """Bulk :func:`segment_touches`: ``a``, ``b`` of shape (m, 2); returns bool (m,)."""
-    m = a.shape[0]
-    out = np.empty(m, np.bool_)
-    for i in range(m):
-        out[i] = segment_touches(a[i, 0], a[i, 1], b[i, 0], b[i, 1], edges, grid, cell_ptr, cell_items)
-    return out
+    return _segments(a, b, edges, grid, cell_ptr, cell_items, *_NO_GAPS, True)
 
 
 plain_arguments(globals())

@@ -50,9 +50,7 @@ class SlicedSearch:
         self._result: Path | None = None
         self._error: Exception | None = None
         self._done = bool(ends.direct[0] <= ends.bound[0])
-        if not self._done:
-            self._put_ends()
-            AK.search_begin(ws, endpoints.xy, plan.hscale, ends.exit_nodes, ends.exit_costs)
+        self._begun = False  # the search begins in the first advance() (the workspace is ours alone)
 
     @property
     def finished(self) -> bool:
@@ -62,7 +60,7 @@ class SlicedSearch:
     @property
     def expansions(self) -> int:
         """Node expansions so far."""
-        return 0 if self._ws is None else int(self._ws[8][AK.ST_EXPANSIONS])
+        return int(self._ws[8][AK.ST_EXPANSIONS]) if self._begun and self._ws is not None else 0
 
     def _put_ends(self) -> None:
         e = self._ends
@@ -78,7 +76,9 @@ class SlicedSearch:
         self._put_ends()
         indptr, indices = self._csr
         self._done = bool(AK.search_run(indptr, indices, r.weights, q.xy, r.mult, q.floor, self._ws, r.los,
-                                        e.entry_nodes, e.entry_costs, o.hscale, o.budget, o.lookback, budget))
+                                        e.entry_nodes, e.entry_costs, e.exit_nodes, e.exit_costs, o.hscale, o.budget,
+                                        o.lookback, budget, not self._begun))
+        self._begun = True
         return self._done
 
     def result(self) -> Path:

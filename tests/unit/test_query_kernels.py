@@ -77,10 +77,10 @@ def test_a_query_object_answers_as_a_fresh_one_whatever_it_answered_before():
         np.testing.assert_array_equal(again.points, fresh.points)
 
 
-def test_search_begin_leaves_no_trace_of_the_last_search():
+def test_a_new_search_leaves_no_trace_of_the_last_search():
     """What a search writes into a workspace (costs, parents, closed marks, refused parents,
-    exits) is cleared by the next search_begin for exactly the nodes it touched: the workspace
-    is then a fresh one with only the new start pushed."""
+    exits) is cleared when the next search begins (search_run with begin, no expansions) for
+    exactly the nodes it touched: the workspace is then a fresh one with only the new start pushed."""
     blocked = np.random.default_rng(11).random((30, 30)) < 0.15
     obstacles = [shapely.box(c, r, c + 1, r + 1) for r, c in np.argwhere(blocked)]
     nav = build_waypoint_graph(Level.rectangle(30, 30, obstacles=[shapely.union_all(obstacles)]), k=8, corners=True,
@@ -92,7 +92,12 @@ def test_search_begin_leaves_no_trace_of_the_last_search():
         query.find_path(s.tolist(), g.tolist(), allow_partial=True)
         ws = query._pool.main(1)
         refused_any |= bool((ws[11] >= 0).any())
-        AK.search_begin(ws, query._endpoints.xy, 1.0, np.empty(0, np.int32), np.empty(0))
+        csr = query._csr
+        none_i, none_f = np.empty(0, np.int32), np.empty(0)
+        ended = AK.search_run(*csr, query._costs.base.weights, query._endpoints.xy, query._costs.base.mult,
+                              query._endpoints.floor, ws, query._costs.base.los, none_i, none_f, none_i, none_f, 1.0,
+                              0, 1, -1, True)
+        assert not ended
         fresh = AK.workspace(nav.n_nodes, nav.graph.n_edges)
         n = nav.n_nodes
         for i in (1, 2, 4, 11):  # parent, closed, exit_cost, refused
