@@ -31,10 +31,15 @@ def flow_field(moves, half_cost, height, width, wrap_r, wrap_c, goals, max_cost,
     direction codes (-1 at goals and unreached cells; ``origin`` is -1 where unreached).
     """
     n = height * width
-    cost = np.full(n, np.inf)
-    settled = np.full(n, -1, np.int32)  # 1 once settled (the stamp of navmesh._kernels.grid's workspace)
-    origin = np.full(n, -1, np.int32)
-    rank = np.full(n, -1, np.int32)  # the order in which cells were settled
+    cost = np.empty(n)
+    settled = np.empty(n, np.int32)  # 1 once settled (the stamp of navmesh._kernels.grid's workspace)
+    origin = np.empty(n, np.int32)
+    rank = np.empty(n, np.int32)  # the order in which cells were settled
+    for u in range(n):  # (np.empty and a loop: the one numpy allocation every kernel compiles)
+        cost[u] = np.inf
+        settled[u] = -1
+        origin[u] = -1
+        rank[u] = -1
     cap = n + HEAP_RESERVE
     heap = np.empty(2 * cap)
     size = 0

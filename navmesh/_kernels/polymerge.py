@@ -55,9 +55,10 @@ def _merge(xy, indptr, indices, twins, tags, order):
             prv[e] = e - 1 if e > lo else hi - 1
             face[e] = p
     alive = np.empty(n, np.bool_)
-    seen = np.zeros(n, np.bool_)
+    seen = np.empty(n, np.bool_)
     for e in range(n):
         alive[e] = True
+        seen[e] = False
     parent = np.empty(n_poly, np.int64)
     for p in range(n_poly):
         parent[p] = p
@@ -98,7 +99,8 @@ def _merge(xy, indptr, indices, twins, tags, order):
         alive[g] = False
         parent[f2] = f1
     # walk the surviving cycles
-    out_ptr = np.zeros(n_poly + 1, np.int64)
+    out_ptr = np.empty(n_poly + 1, np.int64)
+    out_ptr[0] = 0
     out_idx = np.empty(n, np.int64)
     out_tag = np.empty(n_poly, np.int64)
     count = 0
@@ -147,7 +149,9 @@ def edge_points(xy, a, b, verts, tol):
     nx = int((x1 + tol - x0) / size) + 1
     ny = int((y1 + tol - y0) / size) + 1
     # counting pass, then the fill pass of a CSR bucket list
-    count = np.zeros(nx * ny + 1, np.int64)
+    count = np.empty(nx * ny + 1, np.int64)
+    for c in range(nx * ny + 1):
+        count[c] = 0
     for sweep in range(2):
         if sweep == 1:
             for c in range(nx * ny):
@@ -230,7 +234,9 @@ def match_slots(indptr, indices, n_vertices):
             nxt[e] = e + 1 if e + 1 < indptr[p + 1] else indptr[p]
             owner[e] = p
     # slots grouped by their first vertex (a counting sort keeps slot order inside a group)
-    start = np.zeros(n_vertices + 1, np.int64)
+    start = np.empty(n_vertices + 1, np.int64)
+    for v in range(n_vertices + 1):
+        start[v] = 0
     for e in range(n):
         start[indices[e] + 1] += 1
     for v in range(n_vertices):
@@ -240,9 +246,11 @@ def match_slots(indptr, indices, n_vertices):
     for e in range(n):
         by_vertex[fill[indices[e]]] = e
         fill[indices[e]] += 1
-    twins = np.full(n, -1, np.int64)
-    nbr = np.full(n, -1, np.int64)
+    twins = np.empty(n, np.int64)
+    nbr = np.empty(n, np.int64)
     for e in range(n):
+        twins[e] = -1
+        nbr[e] = -1
         a = indices[e]
         b = indices[nxt[e]]
         for k in range(start[b], start[b + 1]):
