@@ -82,7 +82,9 @@ def hash_points(pos, active, cs):
     size = side * side
     sm = side - 1
     bucket = np.empty(n, np.int64)
-    ptr = np.zeros(size + 1, np.int64)
+    ptr = np.empty(size + 1, np.int64)
+    for b in range(size + 1):
+        ptr[b] = 0
     for i in range(n):
         if active[i]:
             b = (math.floor(pos[i, 1] / cs) & sm) * side + (math.floor(pos[i, 0] / cs) & sm)

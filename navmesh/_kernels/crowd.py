@@ -236,7 +236,9 @@ def crowd_step(
     hcs = max(2.0 * rmax, 1e-9)
     near = np.empty(18, np.int64)
     newpos = pos.copy()
-    crowded = np.zeros(n, np.bool_)
+    crowded = np.empty(n, np.bool_)  # (np.empty only: the one numpy allocation every kernel compiles)
+    for i in range(n):
+        crowded[i] = False
     for rnd in range(2):
         # round 0: drive and separation; round 1: relaxation of the pairs that overlapped
         now = pos if rnd == 0 else newpos

@@ -31,10 +31,15 @@ def flow_field(moves, half_cost, height, width, wrap_r, wrap_c, goals, max_cost,
     direction codes (-1 at goals and unreached cells; ``origin`` is -1 where unreached).
     """
     n = height * width
-    cost = np.full(n, np.inf)
-    settled = np.zeros(n, np.int32)  # 1 once settled (the stamp of navmesh._kernels.grid's workspace)
-    origin = np.full(n, -1, np.int32)
-    rank = np.full(n, -1, np.int32)  # the order in which cells were settled
+    cost = np.empty(n)
+    settled = np.empty(n, np.int32)  # 1 once settled (the stamp of navmesh._kernels.grid's workspace)
+    origin = np.empty(n, np.int32)
+    rank = np.empty(n, np.int32)  # the order in which cells were settled
+    for u in range(n):  # (np.empty and a loop: the one numpy allocation every kernel compiles)
+        cost[u] = np.inf
+        settled[u] = -1
+        origin[u] = -1
+        rank[u] = -1
     cap = n + HEAP_RESERVE
     heap = np.empty(2 * cap)
     size = 0
@@ -72,8 +77,9 @@ def flow_field(moves, half_cost, height, width, wrap_r, wrap_c, goals, max_cost,
                 if size == cap:
                     size = compact(heap, size, cost, settled, 1, height, width, wrap_r, wrap_c, 0, 0.0, 0.0)
                 size = H.push(heap, size, nd, v)
-    codes = np.full(n, -1, np.int8)
+    codes = np.empty(n, np.int8)
     for u in range(n):
+        codes[u] = -1
         ru = rank[u]
         if ru < 0:
             cost[u] = np.inf

@@ -68,23 +68,6 @@ def smallest_child(heap, c, size):
 
 
 @njit(cache=True, internal=True)
-def sift_down(heap, size, i, key, cell):
-    """Place (key, cell) at slot ``i`` or below, moving smaller children up (heap of ``size``)."""
-    while True:
-        c = 4 * i + 1
-        if c >= size:
-            break
-        best, bk = smallest_child(heap, c, size)
-        if bk >= key:
-            break
-        heap[2 * i] = bk
-        heap[2 * i + 1] = heap[2 * best + 1]
-        i = best
-    heap[2 * i] = key
-    heap[2 * i + 1] = cell
-
-
-@njit(cache=True, internal=True)
 def pop(heap, size):
     """Remove the smallest entry; return (key, cell, new size). ``size`` must be > 0.
 
@@ -112,9 +95,25 @@ def pop(heap, size):
 
 @njit(cache=True, internal=True)
 def heapify(heap, size):
-    """Restore the heap order of the first ``size`` entries (after entries were dropped in place)."""
-    for i in range((size - 2) // 4, -1, -1):
-        sift_down(heap, size, i, heap[2 * i], heap[2 * i + 1])
+    """Restore the heap order of the first ``size`` entries (after entries were dropped in place):
+    each parent, last first, sinks below its smaller children (written out here, the sift-down's
+    one use, rather than compiled on its own)."""
+    for top in range((size - 2) // 4, -1, -1):
+        key = heap[2 * top]
+        cell = heap[2 * top + 1]
+        i = top
+        while True:
+            c = 4 * i + 1
+            if c >= size:
+                break
+            best, bk = smallest_child(heap, c, size)
+            if bk >= key:
+                break
+            heap[2 * i] = bk
+            heap[2 * i + 1] = heap[2 * best + 1]
+            i = best
+        heap[2 * i] = key
+        heap[2 * i + 1] = cell
 
 
 plain_arguments(globals())

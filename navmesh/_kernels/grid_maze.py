@@ -65,7 +65,9 @@ def first_step_bfs(moves, height, width, wrap, hop, start, goal):
     """Next cell from ``start`` on a fewest-steps path to ``goal`` (-1 when unreachable), by
     :func:`bfs_first`; all search state is allocated per call."""
     n = len(moves)
-    seen = np.zeros(n, np.uint8)
+    seen = np.empty(n, np.int32)
+    for u in range(n):
+        seen[u] = -1
     queue = np.empty(2 * n, np.int32)
     return bfs_first(moves, height, width, wrap, offsets(width), hop, start, goal, seen, 1, queue[:n], queue[n:])
 

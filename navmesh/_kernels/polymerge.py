@@ -9,6 +9,8 @@ that this leaves at most four times the minimum number of convex pieces.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from navmesh._kernels.signatures import njit, plain_arguments
@@ -30,10 +32,7 @@ def merge_convex(xy, indptr, indices, twins, tags):
     indptr = np.asarray(indptr, np.int64)
     indices = np.asarray(indices, np.int64)
     twins = np.asarray(twins, np.int64)
-    nxt = np.arange(1, len(indices) + 1, dtype=np.int64)
-    if len(indptr) > 1:
-        ends = indptr[1:][np.diff(indptr) > 0]
-        nxt[ends - 1] = indptr[:-1][np.diff(indptr) > 0]
+    nxt = _next_slots(indptr, len(indices))
     cand = np.flatnonzero(twins > np.arange(len(twins)))
     d = xy[indices[nxt[cand]]] - xy[indices[cand]]
     order = cand[np.argsort(-(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1]), kind="stable")]
@@ -55,8 +54,14 @@ def _merge(xy, indptr, indices, twins, tags, order):
             nxt[e] = e + 1 if e + 1 < hi else lo
             prv[e] = e - 1 if e > lo else hi - 1
             face[e] = p
-    alive = np.ones(n, np.bool_)
-    parent = np.arange(n_poly)
+    alive = np.empty(n, np.bool_)
+    seen = np.empty(n, np.bool_)
+    for e in range(n):
+        alive[e] = True
+        seen[e] = False
+    parent = np.empty(n_poly, np.int64)
+    for p in range(n_poly):
+        parent[p] = p
     for k in range(len(order)):
         h = order[k]
         g = twins[h]
@@ -94,10 +99,10 @@ def _merge(xy, indptr, indices, twins, tags, order):
         alive[g] = False
         parent[f2] = f1
     # walk the surviving cycles
-    out_ptr = np.zeros(n_poly + 1, np.int64)
+    out_ptr = np.empty(n_poly + 1, np.int64)
+    out_ptr[0] = 0
     out_idx = np.empty(n, np.int64)
     out_tag = np.empty(n_poly, np.int64)
-    seen = np.zeros(n, np.bool_)
     count = 0
     pos = 0
     for e in range(n):
@@ -125,7 +130,7 @@ def edge_points(xy, a, b, verts, tol):
     """
     m = len(a)
     if m == 0 or len(verts) == 0:
-        return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.float64)
+        return np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0, np.float64)
     x0 = np.inf
     y0 = np.inf
     x1 = -np.inf
@@ -138,13 +143,15 @@ def edge_points(xy, a, b, verts, tol):
             y1 = max(y1, xy[v, 1])
     x0 -= tol
     y0 -= tol
-    size = max(x1 - x0 + tol, y1 - y0 + tol) / max(np.sqrt(m), 1.0)
+    size = max(x1 - x0 + tol, y1 - y0 + tol) / max(math.sqrt(m), 1.0)
     if not size > 0.0:
         size = 1.0
     nx = int((x1 + tol - x0) / size) + 1
     ny = int((y1 + tol - y0) / size) + 1
     # counting pass, then the fill pass of a CSR bucket list
-    count = np.zeros(nx * ny + 1, np.int64)
+    count = np.empty(nx * ny + 1, np.int64)
+    for c in range(nx * ny + 1):
+        count[c] = 0
     for sweep in range(2):
         if sweep == 1:
             for c in range(nx * ny):
@@ -227,7 +234,9 @@ def match_slots(indptr, indices, n_vertices):
             nxt[e] = e + 1 if e + 1 < indptr[p + 1] else indptr[p]
             owner[e] = p
     # slots grouped by their first vertex (a counting sort keeps slot order inside a group)
-    start = np.zeros(n_vertices + 1, np.int64)
+    start = np.empty(n_vertices + 1, np.int64)
+    for v in range(n_vertices + 1):
+        start[v] = 0
     for e in range(n):
         start[indices[e] + 1] += 1
     for v in range(n_vertices):
@@ -237,9 +246,11 @@ def match_slots(indptr, indices, n_vertices):
     for e in range(n):
         by_vertex[fill[indices[e]]] = e
         fill[indices[e]] += 1
-    twins = np.full(n, -1, np.int64)
-    nbr = np.full(n, -1, np.int64)
+    twins = np.empty(n, np.int64)
+    nbr = np.empty(n, np.int64)
     for e in range(n):
+        twins[e] = -1
+        nbr[e] = -1
         a = indices[e]
         b = indices[nxt[e]]
         for k in range(start[b], start[b + 1]):
@@ -249,6 +260,15 @@ def match_slots(indptr, indices, n_vertices):
                 nbr[e] = owner[f]
                 break
     return twins, nbr
+
+
+def _next_slots(indptr, n):
+    """The slot after each slot of its polygon (the last wraps to the first), int64 (n,)."""
+    nxt = np.arange(1, n + 1, dtype=np.int64)
+    if len(indptr) > 1:
+        full = np.diff(indptr) > 0
+        nxt[indptr[1:][full] - 1] = indptr[:-1][full]
+    return nxt
 
 
 plain_arguments(globals())

@@ -112,7 +112,7 @@ def _answer_groups(moves, height, width, wrap, starts, order, bounds, group_goal
     dist = np.empty(n, np.int32)
     queue = np.empty(n, np.int32)
     qf = np.empty(n, np.int32)
-    seen = np.zeros(n, np.int32)
+    seen = np.full(n, -1, np.int32)
     for grp in range(lo, hi):
         a = bounds[grp]
         b = bounds[grp + 1]

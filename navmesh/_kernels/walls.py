@@ -175,51 +175,46 @@ def target_visible(ax, ay, bx, by, cls, barrier, edges, grid, cell_ptr, cell_ite
     return e < 0
 
 
-@njit(cache=True)
-def first_in_sight(a, targets, cand, cost, cls, barrier, edges, grid, cell_ptr, cell_items, ref, eps):
-    """Per row i of ``a`` (m, 2): the first column j of ``cand[i]`` (m, k; rows of ``targets``,
-    sorted by ``cost[i]`` ascending) with a finite cost whose target is in sight
-    (:func:`target_visible` for class ``cls``, barrier class ``barrier``), or -1. Testing in
-    cost order stops at the cheapest visible candidate, usually the first."""
-    m, k = cand.shape
-    out = np.full(m, -1, np.int64)
-    buf = np.empty(1, np.int64)
-    for i in range(m):
-        for j in range(k):
-            if not cost[i, j] < math.inf:
-                break
-            t = cand[i, j]
-            if target_visible(
-                a[i, 0], a[i, 1], targets[t, 0], targets[t, 1], cls, barrier, edges, grid, cell_ptr, cell_items, ref, eps, buf, -1
-            ):
-                out[i] = j
-                break
-    return out
-
-
 # what :func:`bulk` answers per row
-STATUS, SEGMENT, SIGHT, MOVE = 0, 1, 2, 3
+STATUS, SEGMENT, SIGHT, MOVE, FIRST = 0, 1, 2, 3, 4
 
 
 @njit(cache=True)
-def bulk(a, b, cls, barrier, what, edges, grid, cell_ptr, cell_items, ref, eps):
+def bulk(a, b, cls, barrier, what, cand, cost, edges, grid, cell_ptr, cell_items, ref, eps):
     """One question per row i of ``a`` (m, 2) for class ``cls[i]``, written to ``out[i]`` of a
     float (m, 2) array: ``what = STATUS``: :func:`point_status` of ``a[i]`` (``b`` unused);
     ``SEGMENT``: 1.0 where neither ``a[i]`` nor ``b[i]`` is inside a wall and the segment
     between them crosses no wall edge (:func:`crossing`), else 0.0; ``SIGHT``: 1.0 where
     :func:`target_visible` (barrier class ``barrier``), else 0.0; ``MOVE``: the end of
-    :func:`safe_move` from ``a[i]`` toward ``b[i]`` (both columns). One kernel for the bulk
-    questions: one compilation instead of one per question."""
+    :func:`safe_move` from ``a[i]`` toward ``b[i]`` (both columns); ``FIRST``: the first column
+    j of ``cand[i]`` ((m, k) rows of the targets ``b``, sorted by ``cost[i]`` ascending) with a
+    finite cost whose target is in sight (:func:`target_visible`, barrier class ``barrier``),
+    or -1 (testing in cost order stops at the cheapest visible candidate, usually the first).
+    ``cand`` and ``cost`` are read only for ``FIRST`` (other questions pass empty (0, 0)
+    arrays). One kernel for the bulk questions: one compilation instead of one per question."""
     m = a.shape[0]
-    out = np.zeros((m, 2))
+    out = np.empty((m, 2))
     buf = np.empty(1, np.int64)
     for i in range(m):
-        ax, ay, bx, by, c = a[i, 0], a[i, 1], b[i, 0], b[i, 1], cls[i]
+        out[i, 0], out[i, 1] = 0.0, 0.0
+        ax, ay, c = a[i, 0], a[i, 1], cls[i]
+        if what == SIGHT or what == FIRST:
+            # SIGHT: the one target b[i]; FIRST: the candidates in cost order (one call site)
+            hit = -1
+            for j in range(1 if what == SIGHT else cand.shape[1]):
+                t = i
+                if what == FIRST:
+                    if not cost[i, j] < math.inf:
+                        break
+                    t = cand[i, j]
+                if target_visible(ax, ay, b[t, 0], b[t, 1], c, barrier, edges, grid, cell_ptr, cell_items, ref, eps, buf, -1):
+                    hit = j
+                    break
+            out[i, 0] = hit if what == FIRST else (1.0 if hit >= 0 else 0.0)
+            continue
+        bx, by = b[i, 0], b[i, 1]
         if what == MOVE:
             out[i, 0], out[i, 1] = safe_move(ax, ay, bx, by, c, edges, grid, cell_ptr, cell_items, ref, eps)
-        elif what == SIGHT:
-            if target_visible(ax, ay, bx, by, c, barrier, edges, grid, cell_ptr, cell_items, ref, eps, buf, -1):
-                out[i, 0] = 1.0
         else:
             st = 1
             for x, y in ((ax, ay), (bx, by)):  # a, then for SEGMENT b (one call site of the point test)

@@ -19,7 +19,6 @@ from numpy.typing import NDArray
 from scipy.spatial import cKDTree
 
 from navmesh._kernels import graph as GK
-from navmesh._kernels import walls as WK
 from navmesh.errors import NodeNotFoundError
 from navmesh.grid import FlowField, GridMap
 from navmesh.path import Path
@@ -251,7 +250,7 @@ class RoutePlanner:
         order = np.argsort(total, axis=1, kind="stable")
         total = np.take_along_axis(total, order, axis=1)
         rows = np.take_along_axis(ei, order, axis=1).astype(np.int64)
-        pick = WK.first_in_sight(pos, block.xy, rows, total, cls, barrier, *self.walls.arrays)
+        pick = self.walls.first_in_sight(pos, block.xy, rows, total, cls, barrier)
         r = np.arange(len(pos))
         ok = pick >= 0
         first = np.where(ok, rows[r, np.maximum(pick, 0)], -1)

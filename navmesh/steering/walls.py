@@ -110,6 +110,11 @@ def _ring_edges(geom: shapely.Geometry) -> NDArray[np.float64]:
     return e[(e[:, 0] != e[:, 2]) | (e[:, 1] != e[:, 3])]
 
 
+# the candidates and costs of :func:`navmesh._kernels.walls.bulk`'s FIRST question, unused by the others
+_NO_CAND = np.empty((0, 0), np.int64)
+_NO_COST = np.empty((0, 0))
+
+
 class Walls:
     """Free space for one or several unit classes, as arrays for the steering kernels.
 
@@ -210,14 +215,14 @@ class Walls:
     def walkable(self, points: ArrayLike, cls: int | ArrayLike) -> NDArray[np.bool_]:
         """Whether a unit of class ``cls`` may stand at each point (n, 2)."""
         p = self._points("points", points)
-        return K.bulk(p, p, self._classes(cls, len(p)), -1, K.STATUS, *self.arrays)[:, 0] == 1.0
+        return K.bulk(p, p, self._classes(cls, len(p)), -1, K.STATUS, _NO_CAND, _NO_COST, *self.arrays)[:, 0] == 1.0
 
     def visible(self, a: ArrayLike, b: ArrayLike, cls: int | ArrayLike) -> NDArray[np.bool_]:
         """Whether a unit of class ``cls`` can walk straight from ``a[i]`` to ``b[i]`` (m, 2)."""
         pa, pb = self._points("a", a), self._points("b", b)
         if pa.shape != pb.shape:
             raise InvalidGeometryError(f"a has shape {pa.shape} and b {pb.shape}; expected the same")
-        return K.bulk(pa, pb, self._classes(cls, len(pa)), -1, K.SEGMENT, *self.arrays)[:, 0] > 0.5
+        return K.bulk(pa, pb, self._classes(cls, len(pa)), -1, K.SEGMENT, _NO_CAND, _NO_COST, *self.arrays)[:, 0] > 0.5
 
     def sees(self, a: ArrayLike, b: ArrayLike, cls: int | ArrayLike) -> NDArray[np.bool_]:
         """:meth:`visible`, but the targets ``b`` may lie on a wall (corner waypoints): each
@@ -225,14 +230,27 @@ class Walls:
         pa, pb = self._points("a", a), self._points("b", b)
         if pa.shape != pb.shape:
             raise InvalidGeometryError(f"a has shape {pa.shape} and b {pb.shape}; expected the same")
-        return K.bulk(pa, pb, self._classes(cls, len(pa)), -1, K.SIGHT, *self.arrays)[:, 0] > 0.5
+        return K.bulk(pa, pb, self._classes(cls, len(pa)), -1, K.SIGHT, _NO_CAND, _NO_COST, *self.arrays)[:, 0] > 0.5
 
     def shortcut(self, a: ArrayLike, b: ArrayLike, cls: int | ArrayLike) -> NDArray[np.bool_]:
         """:meth:`sees`, and the segment crosses no terrain boundary."""
         pa, pb = self._points("a", a), self._points("b", b)
         if pa.shape != pb.shape:
             raise InvalidGeometryError(f"a has shape {pa.shape} and b {pb.shape}; expected the same")
-        return K.bulk(pa, pb, self._classes(cls, len(pa)), self.barrier_class, K.SIGHT, *self.arrays)[:, 0] > 0.5
+        return K.bulk(pa, pb, self._classes(cls, len(pa)), self.barrier_class, K.SIGHT, _NO_CAND, _NO_COST, *self.arrays)[:, 0] > 0.5
+
+    def first_in_sight(
+        self, a: NDArray[np.float64], targets: NDArray[np.float64], cand: NDArray[np.int64], cost: NDArray[np.float64],
+        cls: int, barrier: int,
+    ) -> NDArray[np.int64]:
+        """Per row i of ``a`` (m, 2): the first column j of ``cand[i]`` ((m, k) rows of
+        ``targets``, sorted by ``cost[i]`` ascending) with a finite cost whose target a unit of
+        class ``cls`` sees (:meth:`sees`; with ``barrier >= 0`` also crossing no edge of that
+        class, as :meth:`shortcut`), or -1. Inputs are trusted (the crowd's own arrays)."""
+        a, targets, cost = (np.ascontiguousarray(x, np.float64) for x in (a, targets, cost))
+        cand = np.ascontiguousarray(cand, np.int64)  # (C arrays: the one compiled form of the kernel)
+        out = K.bulk(a, targets, self._classes(cls, len(a)), barrier, K.FIRST, cand, cost, *self.arrays)
+        return out[:, 0].astype(np.int64)
 
     def move(self, a: ArrayLike, b: ArrayLike, cls: int | ArrayLike) -> NDArray[np.float64]:
         """Where units of class ``cls`` standing at ``a[i]`` end when they try to step to
@@ -241,13 +259,13 @@ class Walls:
         pa, pb = self._points("a", a), self._points("b", b)
         if pa.shape != pb.shape:
             raise InvalidGeometryError(f"a has shape {pa.shape} and b {pb.shape}; expected the same")
-        return K.bulk(pa, pb, self._classes(cls, len(pa)), -1, K.MOVE, *self.arrays)
+        return K.bulk(pa, pb, self._classes(cls, len(pa)), -1, K.MOVE, _NO_CAND, _NO_COST, *self.arrays)
 
     def status(self, points: ArrayLike, cls: int | ArrayLike) -> NDArray[np.int64]:
         """Per point (n, 2): 1 where a unit of class ``cls`` may stand, 0 on a wall (within the
         kernels' tolerance), -1 inside a wall or outside the bounds."""
         p = self._points("points", points)
-        return K.bulk(p, p, self._classes(cls, len(p)), -1, K.STATUS, *self.arrays)[:, 0].astype(np.int64)
+        return K.bulk(p, p, self._classes(cls, len(p)), -1, K.STATUS, _NO_CAND, _NO_COST, *self.arrays)[:, 0].astype(np.int64)
 
     def nearest_free(self, points: ArrayLike, cls: int) -> NDArray[np.float64]:
         """Each point moved to the nearest point of the class's free space (nudged inside)."""
