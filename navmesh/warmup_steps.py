@@ -245,11 +245,11 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "crowds on graphs": ("waypoint joins", "sliced paths", "graph searches", "crowds on grids"),
 }
 
-# Cold compile CPU seconds of each step after the steps it needs (measured with
-# ``python -m benchmarks.startup --kernels``; they only share the steps between processes).
+# Cold compile CPU seconds of each step after the steps it needs (measured 2026-11-27, idle, with
+# process_time() around each step of a serial cold run; they only order the steps between processes).
 COST: dict[str, float] = {
-    "kernel cache": 0.5, "waypoint graph": 0.4, "waypoint joins": 9.0, "sliced paths": 5.0, "waypoint paths": 11.0,
-    "group paths": 0.2, "graph searches": 5.5, "grid paths": 8.0, "grid A*": 2.0, "first steps": 1.5,
-    "jump point search": 0.2, "flow field": 2.5, "path followers": 0.5, "crowds on grids": 10.0,
-    "crowds on graphs": 2.5, "mesh build": 8.0, "mesh paths": 12.0,
+    "kernel cache": 0.5, "waypoint graph": 0.4, "waypoint joins": 6.7, "sliced paths": 6.4, "waypoint paths": 9.0,
+    "group paths": 0.1, "graph searches": 4.7, "grid paths": 6.5, "grid A*": 1.9, "first steps": 1.1,
+    "jump point search": 0.1, "flow field": 2.4, "path followers": 0.1, "crowds on grids": 10.5,
+    "crowds on graphs": 2.4, "mesh build": 4.9, "mesh paths": 15.8,
 }
