@@ -23,8 +23,9 @@ inputs (levels, segment arrays) are made before timing.
    (``--one``) that builds the level, loads the kernels with a tiny build, then times the build;
    its peak memory is the process's high-water mark (``VmHWM`` of ``/proc/self/status``, or
    ``ru_maxrss``: what the OS saw, GEOS and numpy included, level and imports too), beside
-   tracemalloc's peak during the builds. Backends of one level and k run one after the other, so
-   their time ratio compares runs under the same load.
+   tracemalloc's peak during one more, untimed build (tracing slows numpy-heavy code most).
+   Backends of one level and k run one after the other, so their time ratio compares runs under
+   the same load.
 """
 
 from __future__ import annotations
@@ -149,10 +150,13 @@ def one_build(level_name: str, k: int | None, backend: str, runs: int) -> dict:
     build_waypoint_graph(Level.rectangle(4, 4, waypoints=[[1, 1], [3, 3]]), visibility="kernel")  # load kernels
     level.line_of_sight()  # made once per level, outside the timing (the Level caches it)
     base = rss_mb()
-    tracemalloc.start()
     cpu = time.process_time()
     nav, t = timed(lambda: build_waypoint_graph(level, k=k, corners=True, visibility=backend), runs)
     cpu = (time.process_time() - cpu) / runs
+    # one more build for tracemalloc's peak, untimed: tracing every allocation slows the build, and
+    # the numpy-heavy shapely backend far more than the kernel (about 30% on the crates level)
+    tracemalloc.start()
+    build_waypoint_graph(level, k=k, corners=True, visibility=backend)
     traced = tracemalloc.get_traced_memory()[1] / 2**20
     tracemalloc.stop()
     return {"seconds": t, "peak_mb": peak_mb(), "base_mb": base, "traced_mb": traced, "nodes": nav.n_nodes,
@@ -167,7 +171,7 @@ def rss_mb() -> float:
 def backends(levels: list[str], ks: list[int | None], runs: int, which: tuple[str, ...] = ("kernel", "shapely")) -> None:
     print("\n== 4. line-of-sight backends on big levels (corner waypoints; one fresh process per backend)")
     print("  peak MB: the process's high-water mark (VmHWM: imports, level and build); traced MB: tracemalloc's peak"
-          " during the builds (numpy and Python, not GEOS)")
+          " during one more, untimed build (numpy and Python, not GEOS)")
     print("  build s: median wall time of a build; cpu s: its CPU time (single-threaded: steadier than wall time under load)")
     print(f"  {'level':<9} {'k':>4} {'corners':>7} {'arcs':>9} {'backend':>7} {'build s':>8} {'cpu s':>7} {'peak MB':>8} "
           f"{'traced MB':>9}  load before / after")

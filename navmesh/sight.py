@@ -381,9 +381,9 @@ class LineOfSight:
         Speed: about 2 to 5 microseconds per segment of a large all-pairs build on a loaded
         2-core machine. The numba kernel backend of :func:`navmesh.waypoints.build_waypoint_graph`
         (``visibility="kernel"``) gives the same answers 10 to 15 times faster per segment once
-        compiled; whole corner builds take 8 to 10 times the kernel's CPU time with ``k=None``
+        compiled; whole corner builds take 5 to 8 times the kernel's CPU time with ``k=None``
         (was 11 to 20) and about 2.6 times with ``k=8`` (an RTS-like level of 1,945 corners, a
-        2,313-corner tile map, 1,600 crates with 6,400 corners; 2026-11-27, load 6 to 8).
+        2,313-corner tile map, 1,600 crates with 6,400 corners; 2026-11-27, idle).
         Pick the kernel for repeated rebuilds, levels of more than a few thousand waypoints and
         ``k=None`` builds that must be quick; this class where numba is unwanted or not compiled
         yet, for small builds (judged in one round), or as the kernels' reference.

@@ -156,9 +156,9 @@ def build_waypoint_graph(
         :class:`~navmesh.sight.LineOfSight` (exact predicates over a grid of its walls), or the
         numba kernel of :mod:`navmesh._kernels.los`. Pick ``"kernel"`` for ``k=None`` builds and
         levels of more than a few thousand waypoints, and for frequent rebuilds: once compiled
-        a whole corner build takes 1.5 to 2.6 times less CPU time with ``k=8`` and about 10 times
-        less with ``k=None`` (9.6x on a 1,945-corner RTS-like level, 9.7x on a 96x96 tile map,
-        10.9x with 1,600 crates; 2026-11-27). Pick
+        a whole corner build takes 1.5 to 2.6 times less CPU time with ``k=8`` and 5 to 8 times
+        less with ``k=None`` (5.2x on a 1,945-corner RTS-like level, 8.3x on a 96x96 tile map,
+        7.9x with 1,600 crates; 2026-11-27). Pick
         ``"shapely"`` (the default) when numba is unwanted or not compiled yet, for small levels
         with ``k`` given (a few hundred waypoints: tens of milliseconds), or as the reference.
         Both keep a build's temporaries bounded whatever the level (``navmesh.sight.MEMORY_BUDGET``,
