@@ -212,32 +212,34 @@ class Walls:
         self.arrays = (edges, grid, cell_ptr, cell_items, ref, eps)
         self._inner: dict[int, shapely.Geometry] = {}
 
+    def _ask(self, question: int, a: ArrayLike, b: ArrayLike | None, cls: int | ArrayLike,
+             barrier: int = -1) -> NDArray[np.float64]:
+        """:func:`navmesh._kernels.walls.bulk`'s answers to ``question`` for the segments
+        ``a[i] -> b[i]`` (checked; ``b`` None: the points ``a`` themselves, named ``points``)."""
+        if b is None:
+            pa = pb = self._points("points", a)
+        else:
+            pa, pb = self._points("a", a), self._points("b", b)
+            if pa.shape != pb.shape:
+                raise InvalidGeometryError(f"a has shape {pa.shape} and b {pb.shape}; expected the same")
+        return K.bulk(pa, pb, self._classes(cls, len(pa)), barrier, question, _NO_CAND, _NO_COST, *self.arrays)
+
     def walkable(self, points: ArrayLike, cls: int | ArrayLike) -> NDArray[np.bool_]:
         """Whether a unit of class ``cls`` may stand at each point (n, 2)."""
-        p = self._points("points", points)
-        return K.bulk(p, p, self._classes(cls, len(p)), -1, K.STATUS, _NO_CAND, _NO_COST, *self.arrays)[:, 0] == 1.0
+        return self._ask(K.STATUS, points, None, cls)[:, 0] == 1.0
 
     def visible(self, a: ArrayLike, b: ArrayLike, cls: int | ArrayLike) -> NDArray[np.bool_]:
         """Whether a unit of class ``cls`` can walk straight from ``a[i]`` to ``b[i]`` (m, 2)."""
-        pa, pb = self._points("a", a), self._points("b", b)
-        if pa.shape != pb.shape:
-            raise InvalidGeometryError(f"a has shape {pa.shape} and b {pb.shape}; expected the same")
-        return K.bulk(pa, pb, self._classes(cls, len(pa)), -1, K.SEGMENT, _NO_CAND, _NO_COST, *self.arrays)[:, 0] > 0.5
+        return self._ask(K.SEGMENT, a, b, cls)[:, 0] > 0.5
 
     def sees(self, a: ArrayLike, b: ArrayLike, cls: int | ArrayLike) -> NDArray[np.bool_]:
         """:meth:`visible`, but the targets ``b`` may lie on a wall (corner waypoints): each
         segment is tested up to a hair before its target."""
-        pa, pb = self._points("a", a), self._points("b", b)
-        if pa.shape != pb.shape:
-            raise InvalidGeometryError(f"a has shape {pa.shape} and b {pb.shape}; expected the same")
-        return K.bulk(pa, pb, self._classes(cls, len(pa)), -1, K.SIGHT, _NO_CAND, _NO_COST, *self.arrays)[:, 0] > 0.5
+        return self._ask(K.SIGHT, a, b, cls)[:, 0] > 0.5
 
     def shortcut(self, a: ArrayLike, b: ArrayLike, cls: int | ArrayLike) -> NDArray[np.bool_]:
         """:meth:`sees`, and the segment crosses no terrain boundary."""
-        pa, pb = self._points("a", a), self._points("b", b)
-        if pa.shape != pb.shape:
-            raise InvalidGeometryError(f"a has shape {pa.shape} and b {pb.shape}; expected the same")
-        return K.bulk(pa, pb, self._classes(cls, len(pa)), self.barrier_class, K.SIGHT, _NO_CAND, _NO_COST, *self.arrays)[:, 0] > 0.5
+        return self._ask(K.SIGHT, a, b, cls, self.barrier_class)[:, 0] > 0.5
 
     def first_in_sight(
         self, a: NDArray[np.float64], targets: NDArray[np.float64], cand: NDArray[np.int64], cost: NDArray[np.float64],
@@ -256,16 +258,12 @@ class Walls:
         """Where units of class ``cls`` standing at ``a[i]`` end when they try to step to
         ``b[i]`` (m, 2): the whole step when it is free, else sliding along the wall in the way
         (:func:`navmesh._kernels.walls.safe_move`). A unit standing in a wall stays where it is."""
-        pa, pb = self._points("a", a), self._points("b", b)
-        if pa.shape != pb.shape:
-            raise InvalidGeometryError(f"a has shape {pa.shape} and b {pb.shape}; expected the same")
-        return K.bulk(pa, pb, self._classes(cls, len(pa)), -1, K.MOVE, _NO_CAND, _NO_COST, *self.arrays)
+        return self._ask(K.MOVE, a, b, cls)
 
     def status(self, points: ArrayLike, cls: int | ArrayLike) -> NDArray[np.int64]:
         """Per point (n, 2): 1 where a unit of class ``cls`` may stand, 0 on a wall (within the
         kernels' tolerance), -1 inside a wall or outside the bounds."""
-        p = self._points("points", points)
-        return K.bulk(p, p, self._classes(cls, len(p)), -1, K.STATUS, _NO_CAND, _NO_COST, *self.arrays)[:, 0].astype(np.int64)
+        return self._ask(K.STATUS, points, None, cls)[:, 0].astype(np.int64)
 
     def nearest_free(self, points: ArrayLike, cls: int) -> NDArray[np.float64]:
         """Each point moved to the nearest point of the class's free space (nudged inside)."""
