@@ -4,8 +4,8 @@ numba resolves every call inside a kernel through overload templates whose imple
 keyed by the compile flags (``numba.core.targetconfig.TargetConfig``: 22 options). Its ``__eq__``
 and ``__hash__`` rebuild a dict of all options through 22 property calls each time, and its hash
 is the same for every flag set of a class (it hashes the sorted option *names*), so every lookup
-compares the flags in full. A cold compile of navmesh's kernels made about 190,000 such
-comparisons: a few per cent of its CPU time.
+compares the flags in full. A cold compile of all of navmesh's kernels made 126,000 such
+comparisons and 100,000 hashes, building the dict 355,000 times: about 5 per cent of its CPU time.
 
 :func:`install` replaces the three methods with versions that give the same results: the option
 values come from one dict of defaults updated with the set values, two configurations of one class
@@ -18,7 +18,7 @@ otherwise numba is left alone.
 Each failed overload tried while typing a call also formats an error message (most are never
 shown), and numba wraps each highlighted piece of it in ``ColorShell``, which re-initialises
 colorama (wrapping and restoring ``sys.stdout`` and ``sys.stderr``) and builds no part of the text:
-about 50,000 times, 1-2 per cent of a cold compile. :func:`install` makes ``ColorShell`` do nothing;
+13,600 times for the waypoint kernels alone (about 1-2 per cent of their cold compile). :func:`install` makes ``ColorShell`` do nothing;
 the messages are the same strings.
 
 Both replacements change numba for the whole process (a game's own numba code compiles with them
