@@ -40,8 +40,12 @@ CHECKED_NUMBA = ((0, 68),)
 
 
 def _numba_version() -> tuple[int, int]:
-    major, minor = numba.__version__.split(".")[:2]
-    return int(major), int(minor)
+    """(major, minor) of the installed numba; (0, 0) if its version string does not say."""
+    try:
+        major, minor = numba.__version__.split(".")[:2]
+        return int(major), int(minor)
+    except ValueError:
+        return 0, 0
 
 
 def install() -> bool:
