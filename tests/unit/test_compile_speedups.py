@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import itertools
+import subprocess
+import sys
 import os
+from pathlib import Path
 
 import numba
 import pytest
@@ -12,6 +15,8 @@ from numba.core.compiler import Flags
 
 import navmesh._kernels  # noqa: F401  (installs the faster methods)
 from navmesh._kernels import compile_speedups
+
+_ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.skipif(
     not compile_speedups.ORIGINALS, reason=f"numba {numba.__version__} keeps its own TargetConfig methods"
@@ -110,3 +115,21 @@ def test_highlighted_error_text_is_the_same_without_colorama_re_initialising() -
         errors.ColorShell = compile_speedups._NoColorShell
     assert fast == slow
     assert "\x1b[" in fast[0][0] and "No implementation of function" in fast[0][0]
+
+
+def test_an_unchecked_numba_version_is_left_alone() -> None:
+
+    code = (
+        "import numba\n"
+        "numba.__version__ = '0.99.0'\n"
+        "from numba.core import errors, targetconfig\n"
+        "shell = getattr(errors, 'ColorShell', None)\n"
+        "from navmesh._kernels import compile_speedups\n"
+        "assert compile_speedups.install() is False\n"
+        "assert targetconfig.TargetConfig.values.__qualname__ == 'TargetConfig.values'\n"
+        "assert targetconfig.TargetConfig.__eq__.__qualname__ == 'TargetConfig.__eq__'\n"
+        "assert getattr(errors, 'ColorShell', None) is shell\n"
+        "assert not compile_speedups.ORIGINALS\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=str(_ROOT))
+    assert run.returncode == 0, run.stderr
