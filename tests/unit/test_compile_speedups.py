@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import itertools
+import os
 import subprocess
 import sys
-import os
 from pathlib import Path
 
 import numba
