@@ -212,15 +212,16 @@ def search_run(indptr, indices, weights, xy, mult, floor, ws, los, entry_nodes, 
 
 
 @njit(cache=True)
-def search_finish(ws, allow_partial):
+def search_finish(g, parent, state, allow_partial):
     """The path of an ended search as (order, cumulative costs, status, partial), before string
     pulling (:func:`string_pull`) and before the straight walk is weighed (see :func:`solve_batch`).
 
     ``order`` lists rows of ``xy`` (start n first); it is empty when the search failed and
     ``allow_partial`` is False. A partial path ends at the expanded node nearest the goal (the
-    start when none was expanded).
+    start when none was expanded). ``g``, ``parent`` and ``state`` are the workspace's (``ws[0]``,
+    ``ws[1]``, ``ws[8]``): three arrays, not the workspace's twelve, since the compiled entry point
+    pays for every array argument it unboxes (about 10 ms of cold compile each).
     """
-    g, parent, _, _, _, _, _, _, state, _, _, _ = ws
     n = g.shape[0] - 2
     status = state[ST_STATUS]
     partial = False
@@ -390,7 +391,7 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
             search_run(indptr, indices, weights, xy, mult, floor, ws, los, entry_nodes[e0:e1], entry_costs[e0:e1],
                        exit_nodes[x0:x1], exit_costs[x0:x1], hscale, max_expansions, lookback, 0, True)
             info[i, INFO_EXPANSIONS] = state[ST_EXPANSIONS]
-            order, cum, st, part = search_finish(ws, allow_partial)
+            order, cum, st, part = search_finish(ws[0], ws[1], state, allow_partial)
             if pull and order.shape[0] > 0:
                 keep, cum = string_pull(order, xy, mult, floor, cum, los)
                 order = order[keep]
