@@ -499,13 +499,13 @@ def bellman_ford_run(
 ) -> tuple[NDArray[np.float64], NDArray[np.int32], NDArray[np.int32], NDArray[np.int32]]:
     """Run the Bellman-Ford kernel; returns (dist, parent, lowered, lowered_from) or raises
     NegativeCycleError. ``lowered`` lists every distance lowering in order (empty without ``record``)."""
-    dist, parent, cycle, log_node, log_parent, n_log = K.bellman_ford_kernel(
+    dist, parent, cycle, log, n_log = K.bellman_ford_kernel(
         graph.indptr, graph.indices, w.values, s, record
     )
     if len(cycle):
         cyc = [int(c) for c in cycle] + [int(cycle[0])]
         raise NegativeCycleError(f"bellman_ford: negative cycle reachable from node {s}: {cyc}", cyc)
-    return dist, parent, log_node[:n_log], log_parent[:n_log]
+    return dist, parent, log[0 : 2 * n_log : 2], log[1 : 2 * n_log : 2]
 
 
 def all_pairs(

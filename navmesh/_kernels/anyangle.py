@@ -40,9 +40,9 @@ RUNNING = -1
 #: ``solve_batch``'s status on its one-call road when a position joins no waypoint
 NOT_JOINED = -2
 
-# columns of ``solve_batch``'s ``info`` (one row per query): one int64 array instead of four,
+# offsets in ``solve_batch``'s flat ``info`` (four entries per query): one int64 array instead of four,
 # since every array a kernel returns costs a few microseconds to hand to Python
-INFO_END = 0  # query i's rows end at orders[info[i, INFO_END]] (and start where row i - 1's end)
+INFO_END = 0  # query i's rows end at orders[info[4 * i + INFO_END]] (and start where row i - 1's end)
 INFO_STATUS = 1
 INFO_PARTIAL = 2
 INFO_EXPANSIONS = 3
@@ -212,15 +212,16 @@ def search_run(indptr, indices, weights, xy, mult, floor, ws, los, entry_nodes, 
 
 
 @njit(cache=True)
-def search_finish(ws, allow_partial):
+def search_finish(g, parent, state, allow_partial):
     """The path of an ended search as (order, cumulative costs, status, partial), before string
     pulling (:func:`string_pull`) and before the straight walk is weighed (see :func:`solve_batch`).
 
     ``order`` lists rows of ``xy`` (start n first); it is empty when the search failed and
     ``allow_partial`` is False. A partial path ends at the expanded node nearest the goal (the
-    start when none was expanded).
+    start when none was expanded). ``g``, ``parent`` and ``state`` are the workspace's (``ws[0]``,
+    ``ws[1]``, ``ws[8]``): three arrays, not the workspace's twelve, since the compiled entry point
+    pays for every array argument it unboxes (about 10 ms of cold compile each).
     """
-    g, parent, _, _, _, _, _, _, state, _, _, _ = ws
     n = g.shape[0] - 2
     status = state[ST_STATUS]
     partial = False
@@ -294,16 +295,17 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
     ``ends_mult`` and ``ends_floor``), joins the start to ``entry_nodes[entry_ptr[i]:entry_ptr[i+1]]``
     and the goal from ``exit_nodes[exit_ptr[i]:...]``, and skips the search when ``direct[i]`` is
     no more than ``bound[i]``, a lower bound of any path's cost. Returns (orders, cums, info):
-    query i's rows and cumulative costs are ``orders[a:b]``, ``cums[a:b]`` with ``b = info[i,
-    INFO_END]`` and ``a`` the previous row's end (0 for the first); ``info[i]`` also holds the
-    status, partial flag (0/1) and expansions (columns ``INFO_*``).
+    query i's rows and cumulative costs are ``orders[a:b]``, ``cums[a:b]`` with ``b = info[4 * i +
+    INFO_END]`` and ``a`` the previous query's end (0 for the first); ``info[4 * i:4 * i + 4]`` also
+    holds the status, partial flag (0/1) and expansions (offsets ``INFO_*``; ``info`` is flat:
+    ``info.reshape(-1, 4)`` gives a row per query).
 
     With ``join_here`` (one query, one floor, uniform ground: ``NavQuery.find_path``'s one-call
     road) the joins, the straight walk and its bound are made here instead, from ``ends[0]`` and
     ``joins`` = (ids, points, blocked, dirs, has, grid, start, items, taken, pend_d, pend_i,
     sel_d, sel_i) as :func:`join_positions` takes them with ``k``, ``near`` and ``width``
     (the entry, exit, ``direct`` and ``bound`` arguments are then not read); when a position
-    joins no waypoint, ``info[0, INFO_STATUS]`` is :data:`NOT_JOINED` and nothing else is done (the caller
+    joins no waypoint, ``info[INFO_STATUS]`` is :data:`NOT_JOINED` and nothing else is done (the caller
     then checks walkability and moves the position on the general road). When the goal is in
     sight and the bound cannot beat the straight walk, the joins only prove the ends walkable
     (their nearest visible waypoint) and the straight walk is returned at once.
@@ -312,10 +314,9 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
     m = ends.shape[0]
     # Only np.empty, one dimension, four dtypes in every waypoint kernel: np.zeros / np.full / np.array
     # and each further dtype or dimension cost a compiled numpy helper of their own (0.1-0.3 s cold)
-    flat = np.empty(4 * m, np.int64)
+    info = np.empty(4 * m, np.int64)  # flat: a 2-D array type costs its own compiled code; Python reshapes
     for j in range(4 * m):
-        flat[j] = 0
-    info = flat.reshape((m, 4))
+        info[j] = 0
     cap = 16 * m + 16
     orders = np.empty(cap, np.int64)
     cums = np.empty(cap)
@@ -338,11 +339,11 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
                                               taken, pend_d, pend_i, sel_d, sel_i, los[0], los[1], los[2], los[3],
                                               los[4], los[5], los[6], los[7])
         if counts[0] == 0 or counts[1] == 0:
-            info[0, INFO_STATUS] = NOT_JOINED
+            info[INFO_STATUS] = NOT_JOINED
             return orders[:0], cums[:0], info
         if quick:
-            info[0, INFO_STATUS] = FOUND
-            info[0, INFO_END] = 2
+            info[INFO_STATUS] = FOUND
+            info[INFO_END] = 2
             orders[0] = n
             orders[1] = n + 1
             cums[0] = 0.0
@@ -389,11 +390,14 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
             x0, x1 = exit_ptr[i], exit_ptr[i + 1]
             search_run(indptr, indices, weights, xy, mult, floor, ws, los, entry_nodes[e0:e1], entry_costs[e0:e1],
                        exit_nodes[x0:x1], exit_costs[x0:x1], hscale, max_expansions, lookback, 0, True)
-            info[i, INFO_EXPANSIONS] = state[ST_EXPANSIONS]
-            order, cum, st, part = search_finish(ws, allow_partial)
+            info[4 * i + INFO_EXPANSIONS] = state[ST_EXPANSIONS]
+            order, cum, st, part = search_finish(ws[0], ws[1], state, allow_partial)
             if pull and order.shape[0] > 0:
                 keep, cum = string_pull(order, xy, mult, floor, cum, los)
-                order = order[keep]
+                kept = np.empty(keep.shape[0], np.int64)  # element by element: fancy indexing compiles a lot
+                for j in range(keep.shape[0]):
+                    kept[j] = order[keep[j]]
+                order = kept
         if direct[i] < np.inf and (order.shape[0] == 0 or part or direct[i] <= cum[-1]):
             # the straight walk wins whenever it costs no more, and whenever nothing whole was found
             order = np.empty(2, np.int64)
@@ -404,9 +408,9 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
             cum[1] = direct[i]
             st = FOUND
             part = False
-        info[i, INFO_STATUS] = st
-        info[i, INFO_PARTIAL] = part
-        lo = info[i - 1, INFO_END] if i > 0 else 0
+        info[4 * i + INFO_STATUS] = st
+        info[4 * i + INFO_PARTIAL] = part
+        lo = info[4 * (i - 1) + INFO_END] if i > 0 else 0
         hi = lo + order.shape[0]
         if hi > cap:
             cap = 2 * hi
@@ -420,8 +424,8 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
         for j in range(hi - lo):
             orders[lo + j] = order[j]
             cums[lo + j] = cum[j]
-        info[i, INFO_END] = hi
-    end = info[m - 1, INFO_END] if m > 0 else 0
+        info[4 * i + INFO_END] = hi
+    end = info[4 * (m - 1) + INFO_END] if m > 0 else 0
     return orders[:end], cums[:end], info
 
 
@@ -521,8 +525,8 @@ def join_positions(q, own, p, blocked, dirs, has, k, near, max_candidates, max_d
         ny = int(pgrid[4])
         cx = min(max(int((ux - x0) / cs), 0), nx - 1)  # the origin's cell, as in bucket_grid
         cy = min(max(int((uy - y0) / cs), 0), ny - 1)
-        if k > 0:
-            taken[:k] = False
+        for t in range(k):  # element by element: a slice assignment compiles more code
+            taken[t] = False
         width = 2.0 * np.pi / max(k, 1)
         filled = 0
         found = 0

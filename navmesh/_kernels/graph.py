@@ -265,10 +265,11 @@ def depth_first(
 def bellman_ford_kernel(indptr, indices, weights, start, record):
     """Bellman-Ford from ``start``.
 
-    Returns (dist, parent, cycle, log_node, log_parent, n_logged): ``cycle`` is empty unless a
-    negative cycle is reachable, in which case it lists the cycle's nodes in order. With
-    ``record``, ``log_node[:n_logged]`` lists every lowering of a node's distance in order and
-    ``log_parent`` the node it was lowered from (the logs grow as needed; empty without ``record``).
+    Returns (dist, parent, cycle, log, n_logged): ``cycle`` is empty unless a negative cycle is
+    reachable, in which case it lists the cycle's nodes in order. With ``record``, ``log[0:2 *
+    n_logged:2]`` lists every lowering of a node's distance in order and ``log[1:2 * n_logged:2]``
+    the node it was lowered from (the log grows as needed; empty without ``record``). The caller
+    takes the two strided views: in the kernel they cost a compiled strided-array type of their own.
     """
     n = indptr.shape[0] - 1
     dist = np.empty(n)
@@ -306,10 +307,8 @@ def bellman_ford_kernel(indptr, indices, weights, start, record):
                         n_log += 1
         if last < 0:
             break
-    log_node = log[0::2]
-    log_parent = log[1::2]
     if last < 0:
-        return dist, parent, np.empty(0, np.int32), log_node, log_parent, n_log
+        return dist, parent, np.empty(0, np.int32), log, n_log
     # A relaxation in the n-th pass: walking n parents back lands on the negative cycle, listed
     # in travel order (counted first: a typed list costs its own compile)
     x = last
@@ -325,7 +324,7 @@ def bellman_ford_kernel(indptr, indices, weights, start, record):
     for i in range(count - 1, -1, -1):
         out[i] = y
         y = parent[y]
-    return dist, parent, out, log_node, log_parent, n_log
+    return dist, parent, out, log, n_log
 
 
 

@@ -208,24 +208,26 @@ def _orient_exact(ax, ay, bx, by, cx, cy):
     """Exact sign of the orientation determinant: the six products of its expansion summed as a
     non-overlapping floating-point expansion (Shewchuk's grow-expansion); the sign is that of
     the largest nonzero component."""
-    terms = np.empty(12)
-    for i in range(6):
+    # the twelve terms are grown into h as they are made (x then y of each product): the order of
+    # a grow-expansion over a terms array, without that array (one allocation and its code fewer)
+    h = np.empty(12)  # h[j] is read only for j < m, after it is written
+    m = 0
+    for t in range(12):
+        i = t >> 1
         # the i-th product a * b as an exact sum x + y (Dekker, splitting at _SPLITTER)
         a = ax if i == 0 else (-ax if i == 1 else (-cx if i == 2 else (-ay if i == 3 else (ay if i == 4 else cy))))
         b = by if i == 0 else (cy if i == 1 else (by if i == 2 else (bx if i == 3 else (cx if i == 4 else bx))))
         x = a * b
-        c = _SPLITTER * a
-        ahi = c - (c - a)
-        alo = a - ahi
-        c = _SPLITTER * b
-        bhi = c - (c - b)
-        blo = b - bhi
-        terms[2 * i] = x
-        terms[2 * i + 1] = alo * blo - (((x - ahi * bhi) - alo * bhi) - ahi * blo)
-    h = np.empty(12)  # h[j] is read only for j < m, after it is written
-    m = 0
-    for i in range(12):
-        q = terms[i]
+        if t & 1:
+            c = _SPLITTER * a
+            ahi = c - (c - a)
+            alo = a - ahi
+            c = _SPLITTER * b
+            bhi = c - (c - b)
+            blo = b - bhi
+            q = alo * blo - (((x - ahi * bhi) - alo * bhi) - ahi * blo)
+        else:
+            q = x
         for j in range(m):
             x = q + h[j]
             bv = x - q

@@ -445,7 +445,7 @@ class NavQuery:
             sg.reshape(1, 4), *self._one_pair, plan.hscale, plan.budget, plan.lookback, plan.allow_partial, plan.pull,
             True, self._joins, ep.join_k, ep.floors[0].near, ep.cone_width,
         )
-        _, status, partial, expansions = info[0].tolist()
+        _, status, partial, expansions = info.tolist()  # one query: info is its four entries
         if status == AK.NOT_JOINED:
             return None
         return path_of(ep.table, self._n, sg[0], sg[1], orders, cums, status, bool(partial), expansions, plan.budget,
@@ -477,7 +477,7 @@ class NavQuery:
             False, self._joins, ep.join_k, ep.floors[0].near, ep.cone_width,
         )
         paths, lo = [], 0
-        for i, (hi, status, partial, expansions) in enumerate(info.tolist()):
+        for i, (hi, status, partial, expansions) in enumerate(info.reshape(-1, 4).tolist()):
             paths.append(path_of(ep.table, self._n, ends.starts[i], ends.goals[i], orders[lo:hi], cums[lo:hi], status,
                                  bool(partial), expansions, plan.budget, bool(ends.start_moved[i]),
                                  bool(ends.goal_moved[i]), None if starts.ndim == 1 else i))
