@@ -40,7 +40,6 @@ import numpy as np
 from numba import prange
 
 from navmesh._kernels import grid_heap as H
-from navmesh._kernels.heap import trace_back
 from navmesh._kernels.signatures import njit, plain_arguments
 from navmesh._kernels.status import BUDGET, EXHAUSTED, FOUND
 
@@ -157,25 +156,22 @@ def cell_centers(nodes, height, width, geo):
     return out
 
 
-@njit(cache=True, internal=True)
 def nearest_expanded(g, stamp, closed, height, width, wrap_r, wrap_c, goal):
-    """The expanded cell nearest ``goal`` in straight-line distance (ties: lower g)."""
-    gr = goal // width
-    gc = goal - gr * width
-    best = -1
-    best_d2 = 0
-    for v in range(len(stamp)):
-        if stamp[v] != closed:
-            continue
-        vr = v // width
-        vc = v - vr * width
-        dr = axis_gap(vr, gr, height, wrap_r)
-        dc = axis_gap(vc, gc, width, wrap_c)
-        d2 = dr * dr + dc * dc
-        if best < 0 or d2 < best_d2 or (d2 == best_d2 and g[v] < g[best]):
-            best = v
-            best_d2 = d2
-    return best
+    """The expanded cell nearest ``goal`` in straight-line distance (ties: lower g, then lower id).
+
+    numpy, called by the searches' callers for a partial path only (as a kernel it was compiled
+    into every search)."""
+    v = np.flatnonzero(stamp == closed)
+    if len(v) == 0:
+        return -1
+    gr, gc = divmod(int(goal), int(width))
+    dr = np.abs(v // width - gr)
+    dc = np.abs(v % width - gc)
+    if wrap_r:
+        dr = np.minimum(dr, height - dr)
+    if wrap_c:
+        dc = np.minimum(dc, width - dc)
+    return int(v[np.lexsort((v, g[v], dr * dr + dc * dc))[0]])
 
 
 # --------------------------------------------------------------------------------------------
@@ -183,7 +179,7 @@ def nearest_expanded(g, stamp, closed, height, width, wrap_r, wrap_c, goal):
 # --------------------------------------------------------------------------------------------
 @njit(cache=True)
 def astar(moves, half_cost, height, width, wrap, uniform, start, goal, hscale,
-          max_expansions, g, stamp, gen, parent, heap, geo):
+          max_expansions, g, stamp, gen, parent, heap):
     """Best-first search from ``start`` to ``goal`` with the octile heuristic times ``hscale``.
 
     ``hscale`` = 0 gives Dijkstra. ``g``, ``stamp``, ``gen``, ``parent`` and ``heap`` are a
@@ -204,9 +200,9 @@ def astar(moves, half_cost, height, width, wrap, uniform, start, goal, hscale,
     same loop; it is written out in both kernels because taking the next cell through a shared
     function measured 25-40% slower here (numba does not inline it well).
 
-    Returns (status, nodes, points, cost, expansions): the cells from ``start`` to the goal when
-    found, else to the expanded cell nearest the goal in straight-line distance (a partial path),
-    their centres (see :func:`cell_centers`) and the cost of that path.
+    Returns (status, expansions). The caller reads the path from the workspace
+    (:func:`search_result`): the kernel ends with the search, so that the path's tracing and
+    centres are not compiled into it again (numba re-optimises every callee inside its caller).
     """
     wrap_r = False if wrap is None else wrap[0]
     wrap_c = False if wrap is None else wrap[1]
@@ -289,9 +285,7 @@ def astar(moves, half_cost, height, width, wrap, uniform, start, goal, hscale,
                 if size == cap:
                     size = compact(heap, size, g, stamp, closed, height, width, wrap_r, wrap_c, goal, hscale, tie)
                 size = H.push(heap, size, key, v)
-    end = goal if status == FOUND else nearest_expanded(g, stamp, closed, height, width, wrap_r, wrap_c, goal)
-    nodes = trace_back(parent, end)
-    return status, nodes, cell_centers(nodes, height, width, geo), g[end], expansions
+    return status, expansions
 
 
 @njit(cache=True, parallel=True)
@@ -302,7 +296,6 @@ def first_steps_astar(moves, half_cost, height, width, wrap, uniform, starts, go
     out = np.empty(k, np.int32)
     n = height * width
     n_chunks = min(k, 64)
-    geo = np.zeros(3, np.float64)
     for ch in prange(n_chunks):
         lo = ch * k // n_chunks
         hi = (ch + 1) * k // n_chunks
@@ -316,9 +309,14 @@ def first_steps_astar(moves, half_cost, height, width, wrap, uniform, starts, go
             if s == t:
                 out[i] = s
                 continue
-            status, nodes, _, _, _ = astar(moves, half_cost, height, width, wrap, uniform, s, t, hscale,
-                                           0, g, stamp, i - lo + 1, parent, heap, geo)
-            out[i] = nodes[1] if status == FOUND else -1
+            status, _ = astar(moves, half_cost, height, width, wrap, uniform, s, t, hscale,
+                              0, g, stamp, i - lo + 1, parent, heap)
+            v = -1
+            if status == FOUND:  # the cell after the start on the path back from the goal
+                v = t
+                while parent[v] != s:
+                    v = parent[v]
+            out[i] = v
     return out
 
 

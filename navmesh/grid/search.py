@@ -29,6 +29,7 @@ from navmesh._kernels import grid as K
 from navmesh._kernels import grid_jps as K_J
 from navmesh._kernels import grid_maze as K_M
 from navmesh._kernels import targets as K_T
+from navmesh._kernels.heap import trace_back
 from navmesh._kernels.status import BUDGET, FOUND
 from navmesh.errors import (
     InvalidOptionError,
@@ -82,13 +83,25 @@ def _best_first(
     a = grid.arrays
     ws = a.workspaces.borrow(a.n_cells)
     try:
-        status, nodes, points, cost, expansions = K.astar(
+        status, expansions = K.astar(
             a.moves, a.half_cost, a.height, a.width, a.wrap, a.uniform, s, t, hscale, budget,
-            ws.g, ws.stamp, ws.gen, ws.parent, ws.heap, a.geo,
+            ws.g, ws.stamp, ws.gen, ws.parent, ws.heap,
         )
+        end = _end_cell(ws, status, t, a.height, a.width, a.wrap_r, a.wrap_c)
+        nodes = trace_back(ws.parent, end)
+        cost = float(ws.g[end])
     finally:
         a.workspaces.give_back(ws)
+    points = K.cell_centers(nodes, a.height, a.width, a.geo)
     return _finish(grid, kind, s, t, status, nodes, points, cost, expansions, allow_partial)
+
+
+def _end_cell(ws: Any, status: int, goal: int, height: int, width: int, wrap_r: bool, wrap_c: bool) -> int:
+    """The cell a search's path ends at: the goal when found, else the expanded cell nearest it
+    (the search kernels leave their state in the workspace ``ws`` and end with the search)."""
+    if status == FOUND:
+        return goal
+    return K.nearest_expanded(ws.g, ws.stamp, np.int32(2 * ws.gen + 1), height, width, wrap_r, wrap_c, goal)
 
 
 def grid_astar(
@@ -270,12 +283,15 @@ def _jump_search(
     pt = (t // w + 1) * pw + t % w + 1
     ws = a.workspaces.borrow(len(free))
     try:
-        status, nodes, points, cost, expansions = K_J.jps(
-            free, jumps, a.height + 2, pw, w, ps, pt, a.hscale, budget, ws.g, ws.stamp, ws.gen, ws.parent, ws.heap,
-            a.geo,
+        status, expansions = K_J.jps(
+            free, jumps, a.height + 2, pw, ps, pt, a.hscale, budget, ws.g, ws.stamp, ws.gen, ws.parent, ws.heap,
         )
+        end = _end_cell(ws, status, pt, a.height + 2, pw, False, False)
+        nodes = K_J.unpad_jump_path(ws.parent, end, pw, w)
+        cost = float(ws.g[end])
     finally:
         a.workspaces.give_back(ws)
+    points = K.cell_centers(nodes, a.height, w, a.geo)
     return _finish(grid, kind, s, t, status, nodes, points, cost, expansions, allow_partial)
 
 
