@@ -165,13 +165,19 @@ def nearest_expanded(g, stamp, closed, height, width, wrap_r, wrap_c, goal):
     if len(v) == 0:
         return -1
     gr, gc = divmod(int(goal), int(width))
-    dr = np.abs(v // width - gr)
-    dc = np.abs(v % width - gc)
+    r, c = np.divmod(v, width)
+    dr = np.abs(r - gr)
+    dc = np.abs(c - gc)
     if wrap_r:
         dr = np.minimum(dr, height - dr)
     if wrap_c:
         dc = np.minimum(dc, width - dc)
-    return int(v[np.lexsort((v, g[v], dr * dr + dc * dc))[0]])
+    d2 = dr * dr + dc * dc
+    v = v[d2 == d2.min()]  # (ascending ids)
+    if len(v) > 1:
+        gv = g[v]
+        v = v[gv == gv.min()]
+    return int(v[0])
 
 
 # --------------------------------------------------------------------------------------------
