@@ -40,6 +40,7 @@ import numpy as np
 from numba import prange
 
 from navmesh._kernels import grid_heap as H
+from navmesh._kernels.heap import trace_back
 from navmesh._kernels.signatures import njit, plain_arguments
 from navmesh._kernels.status import BUDGET, EXHAUSTED, FOUND
 
@@ -185,7 +186,7 @@ def nearest_expanded(g, stamp, closed, height, width, wrap_r, wrap_c, goal):
 # --------------------------------------------------------------------------------------------
 @njit(cache=True)
 def astar(moves, half_cost, height, width, wrap, uniform, start, goal, hscale,
-          max_expansions, g, stamp, gen, parent, heap):
+          max_expansions, g, stamp, gen, parent, heap, geo):
     """Best-first search from ``start`` to ``goal`` with the octile heuristic times ``hscale``.
 
     ``hscale`` = 0 gives Dijkstra. ``g``, ``stamp``, ``gen``, ``parent`` and ``heap`` are a
@@ -206,9 +207,11 @@ def astar(moves, half_cost, height, width, wrap, uniform, start, goal, hscale,
     same loop; it is written out in both kernels because taking the next cell through a shared
     function measured 25-40% slower here (numba does not inline it well).
 
-    Returns (status, expansions). The caller reads the path from the workspace
-    (:func:`search_result`): the kernel ends with the search, so that the path's tracing and
-    centres are not compiled into it again (numba re-optimises every callee inside its caller).
+    Returns (status, nodes, points, cost, expansions): when found, the cells from ``start`` to
+    the goal, their centres (see :func:`cell_centers`) and the cost of that path; otherwise the
+    path of ``start`` alone: the caller makes the partial path from the workspace, to the
+    expanded cell :func:`nearest_expanded` finds (in numpy: compiled into every search, it cost
+    more than it saves on a rare path).
     """
     wrap_r = False if wrap is None else wrap[0]
     wrap_c = False if wrap is None else wrap[1]
@@ -291,7 +294,9 @@ def astar(moves, half_cost, height, width, wrap, uniform, start, goal, hscale,
                 if size == cap:
                     size = compact(heap, size, g, stamp, closed, height, width, wrap_r, wrap_c, goal, hscale, tie)
                 size = H.push(heap, size, key, v)
-    return status, expansions
+    end = goal if status == FOUND else start
+    nodes = trace_back(parent, end)
+    return status, nodes, cell_centers(nodes, height, width, geo), g[end], expansions
 
 
 @njit(cache=True, parallel=True)
@@ -302,6 +307,7 @@ def first_steps_astar(moves, half_cost, height, width, wrap, uniform, starts, go
     out = np.empty(k, np.int32)
     n = height * width
     n_chunks = min(k, 64)
+    geo = np.zeros(3, np.float64)
     for ch in prange(n_chunks):
         lo = ch * k // n_chunks
         hi = (ch + 1) * k // n_chunks
@@ -315,14 +321,9 @@ def first_steps_astar(moves, half_cost, height, width, wrap, uniform, starts, go
             if s == t:
                 out[i] = s
                 continue
-            status, _ = astar(moves, half_cost, height, width, wrap, uniform, s, t, hscale,
-                              0, g, stamp, i - lo + 1, parent, heap)
-            v = -1
-            if status == FOUND:  # the cell after the start on the path back from the goal
-                v = t
-                while parent[v] != s:
-                    v = parent[v]
-            out[i] = v
+            status, nodes, _, _, _ = astar(moves, half_cost, height, width, wrap, uniform, s, t, hscale,
+                                           0, g, stamp, i - lo + 1, parent, heap, geo)
+            out[i] = nodes[1] if status == FOUND else -1
     return out
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from navmesh._kernels import grid_heap as H
-from navmesh._kernels.grid import DCOL, DROW, HEAP_RESERVE, compact, octile
+from navmesh._kernels.grid import DCOL, DROW, HEAP_RESERVE, cell_centers, compact, octile
 from navmesh._kernels.jumps import DIRECTION
 from navmesh._kernels.signatures import njit, plain_arguments
 from navmesh._kernels.status import BUDGET, EXHAUSTED, FOUND
@@ -24,7 +24,7 @@ _NO_BUDGET = 1 << 62
 
 
 @njit(cache=True)
-def jps(free, table, pheight, pw, start, goal, cost_unit, max_expansions, g, stamp, gen, parent, heap):
+def jps(free, table, pheight, pw, width, start, goal, cost_unit, max_expansions, g, stamp, gen, parent, heap, geo):
     """Jump Point Search on padded flags (``start``/``goal`` are padded ids).
 
     ``table`` is the JPS+ jump table of ``free`` (:mod:`navmesh._kernels.jumps`).
@@ -36,10 +36,10 @@ def jps(free, table, pheight, pw, start, goal, cost_unit, max_expansions, g, sta
     (:func:`navmesh._kernels.grid.astar`, equal-key successors expanded without a heap round
     trip): the octile heuristic stays consistent across jumps.
 
-    Returns (status, expansions), as :func:`navmesh._kernels.grid.astar`: the caller reads the
-    path from the workspace, the cells along the runs between the jump points by
-    :func:`unpad_jump_path` (up to the goal, or when not found to the expanded jump point nearest
-    it).
+    Returns (status, nodes, points, cost, expansions): ``nodes`` every cell (unpadded ids) along
+    the straight runs between the jump points up to the goal, ``points`` their centres. When not
+    found, the path of ``start`` alone, as :func:`navmesh._kernels.grid.astar`: the caller makes
+    the partial path to the expanded jump point nearest the goal.
     """
     seen = np.int32(2 * gen)
     closed = np.int32(2 * gen + 1)
@@ -189,7 +189,9 @@ def jps(free, table, pheight, pw, start, goal, cost_unit, max_expansions, g, sta
                 if size == cap:
                     size = compact(heap, size, g, stamp, closed, pheight, pw, False, False, goal, cost_unit, 0.0)
                 size = H.push(heap, size, key, v)
-    return status, expansions
+    end = goal if status == FOUND else start
+    nodes = unpad_jump_path(parent, end, pw, width)
+    return status, nodes, cell_centers(nodes, pheight - 2, width, geo), g[end], expansions
 
 
 @njit(cache=True)

@@ -83,24 +83,22 @@ def _best_first(
     a = grid.arrays
     ws = a.workspaces.borrow(a.n_cells)
     try:
-        status, expansions = K.astar(
+        status, nodes, points, cost, expansions = K.astar(
             a.moves, a.half_cost, a.height, a.width, a.wrap, a.uniform, s, t, hscale, budget,
-            ws.g, ws.stamp, ws.gen, ws.parent, ws.heap,
+            ws.g, ws.stamp, ws.gen, ws.parent, ws.heap, a.geo,
         )
-        end = _end_cell(ws, status, t, a.height, a.width, a.wrap_r, a.wrap_c)
-        nodes = trace_back(ws.parent, end)
-        cost = float(ws.g[end])
+        if status != FOUND:
+            end = _partial_end(ws, t, a.height, a.width, a.wrap_r, a.wrap_c)
+            nodes = trace_back(ws.parent, end)
+            points, cost = K.cell_centers(nodes, a.height, a.width, a.geo), float(ws.g[end])
     finally:
         a.workspaces.give_back(ws)
-    points = K.cell_centers(nodes, a.height, a.width, a.geo)
     return _finish(grid, kind, s, t, status, nodes, points, cost, expansions, allow_partial)
 
 
-def _end_cell(ws: Any, status: int, goal: int, height: int, width: int, wrap_r: bool, wrap_c: bool) -> int:
-    """The cell a search's path ends at: the goal when found, else the expanded cell nearest it
-    (the search kernels leave their state in the workspace ``ws`` and end with the search)."""
-    if status == FOUND:
-        return goal
+def _partial_end(ws: Any, goal: int, height: int, width: int, wrap_r: bool, wrap_c: bool) -> int:
+    """Where the partial path of a search that did not reach ``goal`` ends: the expanded cell
+    nearest it (read from the search's workspace ``ws``)."""
     return K.nearest_expanded(ws.g, ws.stamp, np.int32(2 * ws.gen + 1), height, width, wrap_r, wrap_c, goal)
 
 
@@ -283,15 +281,16 @@ def _jump_search(
     pt = (t // w + 1) * pw + t % w + 1
     ws = a.workspaces.borrow(len(free))
     try:
-        status, expansions = K_J.jps(
-            free, jumps, a.height + 2, pw, ps, pt, a.hscale, budget, ws.g, ws.stamp, ws.gen, ws.parent, ws.heap,
+        status, nodes, points, cost, expansions = K_J.jps(
+            free, jumps, a.height + 2, pw, w, ps, pt, a.hscale, budget, ws.g, ws.stamp, ws.gen, ws.parent, ws.heap,
+            a.geo,
         )
-        end = _end_cell(ws, status, pt, a.height + 2, pw, False, False)
-        nodes = K_J.unpad_jump_path(ws.parent, end, pw, w)
-        cost = float(ws.g[end])
+        if status != FOUND:
+            end = _partial_end(ws, pt, a.height + 2, pw, False, False)
+            nodes = K_J.unpad_jump_path(ws.parent, end, pw, w)
+            points, cost = K.cell_centers(nodes, a.height, w, a.geo), float(ws.g[end])
     finally:
         a.workspaces.give_back(ws)
-    points = K.cell_centers(nodes, a.height, w, a.geo)
     return _finish(grid, kind, s, t, status, nodes, points, cost, expansions, allow_partial)
 
 
