@@ -1,6 +1,6 @@
-"""The grid searches end with the search and their callers read the path from the workspace
-(compile cost: the tracing is no longer compiled into each search kernel). Checked against
-independent answers: a brute-force nearest expanded cell, and scipy's Dijkstra for first steps."""
+"""A partial grid path is finished by the caller (the nearest expanded cell in numpy, then the
+tracing kernels), no longer inside each search kernel (compile cost). Checked against independent
+answers: a brute-force nearest expanded cell, and scipy's Dijkstra for paths and first steps."""
 
 from __future__ import annotations
 
