@@ -157,28 +157,25 @@ def cell_centers(nodes, height, width, geo):
     return out
 
 
+@njit(cache=True, internal=True)
 def nearest_expanded(g, stamp, closed, height, width, wrap_r, wrap_c, goal):
-    """The expanded cell nearest ``goal`` in straight-line distance (ties: lower g, then lower id).
-
-    numpy, called by the searches' callers for a partial path only (as a kernel it was compiled
-    into every search)."""
-    v = np.flatnonzero(stamp == closed)
-    if len(v) == 0:
-        return -1
-    gr, gc = divmod(int(goal), int(width))
-    r, c = np.divmod(v, width)
-    dr = np.abs(r - gr)
-    dc = np.abs(c - gc)
-    if wrap_r:
-        dr = np.minimum(dr, height - dr)
-    if wrap_c:
-        dc = np.minimum(dc, width - dc)
-    d2 = dr * dr + dc * dc
-    v = v[d2 == d2.min()]  # (ascending ids)
-    if len(v) > 1:
-        gv = g[v]
-        v = v[gv == gv.min()]
-    return int(v[0])
+    """The expanded cell nearest ``goal`` in straight-line distance (ties: lower g)."""
+    gr = goal // width
+    gc = goal - gr * width
+    best = -1
+    best_d2 = 0
+    for v in range(len(stamp)):
+        if stamp[v] != closed:
+            continue
+        vr = v // width
+        vc = v - vr * width
+        dr = axis_gap(vr, gr, height, wrap_r)
+        dc = axis_gap(vc, gc, width, wrap_c)
+        d2 = dr * dr + dc * dc
+        if best < 0 or d2 < best_d2 or (d2 == best_d2 and g[v] < g[best]):
+            best = v
+            best_d2 = d2
+    return best
 
 
 # --------------------------------------------------------------------------------------------
@@ -207,11 +204,9 @@ def astar(moves, half_cost, height, width, wrap, uniform, start, goal, hscale,
     same loop; it is written out in both kernels because taking the next cell through a shared
     function measured 25-40% slower here (numba does not inline it well).
 
-    Returns (status, nodes, points, cost, expansions): when found, the cells from ``start`` to
-    the goal, their centres (see :func:`cell_centers`) and the cost of that path; otherwise the
-    path of ``start`` alone: the caller makes the partial path from the workspace, to the
-    expanded cell :func:`nearest_expanded` finds (in numpy: compiled into every search, it cost
-    more than it saves on a rare path).
+    Returns (status, nodes, points, cost, expansions): the cells from ``start`` to the goal when
+    found, else to the expanded cell nearest the goal in straight-line distance (a partial path),
+    their centres (see :func:`cell_centers`) and the cost of that path.
     """
     wrap_r = False if wrap is None else wrap[0]
     wrap_c = False if wrap is None else wrap[1]
@@ -294,7 +289,7 @@ def astar(moves, half_cost, height, width, wrap, uniform, start, goal, hscale,
                 if size == cap:
                     size = compact(heap, size, g, stamp, closed, height, width, wrap_r, wrap_c, goal, hscale, tie)
                 size = H.push(heap, size, key, v)
-    end = goal if status == FOUND else start
+    end = goal if status == FOUND else nearest_expanded(g, stamp, closed, height, width, wrap_r, wrap_c, goal)
     nodes = trace_back(parent, end)
     return status, nodes, cell_centers(nodes, height, width, geo), g[end], expansions
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from navmesh._kernels import grid_heap as H
-from navmesh._kernels.grid import DCOL, DROW, HEAP_RESERVE, cell_centers, compact, octile
+from navmesh._kernels.grid import DCOL, DROW, HEAP_RESERVE, cell_centers, compact, nearest_expanded, octile
 from navmesh._kernels.jumps import DIRECTION
 from navmesh._kernels.signatures import njit, plain_arguments
 from navmesh._kernels.status import BUDGET, EXHAUSTED, FOUND
@@ -37,9 +37,8 @@ def jps(free, table, pheight, pw, width, start, goal, cost_unit, max_expansions,
     trip): the octile heuristic stays consistent across jumps.
 
     Returns (status, nodes, points, cost, expansions): ``nodes`` every cell (unpadded ids) along
-    the straight runs between the jump points up to the goal, ``points`` their centres. When not
-    found, the path of ``start`` alone, as :func:`navmesh._kernels.grid.astar`: the caller makes
-    the partial path to the expanded jump point nearest the goal.
+    the straight runs between the jump points up to the goal (or, when not found, the expanded
+    jump point nearest the goal), ``points`` their centres.
     """
     seen = np.int32(2 * gen)
     closed = np.int32(2 * gen + 1)
@@ -189,7 +188,7 @@ def jps(free, table, pheight, pw, width, start, goal, cost_unit, max_expansions,
                 if size == cap:
                     size = compact(heap, size, g, stamp, closed, pheight, pw, False, False, goal, cost_unit, 0.0)
                 size = H.push(heap, size, key, v)
-    end = goal if status == FOUND else start
+    end = goal if status == FOUND else nearest_expanded(g, stamp, closed, pheight, pw, False, False, goal)
     nodes = unpad_jump_path(parent, end, pw, width)
     return status, nodes, cell_centers(nodes, pheight - 2, width, geo), g[end], expansions
 

@@ -29,7 +29,6 @@ from navmesh._kernels import grid as K
 from navmesh._kernels import grid_jps as K_J
 from navmesh._kernels import grid_maze as K_M
 from navmesh._kernels import targets as K_T
-from navmesh._kernels.heap import trace_back
 from navmesh._kernels.status import BUDGET, FOUND
 from navmesh.errors import (
     InvalidOptionError,
@@ -87,19 +86,9 @@ def _best_first(
             a.moves, a.half_cost, a.height, a.width, a.wrap, a.uniform, s, t, hscale, budget,
             ws.g, ws.stamp, ws.gen, ws.parent, ws.heap, a.geo,
         )
-        if status != FOUND:
-            end = _partial_end(ws, t, a.height, a.width, a.wrap_r, a.wrap_c)
-            nodes = trace_back(ws.parent, end)
-            points, cost = K.cell_centers(nodes, a.height, a.width, a.geo), float(ws.g[end])
     finally:
         a.workspaces.give_back(ws)
     return _finish(grid, kind, s, t, status, nodes, points, cost, expansions, allow_partial)
-
-
-def _partial_end(ws: Any, goal: int, height: int, width: int, wrap_r: bool, wrap_c: bool) -> int:
-    """Where the partial path of a search that did not reach ``goal`` ends: the expanded cell
-    nearest it (read from the search's workspace ``ws``)."""
-    return K.nearest_expanded(ws.g, ws.stamp, np.int32(2 * ws.gen + 1), height, width, wrap_r, wrap_c, goal)
 
 
 def grid_astar(
@@ -285,10 +274,6 @@ def _jump_search(
             free, jumps, a.height + 2, pw, w, ps, pt, a.hscale, budget, ws.g, ws.stamp, ws.gen, ws.parent, ws.heap,
             a.geo,
         )
-        if status != FOUND:
-            end = _partial_end(ws, pt, a.height + 2, pw, False, False)
-            nodes = K_J.unpad_jump_path(ws.parent, end, pw, w)
-            points, cost = K.cell_centers(nodes, a.height, w, a.geo), float(ws.g[end])
     finally:
         a.workspaces.give_back(ws)
     return _finish(grid, kind, s, t, status, nodes, points, cost, expansions, allow_partial)
