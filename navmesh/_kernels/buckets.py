@@ -40,31 +40,57 @@ def column_rows(gx0, gy0, gx1, gy1, ix, ny):
     return max(0, math.floor(min(ya, yb) - CELL_EPS)), min(ny - 1, math.floor(max(ya, yb) + CELL_EPS))
 
 
-@njit(cache=True)
-def bucket_segments(segments, layer, grid, ptr, fill, items, item_base, write):
-    """Count (``write`` False: ``fill[c]`` += 1 per segment passing cell ``c`` of ``layer``) or
-    store (``write`` True: ``items[ptr[c] + fill[c]] = item_base + segment index``) the cells of
-    ``segments`` (m, >= 4; columns x0, y0, x1, y1). Call once to count, take the cumulative sum
-    as ``ptr``, reset ``fill`` and call again to store.
+def bucket_segments(layers, grid):
+    """CSR buckets ``(ptr, items)`` of the segments of several layers of one grid: ``layers[k]``
+    (m_k, 4; columns x0, y0, x1, y1) fills cells ``k * nx * ny ..`` (see the module notes);
+    item ids count the segments of all layers in order (layer 0's first). A cell lists its
+    segments in id order.
 
     A segment's cells are those of the column-by-column walk of
-    :func:`navmesh._kernels.walls.crossing`: each column's rows by :func:`column_rows`."""
-    ox, oy, cs, nx, ny = grid[0], grid[1], grid[2], int(grid[3]), int(grid[4])
-    base = layer * nx * ny
-    for e in range(segments.shape[0]):
-        gx0, gy0 = (segments[e, 0] - ox) / cs, (segments[e, 1] - oy) / cs
-        gx1, gy1 = (segments[e, 2] - ox) / cs, (segments[e, 3] - oy) / cs
-        if gx1 < gx0:
-            gx0, gx1, gy0, gy1 = gx1, gx0, gy1, gy0
-        i0 = max(0, math.floor(gx0 - CELL_EPS))
-        i1 = min(nx - 1, math.floor(gx1 + CELL_EPS))
-        for ix in range(i0, i1 + 1):
-            lo, hi = column_rows(gx0, gy0, gx1, gy1, ix, ny)
-            for iy in range(lo, hi + 1):
-                c = base + iy * nx + ix
-                if write:
-                    items[ptr[c] + fill[c]] = item_base + e
-                fill[c] += 1
+    :func:`navmesh._kernels.walls.crossing`: each column's rows as :func:`column_rows` gives
+    them, computed here with the same arithmetic. numpy rather than a kernel: it runs once per
+    :class:`navmesh.steering.Walls`, and as a kernel it cost about half a second of every cold
+    compile."""
+    ox, oy, cs, nx, ny = float(grid[0]), float(grid[1]), float(grid[2]), int(grid[3]), int(grid[4])
+    n_cells = nx * ny
+    cells, ids = [], []
+    base = 0
+    for layer, segments in enumerate(layers):
+        seg = np.asarray(segments, np.float64).reshape(-1, 4)
+        m = len(seg)
+        gx0, gy0 = (seg[:, 0] - ox) / cs, (seg[:, 1] - oy) / cs
+        gx1, gy1 = (seg[:, 2] - ox) / cs, (seg[:, 3] - oy) / cs
+        swap = gx1 < gx0
+        gx0, gx1 = np.where(swap, gx1, gx0), np.where(swap, gx0, gx1)
+        gy0, gy1 = np.where(swap, gy1, gy0), np.where(swap, gy0, gy1)
+        i0 = np.maximum(np.floor(gx0 - CELL_EPS), 0.0).astype(np.int64)
+        i1 = np.minimum(np.floor(gx1 + CELL_EPS), nx - 1.0).astype(np.int64)
+        n_col = np.maximum(i1 - i0 + 1, 0)
+        e = np.repeat(np.arange(m, dtype=np.int64), n_col)
+        ix = i0[e] + np.arange(len(e), dtype=np.int64) - np.repeat(np.cumsum(n_col) - n_col, n_col)
+        # column_rows, per (segment, column)
+        a0, a1, b0, b1 = gx0[e], gy0[e], gx1[e], gy1[e]
+        fx = ix.astype(np.float64)
+        xa = np.maximum(np.minimum(a0, b0), fx)
+        xb = np.minimum(np.maximum(a0, b0), fx + 1.0)
+        slanted = b0 != a0
+        run = np.where(slanted, b0 - a0, 1.0)
+        ya = np.where(slanted, a1 + (b1 - a1) * (xa - a0) / run, a1)
+        yb = np.where(slanted, a1 + (b1 - a1) * (xb - a0) / run, b1)
+        lo = np.maximum(np.floor(np.minimum(ya, yb) - CELL_EPS), 0.0).astype(np.int64)
+        hi = np.minimum(np.floor(np.maximum(ya, yb) + CELL_EPS), ny - 1.0).astype(np.int64)
+        n_row = np.maximum(hi - lo + 1, 0)
+        k = np.repeat(np.arange(len(e), dtype=np.int64), n_row)
+        iy = lo[k] + np.arange(len(k), dtype=np.int64) - np.repeat(np.cumsum(n_row) - n_row, n_row)
+        cells.append(layer * n_cells + iy * nx + ix[k])
+        ids.append(base + e[k])
+        base += m
+    cell = np.concatenate(cells) if cells else np.zeros(0, np.int64)
+    item = np.concatenate(ids) if ids else np.zeros(0, np.int64)
+    order = np.argsort(cell, kind="stable")  # (each segment's cells come in id order)
+    ptr = np.zeros(len(layers) * n_cells + 1, np.int64)
+    np.cumsum(np.bincount(cell, minlength=len(layers) * n_cells), out=ptr[1:])
+    return ptr, item[order]
 
 
 @njit(cache=True)

@@ -187,18 +187,8 @@ class Walls:
         grid = np.array([x0 - 0.5 * cs, y0 - 0.5 * cs, cs, float(nx), float(ny)])
         n_cells = nx * ny
         k = len(self.radii) + 1
-        counts = np.zeros(k * n_cells, np.int64)
-        cell_ptr = np.zeros(k * n_cells + 1, np.int64)
-        for c, e in enumerate(per_class):
-            BK.bucket_segments(e, c, grid, cell_ptr, counts, np.empty(0, np.int64), 0, False)
-        np.cumsum(counts, out=cell_ptr[1:])
-        cell_items = np.empty(int(cell_ptr[-1]), np.int64)
-        counts[:] = 0
-        base = 0
-        for c, e in enumerate(per_class):
-            BK.bucket_segments(e, c, grid, cell_ptr, counts, cell_items, base, True)
-            base += len(e)
-        edges = np.ascontiguousarray(np.concatenate(per_class)) if base else np.zeros((0, 4))
+        cell_ptr, cell_items = BK.bucket_segments(per_class, grid)
+        edges = np.ascontiguousarray(np.concatenate(per_class)) if len(cell_items) or sum(map(len, per_class)) else np.zeros((0, 4))
         ref = np.zeros((k * n_cells, 3))
         for c, f in enumerate(self.free):
             rows = K.cell_refs(cell_ptr, cell_items, edges, grid, c * n_cells, n_cells)

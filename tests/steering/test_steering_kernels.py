@@ -131,20 +131,21 @@ def test_segment_buckets_list_every_cell_a_segment_passes():
     seg = rng.uniform(0, 20, (60, 4))
     grid = np.array([-0.5, -0.5, 1.7, 13.0, 13.0])
     n_cells = 13 * 13
-    counts = np.zeros(2 * n_cells, np.int64)
-    ptr = np.zeros(2 * n_cells + 1, np.int64)
-    BK.bucket_segments(seg, 1, grid, ptr, counts, np.empty(0, np.int64), 0, False)
-    np.cumsum(counts, out=ptr[1:])
-    items = np.empty(int(ptr[-1]), np.int64)
-    counts[:] = 0
-    BK.bucket_segments(seg, 1, grid, ptr, counts, items, 100, True)
-    assert ptr[n_cells] == 0  # layer 0 stays empty
-    for e, (ax, ay, bx, by) in enumerate(seg):
-        t = np.linspace(0, 1, 4001)
-        x, y = ax + t * (bx - ax), ay + t * (by - ay)
-        cells = set((np.floor((y + 0.5) / 1.7) * 13 + np.floor((x + 0.5) / 1.7)).astype(int).tolist())
-        listed = {c - n_cells for c in range(n_cells, 2 * n_cells) if 100 + e in items[ptr[c] : ptr[c + 1]]}
-        assert cells <= listed
+    ptr, items = BK.bucket_segments([seg[:0], seg[:40], seg], grid)  # ids: layer 1 0..39, layer 2 40..99
+    assert len(ptr) == 3 * n_cells + 1 and ptr[n_cells] == 0  # layer 0 stays empty
+    assert all(np.all(np.diff(items[ptr[c] : ptr[c + 1]]) > 0) for c in range(3 * n_cells))  # id order, no repeats
+    for layer, first, count in ((1, 0, 40), (2, 40, 60)):
+        base = layer * n_cells
+        listed_all = set()
+        for e, (ax, ay, bx, by) in enumerate(seg[:count]):
+            t = np.linspace(0, 1, 4001)
+            x, y = ax + t * (bx - ax), ay + t * (by - ay)
+            cells = set((np.floor((y + 0.5) / 1.7) * 13 + np.floor((x + 0.5) / 1.7)).astype(int).tolist())
+            listed = {c - base for c in range(base, base + n_cells) if first + e in items[ptr[c] : ptr[c + 1]]}
+            assert cells <= listed
+            listed_all |= {first + e}
+        # a segment is listed only in cells of its own layer
+        assert set(items[ptr[base] : ptr[base + n_cells]].tolist()) == listed_all
 
 
 def test_crowd_runs_the_same_as_plain_python_without_the_jit():
