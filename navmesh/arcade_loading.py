@@ -50,6 +50,9 @@ BAR_HEIGHT = 22  # pixels
 DRAW_RATE = 1 / 12  # seconds between the loading view's frames: a progress bar needs no more, and
 # a window drawn at 60 frames per second (software OpenGL on some machines) took most of a core
 # from the helper processes compiling the kernels
+WAIT_DRAW_RATE = 1 / 4  # while the view only waits for helper processes compiling the kernels: each
+# frame of software OpenGL (Xvfb) cost about 35 ms of CPU, which at 12 frames a second delayed a
+# cold start of the demo by about 12 s; the bar still moves within a quarter second of a step
 NOTE = "preparing the path-finding kernels (compiled once per installation, then loaded from the cache)"
 
 
@@ -98,8 +101,9 @@ class LoadingView(arcade.View):
     ``frames``, ``first_drawn`` (Unix time of the first frame), ``first_drawn_cpu`` (the
     process's CPU seconds then) and ``frame_gaps`` (seconds between frames) record how soon and
     how smoothly the loading view was drawn, for start-up reports. While shown, the view draws
-    12 frames a second at most (:data:`DRAW_RATE`), leaving the CPU to the
-    compiling; the window's own draw rate comes back when it is hidden.
+    12 frames a second at most (:data:`DRAW_RATE`), and 4 while it only waits for helper processes
+    compiling the kernels (:data:`WAIT_DRAW_RATE`), leaving the CPU to the compiling; the window's
+    own draw rate comes back when it is hidden.
     """
 
     def __init__(
@@ -150,6 +154,7 @@ class LoadingView(arcade.View):
         self._started = False
         self._game_draw_rate: float | None = None  # the window's draw rate before this view
         self._own_draw_rate: float | None = None
+        self._shown = False  # between on_show_view and on_hide_view (the view sets the draw rate)
         self.title_text = arcade.Text(title, 0, 0, text, 26, bold=True, anchor_x="center", font_name=font_name)
         self.step_text = arcade.Text("", 0, 0, text, 14, anchor_x="center", font_name=font_name)
         self.note_text = arcade.Text(note, 0, 0, dim_text, 11, anchor_x="center", font_name=font_name)
@@ -211,7 +216,7 @@ class LoadingView(arcade.View):
             if not self._show_kernels():
                 return
         elif self._own_next < 0:
-            self.loader.step()
+            self._pace(DRAW_RATE if self.loader.step() else WAIT_DRAW_RATE)
             if not self._show_kernels():
                 return
         else:
@@ -257,14 +262,24 @@ class LoadingView(arcade.View):
         self.note_text.position = (w / 2, bottom - 58)
         self.note_text.draw()
 
+    def _pace(self, rate: float) -> None:
+        """Draw a frame every ``rate`` seconds (never faster than the game's own rate) while shown."""
+        if not self._shown:
+            return
+        rate = max(rate, self._game_draw_rate or 0.0)
+        if self._own_draw_rate != rate:
+            self.window.set_draw_rate(rate)
+            self._own_draw_rate = getattr(self.window, "_draw_rate", rate)
+
     def on_show_view(self) -> None:
         # arcade has no public getter for the draw rate: remember it to give it back on hide
         self._game_draw_rate = getattr(self.window, "_draw_rate", None)
-        self.window.set_draw_rate(max(DRAW_RATE, self._game_draw_rate or 0.0))
-        self._own_draw_rate = getattr(self.window, "_draw_rate", None)
+        self._shown = True
+        self._pace(DRAW_RATE)
 
     def on_hide_view(self) -> None:
         # the game's rate comes back, unless the game set one of its own meanwhile (in on_done)
+        self._shown = False
         if self._game_draw_rate is not None and getattr(self.window, "_draw_rate", None) == self._own_draw_rate:
             self.window.set_draw_rate(self._game_draw_rate)
         if self._own_loader and self.loader is not None:

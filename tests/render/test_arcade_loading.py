@@ -9,8 +9,9 @@ from typing import Any
 import arcade
 import pytest
 
-from navmesh.arcade_loading import BAR_WIDTH, LoadingView
+from navmesh.arcade_loading import BAR_WIDTH, DRAW_RATE, WAIT_DRAW_RATE, LoadingView
 from navmesh.errors import InvalidOptionError
+from navmesh.warmup import KernelLoader
 
 BAR = (200, 40, 40)
 EMPTY = (40, 40, 200)
@@ -88,6 +89,39 @@ def test_frames_are_counted_for_start_up_reports(window: Any) -> None:
     for _ in range(3):
         view.on_draw()
     assert view.frames == 3 and view.first_drawn > 0 and len(view.frame_gaps) == 2
+
+
+class WaitingLoader(KernelLoader):
+    """A real loader whose next ``waits`` steps find a helper process still compiling (step
+    returns False, as KernelLoader.step does then)."""
+
+    waits = 0
+
+    def step(self) -> bool:
+        if self.waits:
+            self.waits -= 1
+            return False
+        return super().step()
+
+
+def test_frames_slow_down_while_waiting_for_helpers_and_the_game_rate_comes_back(window: Any) -> None:
+    window.set_draw_rate(1 / 60)
+    loader = WaitingLoader(["jps"])
+    following = Next(window)
+    view = LoadingView(window, loader=loader, on_done=lambda: following)
+    window.show_view(view)
+    assert window._draw_rate == DRAW_RATE
+    view.on_draw()
+    view.on_update(1 / 60)  # the first step (the cache check) runs
+    loader.waits = 2
+    view.on_update(1 / 60)
+    assert loader.waits == 1 and window._draw_rate == WAIT_DRAW_RATE > DRAW_RATE  # waiting: fewer frames
+    view.on_update(1 / 60)
+    view.on_update(1 / 60)  # a step done: the usual rate
+    assert loader.waits == 0 and window._draw_rate == DRAW_RATE
+    while not view.finished:
+        view.on_update(1 / 60)
+    assert window.current_view is following and window._draw_rate == 1 / 60
 
 
 @pytest.mark.parametrize("kwargs, match", [
