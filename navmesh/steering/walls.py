@@ -188,7 +188,7 @@ class Walls:
         n_cells = nx * ny
         k = len(self.radii) + 1
         cell_ptr, cell_items = BK.bucket_segments(per_class, grid)
-        edges = np.ascontiguousarray(np.concatenate(per_class)) if len(cell_items) or sum(map(len, per_class)) else np.zeros((0, 4))
+        edges = np.ascontiguousarray(np.concatenate(per_class)) if sum(map(len, per_class)) else np.zeros((0, 4))
         ref = np.zeros((k * n_cells, 3))
         for c, f in enumerate(self.free):
             rows = K.cell_refs(cell_ptr, cell_items, edges, grid, c * n_cells, n_cells)
