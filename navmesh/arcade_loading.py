@@ -52,7 +52,7 @@ DRAW_RATE = 1 / 12  # seconds between the loading view's frames: a progress bar 
 # from the helper processes compiling the kernels
 WAIT_DRAW_RATE = 1 / 4  # while the view only waits for helper processes compiling the kernels: each
 # frame of software OpenGL (Xvfb) cost about 35 ms of CPU, which at 12 frames a second delayed a
-# cold start of the demo by about 12 s; the bar still moves within a quarter second of a step
+# cold start of the demo by about 9 s; the bar still moves within a quarter second of a step
 NOTE = "preparing the path-finding kernels (compiled once per installation, then loaded from the cache)"
 
 
@@ -274,6 +274,7 @@ class LoadingView(arcade.View):
     def on_show_view(self) -> None:
         # arcade has no public getter for the draw rate: remember it to give it back on hide
         self._game_draw_rate = getattr(self.window, "_draw_rate", None)
+        self._own_draw_rate = None  # (shown again: the game's rate came back at the last hide)
         self._shown = True
         self._pace(DRAW_RATE)
 
