@@ -75,7 +75,7 @@ def best_first(
         closed[v] = False
     cap = indices.shape[0] + starts.shape[0] + 1
     keys = np.empty(cap)
-    vals = np.empty(cap, np.int32)
+    vals = np.empty(cap, np.int64)  # the heap's int64 values, as Polyanya's: one compiled heap for both
     size = 0
     n_exp = 0
     n_open = 0
