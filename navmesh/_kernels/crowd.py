@@ -24,30 +24,15 @@ from navmesh._kernels.walls import safe_move, target_visible
 GIVE_UP_ALONE = 4.0
 GIVE_UP_CROWDED = 12.0
 
-# The unit fields, packed by type into five arrays (:class:`navmesh.steering.units.UnitArrays`):
-# row ``j`` of a group holds the field ``GROUP[j]`` of every unit. The kernels take the five
-# arrays, not a view per field: every array argument a compiled entry point takes costs its own
-# unboxing and typing in a cold compile (and a type check on every call).
-UNIT_FLOATS = ("headings", "radii", "speeds", "stall", "best", "slot_mult", "min_mult", "goal_best", "goal_stall")
-UNIT_FLAGS = ("arrived", "alive", "moving", "lost", "stuck", "settled")
-UNIT_INTS = ("cls", "cur", "tries", "prof", "order")
-UNIT_PAIRS = ("positions", "velocities", "shadow", "slot", "drive")  # (2,) per unit
-UNIT_INT_PAIRS = ("wit",)  # (2,) per unit
-F_HEADINGS, F_RADII, F_SPEEDS, F_STALL, F_BEST, F_SLOT_MULT, F_MIN_MULT, F_GOAL_BEST, F_GOAL_STALL = range(9)
-B_ARRIVED, B_ALIVE, B_MOVING, B_LOST, B_STUCK, B_SETTLED = range(6)
-I_CLS, I_CUR, I_TRIES = range(3)
-P_POSITIONS, P_VELOCITIES, P_SHADOW, P_SLOT, P_DRIVE = range(5)
-IP_WIT = 0
-
 
 @njit(cache=True)
 def crowd_steer(
-    dt, frame, n, floats, flags, ints, pairs, int_pairs, route_xy, route_next, route_rest, route_mult, settle,
+    dt, frame, pos, radius, speed, cls, active, moving, arrived, cur, lost, stuck, stall, best, settled, tries,
+    slot, slot_mult, min_mult, goal_best, goal_stall, drive, wit, route_xy, route_next, route_rest, route_mult, settle,
     barrier, edges, grid, cell_ptr, cell_items, ref, eps,
 ):
     """Each active unit's drive (``drive``, units per second, before separation) for a step of
-    ``dt`` seconds. Units ``0..n-1``; their fields are rows of ``floats`` ... ``int_pairs``
-    (the ``UNIT_*`` layout above), named below as the rows.
+    ``dt`` seconds.
 
     Per unit with an order (``moving``): steer toward its current route point (``route_xy[cur]``;
     ``cur = -1`` means its own slot; units keep holding their slot after arriving). A route
@@ -84,13 +69,7 @@ def crowd_steer(
     to the route's end). A zero multiplier (grids) skips the cost test; the
     give-up itself happens in :func:`crowd_step`, which knows whether the unit touches others.
     """
-    pos, slot, drive, wit = pairs[P_POSITIONS, :n], pairs[P_SLOT, :n], pairs[P_DRIVE, :n], int_pairs[IP_WIT, :n]
-    radius, speed, stall, best = floats[F_RADII, :n], floats[F_SPEEDS, :n], floats[F_STALL, :n], floats[F_BEST, :n]
-    slot_mult, min_mult = floats[F_SLOT_MULT, :n], floats[F_MIN_MULT, :n]
-    goal_best, goal_stall = floats[F_GOAL_BEST, :n], floats[F_GOAL_STALL, :n]
-    active, moving, arrived = flags[B_ALIVE, :n], flags[B_MOVING, :n], flags[B_ARRIVED, :n]
-    lost, stuck, settled = flags[B_LOST, :n], flags[B_STUCK, :n], flags[B_SETTLED, :n]
-    cls, cur, tries = ints[I_CLS, :n], ints[I_CUR, :n], ints[I_TRIES, :n]
+    n = pos.shape[0]
     buf = np.empty(1, np.int64)  # the edge a sight test found crossed
     for i in range(n):
         drive[i, 0], drive[i, 1] = 0.0, 0.0
@@ -230,10 +209,11 @@ def crowd_steer(
 
 @njit(cache=True)
 def crowd_step(
-    dt, n, floats, flags, ints, pairs, sep_weight, settle, edges, grid, cell_ptr, cell_items, ref, eps,
+    dt, pos, vel, heading, radius, speed, cls, active, moving, arrived, stall, settled, slot, goal_stall, drive,
+    sep_weight, settle, edges, grid, cell_ptr, cell_items, ref, eps,
 ):
-    """Move every active unit ``0..n-1`` by its ``drive`` (from :func:`crowd_steer`) plus
-    separation for ``dt`` seconds (unit fields as in :func:`crowd_steer`).
+    """Move every active unit by its ``drive`` (from :func:`crowd_steer`) plus separation for
+    ``dt`` seconds.
 
     Separation pushes a unit away from neighbours closer than the sum of radii (a spatial hash
     finds them), ``sep_weight`` times its speed at a full-radius overlap. A unit on its way that
@@ -248,11 +228,7 @@ def crowd_step(
     again only by safe moves. ``vel`` gets the velocity over the step, ``heading`` the drive's
     direction of a unit on its way.
     """
-    pos, vel, slot, drive = pairs[P_POSITIONS, :n], pairs[P_VELOCITIES, :n], pairs[P_SLOT, :n], pairs[P_DRIVE, :n]
-    heading, radius, speed = floats[F_HEADINGS, :n], floats[F_RADII, :n], floats[F_SPEEDS, :n]
-    stall, goal_stall = floats[F_STALL, :n], floats[F_GOAL_STALL, :n]
-    active, moving, arrived, settled = flags[B_ALIVE, :n], flags[B_MOVING, :n], flags[B_ARRIVED, :n], flags[B_SETTLED, :n]
-    cls = ints[I_CLS, :n]
+    n = pos.shape[0]
     rmax = 0.0
     for i in range(n):
         if active[i]:

@@ -502,13 +502,13 @@ class Crowd:
             a["tries"][stuck] += 1
             orders.replan(orders.swap_slots(stuck))
         routes = self._routes
-        floats, flags, ints, pairs, int_pairs = units.kernel_arrays()
+        steer, step = units.kernel_views()
         walls = self._walls.arrays
         CK.crowd_steer(
-            t, self._frame, n, floats, flags, ints, pairs, int_pairs, routes.xy, routes.next, routes.rest, routes.mult,
+            t, self._frame, *steer, routes.xy, routes.next, routes.rest, routes.mult,
             self.settle_time, self._walls.barrier_class, *walls,
         )
-        CK.crowd_step(t, n, floats, flags, ints, pairs, self.separation, self.settle_time, *walls)
+        CK.crowd_step(t, *step, self.separation, self.settle_time, *walls)
         a["shadow"][:n] = a["positions"][:n]
         self._frame += 1
 

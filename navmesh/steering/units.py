@@ -1,4 +1,4 @@
-"""The crowd's storage: one numpy array per unit field, indexed by unit id, grown by doubling.
+"""The crowd's storage: one flat numpy array per unit field, indexed by unit id, grown by doubling.
 
 :class:`UnitArrays` holds the public fields of :class:`~navmesh.steering.Crowd` (positions,
 velocities, ...) and the per-unit state its kernel and its route scheduler share (current route
@@ -13,19 +13,18 @@ import numpy as np
 from numpy.typing import NDArray
 
 from navmesh._checks import MAX_COORDINATE
-from navmesh._kernels import crowd as CK
 from navmesh.errors import InvalidOptionError, describe
 
-__all__ = ["UnitArrays", "check_float"]
+__all__ = ["STEER_FIELDS", "STEP_FIELDS", "UnitArrays", "check_float"]
 
-# the fields' storage: name -> (dtype, shape per unit, group); a group is one array holding its
-# fields as rows, in the order navmesh._kernels.crowd gives (the kernels take the groups)
-_GROUPS: tuple[tuple[type, tuple[int, ...], tuple[str, ...]], ...] = (
-    (np.float64, (), CK.UNIT_FLOATS),
-    (np.bool_, (), CK.UNIT_FLAGS),
-    (np.int64, (), CK.UNIT_INTS),
-    (np.float64, (2,), CK.UNIT_PAIRS),
-    (np.int64, (2,), CK.UNIT_INT_PAIRS),
+# the unit fields of navmesh._kernels.crowd.crowd_steer and crowd_step, in their argument order
+STEER_FIELDS = (
+    "positions", "radii", "speeds", "cls", "alive", "moving", "arrived", "cur", "lost", "stuck", "stall", "best",
+    "settled", "tries", "slot", "slot_mult", "min_mult", "goal_best", "goal_stall", "drive", "wit",
+)
+STEP_FIELDS = (
+    "positions", "velocities", "headings", "radii", "speeds", "cls", "alive", "moving", "arrived", "stall",
+    "settled", "slot", "goal_stall", "drive",
 )
 
 
@@ -46,32 +45,56 @@ class UnitArrays:
     """
 
     FIELDS: ClassVar[dict[str, tuple[type, tuple[int, ...]]]] = {
-        name: (dt, shape) for dt, shape, names in _GROUPS for name in names
+        "positions": (np.float64, (2,)),
+        "velocities": (np.float64, (2,)),
+        "headings": (np.float64, ()),
+        "radii": (np.float64, ()),
+        "speeds": (np.float64, ()),
+        "arrived": (np.bool_, ()),
+        "alive": (np.bool_, ()),
+        "moving": (np.bool_, ()),
+        "cls": (np.int64, ()),
+        "cur": (np.int64, ()),
+        "lost": (np.bool_, ()),
+        "stuck": (np.bool_, ()),
+        "stall": (np.float64, ()),
+        "best": (np.float64, ()),
+        "settled": (np.bool_, ()),
+        "tries": (np.int64, ()),
+        "shadow": (np.float64, (2,)),
+        "slot": (np.float64, (2,)),
+        "prof": (np.int64, ()),
+        "order": (np.int64, ()),
+        "slot_mult": (np.float64, ()),
+        "min_mult": (np.float64, ()),
+        "goal_best": (np.float64, ()),
+        "goal_stall": (np.float64, ()),
+        "drive": (np.float64, (2,)),
+        "wit": (np.int64, (2,)),
     }
 
     def __init__(self, cap: int = 16) -> None:
         self.n = 0
         self.cap = 0
-        self.groups: tuple[NDArray[Any], ...] = ()
         self.arrays: dict[str, NDArray[Any]] = {}
+        self._views: tuple[list[NDArray[Any]], list[NDArray[Any]]] = ([], [])
+        self._views_of: dict[str, NDArray[Any]] | None = None
+        self._views_n = -1
         self.grow(cap)
 
     def grow(self, cap: int) -> None:
         """Storage for ``cap`` units, keeping the rows in use."""
-        groups = []
-        arrays = {}
-        for k, (dt, shape, names) in enumerate(_GROUPS):
-            group = np.zeros((len(names), cap, *shape), dtype=dt)
-            if self.groups:
-                group[:, : self.n] = self.groups[k][:, : self.n]
-            groups.append(group)
-            arrays.update(zip(names, group))  # row views: writing a field writes the group
+        new = {}
+        for name, (dt, shape) in self.FIELDS.items():
+            arr = np.zeros((cap, *shape), dtype=dt)
+            if name in self.arrays:
+                arr[: self.n] = self.arrays[name][: self.n]
+            new[name] = arr
         for name in ("cur", "order", "wit"):
-            arrays[name][self.n :] = -1
-        arrays["best"][self.n :] = np.inf
-        arrays["goal_best"][self.n :] = np.inf
-        self.groups = tuple(groups)
-        self.arrays = arrays
+            new[name][self.n :] = -1
+        new["best"][self.n :] = np.inf
+        new["goal_best"][self.n :] = np.inf
+        self.arrays = new
         self.cap = cap
 
     def reserve(self, m: int) -> None:
@@ -105,11 +128,15 @@ class UnitArrays:
         self.arrays["goal_best"][u] = np.inf
         self.arrays["goal_stall"][u] = 0.0
 
-    def kernel_arrays(self) -> tuple[NDArray[Any], ...]:
-        """The five field groups :func:`navmesh._kernels.crowd.crowd_steer` and
-        :func:`~navmesh._kernels.crowd.crowd_step` take (floats, flags, ints, pairs, int pairs;
-        rows ``0..n-1`` in use)."""
-        return self.groups
+    def kernel_views(self) -> tuple[list[NDArray[Any]], list[NDArray[Any]]]:
+        """The unit views :func:`navmesh._kernels.crowd.crowd_steer` and
+        :func:`~navmesh._kernels.crowd.crowd_step` take, in their order (made again only when
+        the storage grew or ``n`` changed)."""
+        if self._views_of is not self.arrays or self._views_n != self.n:
+            n = self.n
+            self._views = ([self.arrays[f][:n] for f in STEER_FIELDS], [self.arrays[f][:n] for f in STEP_FIELDS])
+            self._views_of, self._views_n = self.arrays, n
+        return self._views
 
 
 def check_float(name: str, value: Any, low: float, *, strict: bool = False) -> float:
