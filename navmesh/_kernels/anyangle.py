@@ -12,11 +12,10 @@ refinement: terrain region boundaries, manual / gated / off-mesh link segments a
 A shortcut that touches a barrier is not taken, so a shortcut always lies in one terrain class and
 never bypasses a link the designer drew.
 
-The workspace ``ws`` is the tuple (wf, wn, wl) of three arrays made by :func:`workspace`: search
-state that a search leaves behind and the next search (:func:`search_run` with ``begin``) resets
-for the nodes it touched only, so a query costs time and memory in what it explores, not in the
-size of the map. Its parts are slices (see :func:`workspace`): three arrays, not one per part,
-since every array a compiled entry point takes costs its own unboxing and typing in a cold compile.
+The workspace ``ws`` is the tuple (g, parent, closed, touched, exit_cost, exit_ids, keys, vals,
+state, anc, fstate, refused): search state that a search leaves behind and the next search (:func:`search_run` with ``begin``)
+resets for the nodes it touched only, so a query costs time and memory in what it explores, not in
+the size of the map.
 """
 
 from __future__ import annotations
@@ -50,41 +49,15 @@ INFO_EXPANSIONS = 3
 
 
 def workspace(n_nodes: int, n_edges: int, lookback: int = 1):
-    """A fresh workspace (wf, wn, wl) for a graph of ``n_nodes`` nodes and ``n_edges`` arcs, with
-    room for ``lookback`` ancestors; ``m = n_nodes + 2`` rows, ``cap`` heap entries:
-
-    - ``wf`` float64: ``fstate`` (1: distance to the goal of the nearest node), ``g`` (m),
-      ``exit_cost`` (m), heap ``keys`` (cap, to the end);
-    - ``wn`` int32: ``parent``, ``touched``, ``exit_ids``, ``refused``, ``closed`` (0/1), m each;
-    - ``wl`` int64: ``state`` (N_STATE), heap ``vals`` (cap), ``anc`` (lookback, to the end).
-    """
+    """A fresh workspace tuple for a graph of ``n_nodes`` nodes and ``n_edges`` arcs."""
     m = n_nodes + 2
     cap = n_edges + 3 * m + 8  # pushes: entries (<= n) + arcs + exit and goal look per expansion
-    wf = np.empty(1 + 2 * m + cap)
-    wf[: 1 + 2 * m] = np.inf
-    wn = np.empty(5 * m, np.int32)
-    wn[:m] = -1
-    wn[3 * m:4 * m] = -1
-    wn[4 * m:] = 0
-    wl = np.empty(N_STATE + cap + max(lookback, 1), np.int64)
-    wl[:N_STATE] = 0
-    return wf, wn, wl
-
-
-def lookback_room(ws) -> int:
-    """How many ancestors the workspace ``ws`` has room for."""
-    wf, wn, wl = ws
-    cap = wf.shape[0] - 1 - 2 * (wn.shape[0] // 5)
-    return wl.shape[0] - N_STATE - cap
-
-
-def with_lookback(ws, lookback: int):
-    """``ws`` with room for ``lookback`` ancestors (the same arrays when it has it)."""
-    room = lookback_room(ws)
-    if room >= lookback:
-        return ws
-    wf, wn, wl = ws
-    return wf, wn, np.concatenate([wl, np.empty(lookback - room, np.int64)])
+    state = np.zeros(N_STATE, np.int64)
+    return (
+        np.full(m, np.inf), np.full(m, -1, np.int32), np.zeros(m, np.bool_), np.empty(m, np.int32),
+        np.full(m, np.inf), np.empty(m, np.int32), np.empty(cap), np.empty(cap, np.int64), state,
+        np.empty(max(lookback, 1), np.int64), np.full(1, np.inf), np.full(m, -1, np.int32),
+    )
 
 
 # --- refinement: shortcuts ---------------------------------------------------------------------
@@ -114,13 +87,8 @@ def search_run(indptr, indices, weights, xy, mult, floor, ws, los, entry_nodes, 
     ``lookback == 0`` is plain A*. The heuristic is ``hscale * distance(node, goal)``.
     ``max_expansions <= 0`` means no budget. Pausing and resuming never changes the result.
     """
-    wf, wn, wl = ws
+    g, parent, closed, touched, exit_cost, exit_ids, keys, vals, state, anc, fstate, refused = ws
     n = indptr.shape[0] - 1
-    m = n + 2
-    fstate, g, exit_cost, keys = wf[:1], wf[1:1 + m], wf[1 + m:1 + 2 * m], wf[1 + 2 * m:]
-    parent, touched, exit_ids, refused, closed = wn[:m], wn[m:2 * m], wn[2 * m:3 * m], wn[3 * m:4 * m], wn[4 * m:]
-    cap = keys.shape[0]
-    state, vals, anc = wl[:N_STATE], wl[N_STATE:N_STATE + cap], wl[N_STATE + cap:]
     start = n
     goal = n + 1
     if begin:
@@ -244,17 +212,17 @@ def search_run(indptr, indices, weights, xy, mult, floor, ws, los, entry_nodes, 
 
 
 @njit(cache=True)
-def search_finish(wf, wn, wl, allow_partial):
+def search_finish(g, parent, state, allow_partial):
     """The path of an ended search as (order, cumulative costs, status, partial), before string
     pulling (:func:`string_pull`) and before the straight walk is weighed (see :func:`solve_batch`).
 
     ``order`` lists rows of ``xy`` (start n first); it is empty when the search failed and
     ``allow_partial`` is False. A partial path ends at the expanded node nearest the goal (the
-    start when none was expanded). ``wf``, ``wn``, ``wl`` are the workspace's three arrays.
+    start when none was expanded). ``g``, ``parent`` and ``state`` are the workspace's (``ws[0]``,
+    ``ws[1]``, ``ws[8]``): three arrays, not the workspace's twelve, since the compiled entry point
+    pays for every array argument it unboxes (about 10 ms of cold compile each).
     """
-    m = wn.shape[0] // 5
-    n = m - 2
-    g, parent, state = wf[1:1 + m], wn[:m], wl[:N_STATE]
+    n = g.shape[0] - 2
     status = state[ST_STATUS]
     partial = False
     end = -1
@@ -403,7 +371,7 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
         direct[0] = length if sees else np.inf
         bound = np.empty(1)
         bound[0] = hscale * length
-    state = ws[2][:N_STATE]
+    state = ws[8]
     for i in range(m):
         xy[n, 0] = ends[i, 0]
         xy[n, 1] = ends[i, 1]
@@ -423,7 +391,7 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
             search_run(indptr, indices, weights, xy, mult, floor, ws, los, entry_nodes[e0:e1], entry_costs[e0:e1],
                        exit_nodes[x0:x1], exit_costs[x0:x1], hscale, max_expansions, lookback, 0, True)
             info[4 * i + INFO_EXPANSIONS] = state[ST_EXPANSIONS]
-            order, cum, st, part = search_finish(ws[0], ws[1], ws[2], allow_partial)
+            order, cum, st, part = search_finish(ws[0], ws[1], state, allow_partial)
             if pull and order.shape[0] > 0:
                 keep, cum = string_pull(order, xy, mult, floor, cum, los)
                 kept = np.empty(keep.shape[0], np.int64)  # element by element: fancy indexing compiles a lot

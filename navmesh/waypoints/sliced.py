@@ -60,7 +60,7 @@ class SlicedSearch:
     @property
     def expansions(self) -> int:
         """Node expansions so far."""
-        return int(self._ws[2][AK.ST_EXPANSIONS]) if self._begun and self._ws is not None else 0
+        return int(self._ws[8][AK.ST_EXPANSIONS]) if self._begun and self._ws is not None else 0
 
     def _put_ends(self) -> None:
         e = self._ends
@@ -99,7 +99,7 @@ class SlicedSearch:
             order, cum, status, partial, exp = np.empty(0, np.int64), np.empty(0), FOUND, False, 0
             if e.direct[0] > e.bound[0]:
                 self._put_ends()
-                order, cum, status, partial = AK.search_finish(*self._ws, o.allow_partial)
+                order, cum, status, partial = AK.search_finish(self._ws[0], self._ws[1], self._ws[8], o.allow_partial)
                 if o.pull and len(order):
                     keep, cum = AK.string_pull(order, q.xy, self._rules.mult, q.floor, cum, self._rules.los)
                     order = order[keep]

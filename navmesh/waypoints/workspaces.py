@@ -8,6 +8,7 @@ sliced search borrows one of its own and gives it back when its result is taken.
 
 from __future__ import annotations
 
+import numpy as np
 
 from navmesh._kernels import anyangle as AK
 from navmesh.query_options import DEFAULT_LOOKBACK
@@ -34,11 +35,14 @@ class WorkspacePool:
         """``ws`` (a new one when None) with room for ``lookback`` ancestors."""
         if ws is None:
             return AK.workspace(self.n_nodes, self.n_edges, lookback)
-        return AK.with_lookback(ws, lookback)
+        if len(ws[9]) < lookback:
+            return (*ws[:9], np.empty(lookback, np.int64), *ws[10:])
+        return ws
 
     def main(self, lookback: int) -> tuple:
         """The workspace of one-shot queries, with room for ``lookback`` ancestors."""
-        self._main = self._fit(self._main, lookback)
+        if len(self._main[9]) < lookback:
+            self._main = self._fit(self._main, lookback)
         return self._main
 
     def borrow(self, lookback: int) -> tuple:
