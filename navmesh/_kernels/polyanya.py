@@ -20,12 +20,13 @@ pruning: a lone successor with the same root is expanded at once, off the heap. 
 popped whose polygon contains the goal ends the search: its f is the length of a real path and
 no open node can do better.
 
-Dead ends: polygons of the dead-end forest (OP_DEAD_ENDS of :func:`search`) are entered only on the way
+Dead ends: polygons of the dead-end forest (:func:`dead_ends`) are entered only on the way
 from a start or to a goal inside them. When every start and goal polygon lies in one dead-end
 branch the corridor between them is unique, and the funnel algorithm through it gives the exact
 path without a search (mazes: the whole mesh is one such tree).
 
-Every operation goes through the one entry kernel :func:`search` (one compiled call tree).
+Every search operation goes through the one entry kernel :func:`search` (one compiled call tree);
+the dead-end forest is made once per query object by :func:`dead_ends`, outside that tree.
 
 Mesh arrays (see :class:`navmesh.polymesh.mesh.PolyMesh`): ``xy`` (V + E, 2): the V vertices,
 then each slot's vertex again (row V + e for slot e: a polygon's corners side by side in memory,
@@ -117,7 +118,7 @@ RUNNING = 5  # begin: the search goes on in run
 SHARED = -1  # final "node": start and goal share a polygon
 CORRIDOR = -2  # final "node": start and goal in one dead-end tree: the funnel through its one corridor
 # operations of the one entry kernel :func:`search`
-OP_FIND, OP_BEGIN, OP_RUN, OP_TRACE, OP_LOCATE, OP_DEAD_ENDS = range(6)
+OP_FIND, OP_BEGIN, OP_RUN, OP_TRACE, OP_LOCATE = range(5)
 
 
 def pack(sections):
@@ -207,6 +208,80 @@ def _locate(px, py, xy, mi, grid, out):
 
 
 @njit(cache=True)
+def dead_ends(mi):
+    """Fill the dead-end sections (dead / up / depth) of the packed mesh ``mi`` in place; a kernel
+    of its own, run once per query object (not part of :func:`search`'s call tree)."""
+    # The dead-end forest, written to the mesh's dead / up / depth sections: polygons peeled off
+    # by repeatedly removing open polygons with at most one open neighbour left (neighbours counted
+    # once however many edges they share), for each its neighbour towards the rest (``up[3p]``, -1
+    # for the last of a component), the portal to it (``up[3p + 1]`` / ``up[3p + 2]``: its left /
+    # right vertex seen from p, stored beside the link so that a corridor walk reads one place
+    # per polygon) and its number of steps up to the top of its branch (``depth``). A shortest
+    # path enters such a branch only to reach a goal inside it, and leaves it only from a start
+    # inside it, always through ``up``; inside one branch the way between two polygons is unique.
+    indptr = _sec(mi, mi, M_INDPTR)
+    indices = _sec(mi, mi, M_INDICES)
+    nbr = _sec(mi, mi, M_NBR)
+    open_poly = _sec(mi, mi, M_OPEN)
+    dead = _sec(mi, mi, M_DEAD)
+    up = _sec(mi, mi, M_UP)
+    depth = _sec(mi, mi, M_DEPTH)
+    n = len(indptr) - 1
+    deg = np.zeros(n, np.int64)
+    queue = np.zeros(n, np.int64)
+    head = 0
+    tail = 0
+    for p in range(n):
+        dead[p] = 0
+        up[3 * p] = -1
+        up[3 * p + 1] = -1
+        up[3 * p + 2] = -1
+        depth[p] = 0
+    for p in range(n):
+        if not open_poly[p]:
+            continue
+        lo = indptr[p]
+        hi = indptr[p + 1]
+        for e in range(lo, hi):
+            q = nbr[e]
+            # the edges a polygon shares with one neighbour are consecutive: count the first
+            if q >= 0 and open_poly[q] and (hi - lo < 2 or nbr[e - 1 if e > lo else hi - 1] != q):
+                deg[p] += 1
+        if deg[p] <= 1:
+            queue[tail] = p
+            tail += 1
+            dead[p] = 2  # queued
+    while head < tail:
+        p = queue[head]
+        head += 1
+        dead[p] = 1
+        lo = indptr[p]
+        hi = indptr[p + 1]
+        for e in range(lo, hi):
+            q = nbr[e]
+            if q >= 0 and open_poly[q] and dead[q] != 1 and nbr[e - 1 if e > lo else hi - 1] != q:
+                up[3 * p] = q
+                # the portal: the edges p shares with q are one straight run of its slots, a..b
+                a = e
+                while nbr[a - 1 if a > lo else hi - 1] == q and (a - 1 if a > lo else hi - 1) != e:
+                    a = a - 1 if a > lo else hi - 1
+                b = e
+                while nbr[b + 1 if b + 1 < hi else lo] == q and (b + 1 if b + 1 < hi else lo) != a:
+                    b = b + 1 if b + 1 < hi else lo
+                up[3 * p + 1] = indices[b + 1 if b + 1 < hi else lo]
+                up[3 * p + 2] = indices[a]
+                deg[q] -= 1
+                if deg[q] <= 1 and dead[q] == 0:
+                    queue[tail] = q
+                    tail += 1
+                    dead[q] = 2
+    for k in range(tail - 1, -1, -1):  # a polygon's way up is peeled after it: tops first
+        p = queue[k]
+        q = up[3 * p]
+        depth[p] = depth[q] + 1 if q >= 0 and dead[q] else 0
+
+
+@njit(cache=True)
 def search(xy, mi, wi, wf, out_pts, out_polys, sx, sy, gx, gy):
     """The one entry of the Polyanya kernels: on the packed mesh ``mi`` with the workspace (wi, wf),
     the operation of the request in the workspace's header (:func:`request`; by default a whole
@@ -232,7 +307,6 @@ def search(xy, mi, wi, wf, out_pts, out_polys, sx, sy, gx, gy):
     - OP_TRACE: write the path of a FOUND search (as OP_FIND).
     - OP_LOCATE: the open polygons containing (sx, sy), written to the start section; status =
       their count.
-    - OP_DEAD_ENDS: fill the mesh's dead-end sections (the notes in its branch).
     """
     op = wi[R_OP]
     n_start = wi[R_N_START]
@@ -242,76 +316,6 @@ def search(xy, mi, wi, wf, out_pts, out_polys, sx, sy, gx, gy):
     wi[R_N_START] = -1
     wi[R_N_GOAL] = -1
     wi[R_BUDGET] = NO_BUDGET
-    if op == OP_DEAD_ENDS:
-        # The dead-end forest, written to the mesh's dead / up / depth sections: polygons peeled off
-        # by repeatedly removing open polygons with at most one open neighbour left (neighbours counted
-        # once however many edges they share), for each its neighbour towards the rest (``up[3p]``, -1
-        # for the last of a component), the portal to it (``up[3p + 1]`` / ``up[3p + 2]``: its left /
-        # right vertex seen from p, stored beside the link so that a corridor walk reads one place
-        # per polygon) and its number of steps up to the top of its branch (``depth``). A shortest
-        # path enters such a branch only to reach a goal inside it, and leaves it only from a start
-        # inside it, always through ``up``; inside one branch the way between two polygons is unique.
-        indptr = _sec(mi, mi, M_INDPTR)
-        indices = _sec(mi, mi, M_INDICES)
-        nbr = _sec(mi, mi, M_NBR)
-        open_poly = _sec(mi, mi, M_OPEN)
-        dead = _sec(mi, mi, M_DEAD)
-        up = _sec(mi, mi, M_UP)
-        depth = _sec(mi, mi, M_DEPTH)
-        n = len(indptr) - 1
-        deg = np.zeros(n, np.int64)
-        queue = np.zeros(n, np.int64)
-        head = 0
-        tail = 0
-        for p in range(n):
-            dead[p] = 0
-            up[3 * p] = -1
-            up[3 * p + 1] = -1
-            up[3 * p + 2] = -1
-            depth[p] = 0
-        for p in range(n):
-            if not open_poly[p]:
-                continue
-            lo = indptr[p]
-            hi = indptr[p + 1]
-            for e in range(lo, hi):
-                q = nbr[e]
-                # the edges a polygon shares with one neighbour are consecutive: count the first
-                if q >= 0 and open_poly[q] and (hi - lo < 2 or nbr[e - 1 if e > lo else hi - 1] != q):
-                    deg[p] += 1
-            if deg[p] <= 1:
-                queue[tail] = p
-                tail += 1
-                dead[p] = 2  # queued
-        while head < tail:
-            p = queue[head]
-            head += 1
-            dead[p] = 1
-            lo = indptr[p]
-            hi = indptr[p + 1]
-            for e in range(lo, hi):
-                q = nbr[e]
-                if q >= 0 and open_poly[q] and dead[q] != 1 and nbr[e - 1 if e > lo else hi - 1] != q:
-                    up[3 * p] = q
-                    # the portal: the edges p shares with q are one straight run of its slots, a..b
-                    a = e
-                    while nbr[a - 1 if a > lo else hi - 1] == q and (a - 1 if a > lo else hi - 1) != e:
-                        a = a - 1 if a > lo else hi - 1
-                    b = e
-                    while nbr[b + 1 if b + 1 < hi else lo] == q and (b + 1 if b + 1 < hi else lo) != a:
-                        b = b + 1 if b + 1 < hi else lo
-                    up[3 * p + 1] = indices[b + 1 if b + 1 < hi else lo]
-                    up[3 * p + 2] = indices[a]
-                    deg[q] -= 1
-                    if deg[q] <= 1 and dead[q] == 0:
-                        queue[tail] = q
-                        tail += 1
-                        dead[q] = 2
-        for k in range(tail - 1, -1, -1):  # a polygon's way up is peeled after it: tops first
-            p = queue[k]
-            q = up[3 * p]
-            depth[p] = depth[q] + 1 if q >= 0 and dead[q] else 0
-        return 0, -1, 0, 0, 0, 0.0
     # the workspace's sections (offsets in its header: ints in wi, floats in wf)
     nroot, nslot, npar, vals = wi[wi[1]:wi[2]], wi[wi[2]:wi[3]], wi[wi[3]:wi[4]], wi[wi[4]:wi[5]]
     root_stamp, mark, start_polys, goal_polys = wi[wi[5]:wi[6]], wi[wi[6]:wi[7]], wi[wi[7]:wi[8]], wi[wi[8]:wi[9]]

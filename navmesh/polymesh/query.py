@@ -132,8 +132,8 @@ class MeshQuery:
         # a closed polygon is a wall for this unit: paths may turn at its corners too
         corner = m.is_corner if self._open.all() else wall_corners(m.vertices, m.indptr, m.indices, m.neighbours, self._open)
         n = m.n_polygons
-        # the mesh for the kernels in one array, in the order of PK's M_* sections; the kernel
-        # fills the dead-end forest's three sections in place
+        # the mesh for the kernels in one array, in the order of PK's M_* sections;
+        # PK.dead_ends fills the dead-end forest's three sections in place
         nbr = np.where(m.neighbours >= 0, m.neighbours, -1)
         nbr[nbr >= 0] = np.where(self._open[nbr[nbr >= 0]], nbr[nbr >= 0], -1)  # closed: no neighbour (PK's notes)
         self._mi = PK.pack([m.indptr, m.indices, nbr, m.twins, m.polygon_of, corner, self._open.astype(np.int64),
@@ -142,7 +142,7 @@ class MeshQuery:
         self._xy_mesh = np.concatenate([m.vertices, m.vertices[m.indices]])  # PK's xy: vertices, then per slot
         self._block = OutputBlock()
         self._grow(_POOL)
-        self._kernel(PK.OP_DEAD_ENDS, self._ws)
+        PK.dead_ends(self._mi)
         nxt = next_slots(m.indptr)
         self._edges = np.stack([m.vertices[m.indices], m.vertices[m.indices[nxt]]], axis=1)  # (E, 2, 2)
 
