@@ -97,7 +97,7 @@ def h_value(rx, ry, lx, ly, qx, qy, gx, gy):
 # each), so the mesh travels as one int64 array and the workspace as one int64 and one float64
 # array, each with its section offsets in a header (``mi[k]:mi[k + 1]`` is section k).
 (M_INDPTR, M_INDICES, M_NBR, M_TWINS, M_OWNER, M_CORNER, M_OPEN, M_DEAD, M_UP, M_DEPTH, M_CELL_PTR, M_CELL_POLYS,
- M_COMPONENT, M_SECTIONS) = range(14)
+ M_COMPONENT, M_SKIP, M_SECTIONS) = range(15)
 # workspace sections: ints in wi (after the header), floats in wf
 (W_ROOT, W_SLOT, W_PARENT, W_HEAP, W_ROOT_STAMP, W_MARK, W_START_POLYS, W_GOAL_POLYS, W_OUT_POLYS) = range(9)
 (F_INTERVAL, F_G, F_KEYS, F_ROOT_G, F_OUT_POINTS, F_PARAMS) = range(6)
@@ -112,6 +112,7 @@ _W_HEAD = 29
 P_GRID, P_EPS, N_PARAMS = 0, 5, 6
 NO_BUDGET = 2**62  # "no budget"
 LIVE = 2**62  # the mark of a polygon off the dead-end forest: later than every search stamp
+# (LIVE + stamp: a live polygon next to a dead-end branch this search may enter: see _begin)
 MAX_HITS = 64  # polygons one point may touch (a vertex shared by many polygons)
 OFF_MESH = 4  # status: an endpoint lies in no open polygon (the caller applies its endpoint policy)
 RUNNING = 5  # begin: the search goes on in run
@@ -209,8 +210,9 @@ def _locate(px, py, xy, mi, grid, out):
 
 @njit(cache=True)
 def dead_ends(mi):
-    """Fill the dead-end sections (dead / up / depth) of the packed mesh ``mi`` in place; a kernel
-    of its own, run once per query object (not part of :func:`search`'s call tree)."""
+    """Fill the dead-end sections (dead / up / depth) and the skip section of the packed mesh
+    ``mi`` in place; a kernel of its own, run once per query object (not part of
+    :func:`search`'s call tree)."""
     # The dead-end forest, written to the mesh's dead / up / depth sections: polygons peeled off
     # by repeatedly removing open polygons with at most one open neighbour left (neighbours counted
     # once however many edges they share), for each its neighbour towards the rest (``up[3p]``, -1
@@ -279,6 +281,19 @@ def dead_ends(mi):
         p = queue[k]
         q = up[3 * p]
         depth[p] = depth[q] + 1 if q >= 0 and dead[q] else 0
+    # each slot's first slot, itself or after it round its polygon, whose edge leads to a live
+    # polygon (-1: none): an expansion in a live polygon steps over walls and dead ends at once
+    skip = _sec(mi, mi, M_SKIP)
+    for p in range(n):
+        lo = indptr[p]
+        hi = indptr[p + 1]
+        at = -1
+        for k in range(2 * (hi - lo) - 1, -1, -1):  # backwards, twice round
+            e = lo + k % (hi - lo)
+            q = nbr[e]
+            if q >= 0 and open_poly[q] and not dead[q]:
+                at = e
+            skip[e] = at
 
 
 @njit(cache=True)
@@ -469,7 +484,10 @@ def _begin(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, start_polys, 
             while v >= 0 and dead[v] and mark[v] != stamp:
                 mark[v] = stamp
                 steps += 1
-                v = -1 if v == lca else up[3 * v]
+                u = up[3 * v]
+                if u >= 0 and not dead[u]:  # the live polygon at the branch's top sees it: no skipping there
+                    mark[u] = LIVE + stamp
+                v = -1 if v == lca else u
     if lca >= 0 and steps <= budget:
         if steps + 2 > len(nroot):
             return NEED_SPACE
@@ -531,6 +549,7 @@ def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nin
     twins = _sec(mi, mi, M_TWINS)
     owner = _sec(mi, mi, M_OWNER)
     corner = _sec(mi, mi, M_CORNER)
+    skip = _sec(mi, mi, M_SKIP)
     nv = len(corner)
     status = EXHAUSTED
     while True:
@@ -591,18 +610,29 @@ def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nin
         # orientations of each chain vertex against both rays, carried from edge to edge
         srb = _orient(rx, ry, qx, qy, xy[vb, 0], xy[vb, 1])
         slb = _orient(rx, ry, lx, ly, xy[vb, 0], xy[vb, 1])
+        at = e  # the slot whose vertex srb / slb belong to
+        # a live polygon no dead end of this search touches: only its edges to live polygons can
+        # have successors, and ``skip`` goes from one to the next (e0 is one of them)
+        fast = mark[p] >= LIVE and mark[p] != LIVE + stamp
+        if fast:
+            e = skip[e]
         while e != e0 and n_nodes >= 0:
             en = e + 1 if e + 1 < hi else lo
-            sra = srb
-            sla = slb
-            bx = xy[nv + en, 0]  # the slots' own rows: the polygon's corners lie side by side
+            ax = xy[nv + e, 0]  # the slots' own rows: the polygon's corners lie side by side
+            ay = xy[nv + e, 1]
+            if e == at:
+                sra = srb
+                sla = slb
+            else:
+                sra = _orient(rx, ry, qx, qy, ax, ay)
+                sla = _orient(rx, ry, lx, ly, ax, ay)
+            bx = xy[nv + en, 0]
             by = xy[nv + en, 1]
             srb = _orient(rx, ry, qx, qy, bx, by)
             slb = _orient(rx, ry, lx, ly, bx, by)
+            at = en
             q = nbr[e]
             if q >= 0 and mark[q] >= stamp:  # open, and live or a dead end this search may enter
-                ax = xy[nv + e, 0]
-                ay = xy[nv + e, 1]
                 # [0, tr): right of the ray root->R; (tl, 1]: left of root->L. Going round a
                 # convex polygon the chain crosses each ray at most once, right to left; an edge
                 # lying on a ray is observable.
@@ -675,7 +705,7 @@ def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nin
                     ng[n_nodes] = n_g
                     npar[n_nodes] = i
                     n_nodes += 1
-            e = en
+            e = skip[en] if fast else en
         if n_nodes < 0:
             status = NEED_SPACE
             n_nodes = 0
