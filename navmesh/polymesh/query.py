@@ -143,7 +143,7 @@ class MeshQuery:
         self._xy_mesh = np.concatenate([m.vertices, m.vertices[m.indices]])  # PK's xy: vertices, then per slot
         self._block = OutputBlock()
         self._grow(_POOL)
-        PK.dead_ends(self._mi)
+        PK.dead_ends(self._mi, np.zeros(n, np.int64), np.zeros(n, np.int64))
         nxt = next_slots(m.indptr)
         self._edges = np.stack([m.vertices[m.indices], m.vertices[m.indices[nxt]]], axis=1)  # (E, 2, 2)
 
