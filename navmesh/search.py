@@ -392,8 +392,8 @@ def bfs(
     """
     s = check_node("start", start, graph.n_nodes)
     t = check_node("goal", goal, graph.n_nodes)
-    hops, parent, queue, n_done, status, expansions, _, _ = K.breadth_first(
-        graph.indptr, graph.indices, s, t, expansion_budget(max_expansions),
+    hops, parent, queue, n_done, status, expansions, _, _ = K.hop_search(
+        graph.indptr, graph.indices, s, t, expansion_budget(max_expansions), False,
         False, _NO_LOG, _NO_LOG, _NO_LOG, _NO_LOG,
     )
     return finish_search(graph, status, t, float(hops[t]), parent, hops.astype(np.float64), expansions, allow_partial,
@@ -403,8 +403,8 @@ def bfs(
 def bfs_tree(graph: NavGraph, start: int) -> ShortestPathTree:
     """Number of arcs from ``start`` to every node (``inf`` when unreachable), with BFS parents."""
     s = check_node("start", start, graph.n_nodes)
-    hops, parent, _, _, _, expansions, _, _ = K.breadth_first(
-        graph.indptr, graph.indices, s, -1, 0,
+    hops, parent, _, _, _, expansions, _, _ = K.hop_search(
+        graph.indptr, graph.indices, s, -1, 0, False,
         False, _NO_LOG, _NO_LOG, _NO_LOG, _NO_LOG,
     )
     cost = np.where(hops >= 0, hops, np.inf).astype(np.float64)
@@ -435,8 +435,8 @@ def dfs(
     s = check_node("start", start, graph.n_nodes)
     t = check_node("goal", goal, graph.n_nodes)
     w = graph.resolve_weights(weights)
-    parent, status, expansions, _, _ = K.depth_first(
-        *open_arcs(graph, w), s, t, 0, False, _NO_LOG, _NO_LOG, _NO_LOG, _NO_LOG
+    _, parent, _, _, status, expansions, _, _ = K.hop_search(
+        *open_arcs(graph, w), s, t, 0, True, False, _NO_LOG, _NO_LOG, _NO_LOG, _NO_LOG
     )
     if status != K.FOUND:
         raise NoPathError(f"dfs: no path from node {s} to node {t} along open arcs")

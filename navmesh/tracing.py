@@ -117,13 +117,14 @@ def search_trace(
     logs = (log_expanded, log_opened, log_parent, log_step)
     if algorithm == "dfs":
         w = graph.resolve_weights(weights)
-        parent, status, expansions, n_exp, n_open = K.depth_first(*open_arcs(graph, w), s, t, budget, True, *logs)
+        _, parent, _, _, status, expansions, n_exp, n_open = K.hop_search(*open_arcs(graph, w), s, t, budget, True, True,
+                                                                         *logs)
         end = t if status == K.FOUND else nearest_node(graph, log_expanded[:n_exp], graph.points[t])
         path = priced_path(graph, w, parent, end, expansions, partial=status != K.FOUND)
         return SearchTrace(log_expanded[:n_exp], log_opened[:n_open], log_parent[:n_open], log_step[:n_open], path)
     if algorithm == "bfs":
-        hops, parent, _, _, status, expansions, n_exp, n_open = K.breadth_first(
-            graph.indptr, graph.indices, s, t, budget, True, *logs
+        hops, parent, _, _, status, expansions, n_exp, n_open = K.hop_search(
+            graph.indptr, graph.indices, s, t, budget, False, True, *logs
         )
         cost = hops.astype(np.float64)
         end, total = t, float(hops[t])

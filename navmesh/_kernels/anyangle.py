@@ -55,7 +55,7 @@ def workspace(n_nodes: int, n_edges: int, lookback: int = 1):
     state = np.zeros(N_STATE, np.int64)
     return (
         np.full(m, np.inf), np.full(m, -1, np.int32), np.zeros(m, np.bool_), np.empty(m, np.int32),
-        np.full(m, np.inf), np.empty(m, np.int32), np.empty(cap), np.empty(cap, np.int32), state,
+        np.full(m, np.inf), np.empty(m, np.int32), np.empty(cap), np.empty(cap, np.int64), state,
         np.empty(max(lookback, 1), np.int64), np.full(1, np.inf), np.full(m, -1, np.int32),
     )
 

@@ -30,14 +30,22 @@ def column_rows(gx0, gy0, gx1, gy1, ix, ny):
     """The rows ``(lo, hi)`` (inclusive, clipped to ``0 .. ny - 1``) that the segment from
     (gx0, gy0) to (gx1, gy1), in grid units, passes in column ``ix``: between where it enters
     and leaves the column, widened by ``CELL_EPS``."""
-    xa = max(min(gx0, gx1), float(ix))
-    xb = min(max(gx0, gx1), float(ix + 1))
+    # min / max written out (as Python's: ``b if b < a else a`` is min(a, b)): this kernel is
+    # internal, and numba compiles its builtins once more for an internal kernel's options
+    lo = gx1 if gx1 < gx0 else gx0
+    hi = gx1 if gx1 > gx0 else gx0
+    fx = float(ix)
+    xa = fx if fx > lo else lo
+    fx = float(ix + 1)
+    xb = fx if fx < hi else hi
     if gx1 != gx0:
         ya = gy0 + (gy1 - gy0) * (xa - gx0) / (gx1 - gx0)
         yb = gy0 + (gy1 - gy0) * (xb - gx0) / (gx1 - gx0)
     else:
         ya, yb = gy0, gy1
-    return max(0, math.floor(min(ya, yb) - CELL_EPS)), min(ny - 1, math.floor(max(ya, yb) + CELL_EPS))
+    r0 = math.floor((yb if yb < ya else ya) - CELL_EPS)
+    r1 = math.floor((yb if yb > ya else ya) + CELL_EPS)
+    return (r0 if r0 > 0 else 0), (r1 if r1 < ny - 1 else ny - 1)
 
 
 def bucket_segments(layers, grid):

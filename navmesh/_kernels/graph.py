@@ -75,7 +75,7 @@ def best_first(
         closed[v] = False
     cap = indices.shape[0] + starts.shape[0] + 1
     keys = np.empty(cap)
-    vals = np.empty(cap, np.int32)
+    vals = np.empty(cap, np.int64)  # the heap's int64 values, as Polyanya's: one compiled heap for both
     size = 0
     n_exp = 0
     n_open = 0
@@ -138,26 +138,28 @@ def best_first(
 
 
 @njit(cache=True)
-def breadth_first(
-    indptr, indices, start, goal, max_expansions,
+def hop_search(
+    indptr, indices, start, goal, max_expansions, depth,
     record, log_expanded, log_opened, log_parent, log_step,
 ):
-    """Breadth-first search (fewest arcs) from ``start``; stops when ``goal`` (>= 0) is dequeued.
+    """Breadth-first search (fewest arcs; ``depth`` False) or iterative depth-first search (a
+    recursive DFS's order; ``depth`` True) from ``start``; stops when ``goal`` (>= 0) is expanded.
+    One kernel for both (they take the same arguments): a second entry point cost a cold compile
+    of its own.
 
-    Returns (hops, parent, queue, n_dequeued, status, expansions, n_logged_expanded, n_logged_opened);
-    ``hops`` is -1 for unreached nodes; ``queue[:n_dequeued]`` are the expanded nodes.
+    Breadth-first: a node is expanded when it is dequeued. Depth-first: a node counts as expanded
+    when the search first steps onto it; with ``record``, each expansion also opens every
+    neighbour not reached yet (the stack of a DFS that pushes all neighbours): the latest opening
+    of a node is always from the node the search then steps from.
+
+    Returns (hops, parent, queue, n_dequeued, status, expansions, n_logged_expanded,
+    n_logged_opened). Breadth-first: ``hops`` is -1 for unreached nodes and ``queue[:n_dequeued]``
+    are the expanded nodes. Depth-first: ``hops`` and ``queue`` are empty and ``n_dequeued`` is 0.
     """
     n = indptr.shape[0] - 1
-    hops = np.empty(n, np.int64)
     parent = np.empty(n, np.int32)
-    queue = np.empty(n, np.int32)
     for v in range(n):  # filled by hand: see best_first
-        hops[v] = -1
         parent[v] = -1
-    head = 0
-    tail = 1
-    queue[0] = start
-    hops[start] = 0
     n_exp = 0
     n_open = 0
     if record:
@@ -167,6 +169,58 @@ def breadth_first(
         n_open = 1
     expansions = 0
     status = EXHAUSTED
+    if depth:
+        seen = np.empty(n, np.bool_)
+        stack = np.empty(n, np.int32)
+        for u in range(n):
+            seen[u] = False
+        cursor = np.empty(n, np.int64)
+        v = start
+        d = 0
+        while True:
+            seen[v] = True
+            expansions += 1
+            if record:
+                log_expanded[n_exp] = v
+                n_exp += 1
+            if v == goal:
+                status = FOUND
+                break
+            if max_expansions > 0 and expansions >= max_expansions:
+                status = BUDGET
+                break
+            if record:
+                for e in range(indptr[v], indptr[v + 1]):
+                    if not seen[indices[e]]:
+                        log_opened[n_open] = indices[e]
+                        log_parent[n_open] = v
+                        log_step[n_open] = n_exp - 1
+                        n_open += 1
+            stack[d] = v
+            cursor[d] = indptr[v]
+            d += 1
+            v = -1
+            while d > 0 and v < 0:
+                u = stack[d - 1]
+                e = cursor[d - 1]
+                if e == indptr[u + 1]:
+                    d -= 1
+                    continue
+                cursor[d - 1] = e + 1
+                if not seen[indices[e]]:
+                    v = indices[e]
+                    parent[v] = u
+            if v < 0:
+                break
+        return np.empty(0, np.int64), parent, stack[:0], 0, status, expansions, n_exp, n_open
+    hops = np.empty(n, np.int64)
+    queue = np.empty(n, np.int32)
+    for v in range(n):
+        hops[v] = -1
+    head = 0
+    tail = 1
+    queue[0] = start
+    hops[start] = 0
     while head < tail:
         u = queue[head]
         head += 1
@@ -193,72 +247,6 @@ def breadth_first(
                     log_step[n_open] = n_exp - 1
                     n_open += 1
     return hops, parent, queue, head, status, expansions, n_exp, n_open
-
-
-@njit(cache=True)
-def depth_first(
-    indptr, indices, start, goal, max_expansions,
-    record, log_expanded, log_opened, log_parent, log_step,
-):
-    """Iterative depth-first search (a recursive DFS's order) for any path; stops on reaching ``goal``.
-
-    A node counts as expanded when the search first steps onto it. With ``record``, each expansion
-    also opens every neighbour not reached yet (the stack of a DFS that pushes all neighbours): the
-    latest opening of a node is always from the node the search then steps from.
-
-    Returns (parent, status, expansions, n_logged_expanded, n_logged_opened).
-    """
-    n = indptr.shape[0] - 1
-    parent = np.empty(n, np.int32)
-    seen = np.empty(n, np.bool_)
-    stack = np.empty(n, np.int32)
-    for u in range(n):  # filled by hand: see best_first
-        parent[u] = -1
-        seen[u] = False
-    cursor = np.empty(n, np.int64)
-    n_exp = 0
-    n_open = 0
-    if record:
-        log_opened[0] = start
-        log_parent[0] = -1
-        log_step[0] = -1
-        n_open = 1
-    v = start
-    depth = 0
-    expansions = 0
-    while True:
-        seen[v] = True
-        expansions += 1
-        if record:
-            log_expanded[n_exp] = v
-            n_exp += 1
-        if v == goal:
-            return parent, FOUND, expansions, n_exp, n_open
-        if max_expansions > 0 and expansions >= max_expansions:
-            return parent, BUDGET, expansions, n_exp, n_open
-        if record:
-            for e in range(indptr[v], indptr[v + 1]):
-                if not seen[indices[e]]:
-                    log_opened[n_open] = indices[e]
-                    log_parent[n_open] = v
-                    log_step[n_open] = n_exp - 1
-                    n_open += 1
-        stack[depth] = v
-        cursor[depth] = indptr[v]
-        depth += 1
-        v = -1
-        while depth > 0 and v < 0:
-            u = stack[depth - 1]
-            e = cursor[depth - 1]
-            if e == indptr[u + 1]:
-                depth -= 1
-                continue
-            cursor[depth - 1] = e + 1
-            if not seen[indices[e]]:
-                v = indices[e]
-                parent[v] = u
-        if v < 0:
-            return parent, EXHAUSTED, expansions, n_exp, n_open
 
 
 @njit(cache=True)

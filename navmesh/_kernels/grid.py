@@ -111,7 +111,9 @@ def axis_gap(a, b, size, wrap):
 @njit(cache=True, internal=True)
 def octile(dr, dc):
     """Octile distance of a (rows, columns) offset of non-negative sizes."""
-    return max(dr, dc) + _SQRT2_MINUS_1 * min(dr, dc)
+    # max / min written out (Python's): numba compiles its builtins once more for an internal
+    # kernel's options
+    return (dc if dc > dr else dr) + _SQRT2_MINUS_1 * (dc if dc < dr else dr)
 
 
 @njit(cache=True, internal=True)
@@ -126,7 +128,7 @@ def compact(heap, size, g, stamp, closed, height, width, wrap_r, wrap_c, goal, h
     gc = goal - gr * width
     k = 0
     for i in range(size):
-        v = int(heap[2 * i + 1])
+        v = np.int64(heap[2 * i + 1])  # (np.int64, not int(): see octile)
         if stamp[v] == closed:
             continue
         vr = v // width

@@ -15,6 +15,8 @@ order. All functions also run as plain Python with ``NUMBA_DISABLE_JIT=1``.
 from __future__ import annotations
 
 
+import numpy as np
+
 from navmesh._kernels.signatures import njit, plain_arguments
 
 
@@ -76,7 +78,7 @@ def pop(heap, size):
     almost always belongs near the bottom, so this saves a comparison per level (about 5% less
     A* time on the big random map than sifting the last entry down from the top)."""
     top_key = heap[0]
-    top_cell = int(heap[1])
+    top_cell = np.int64(heap[1])  # np.int64, not int(): numba compiles int() once more for internal kernels
     size -= 1
     key = heap[2 * size]
     cell = heap[2 * size + 1]
@@ -89,7 +91,7 @@ def pop(heap, size):
         heap[2 * i] = bk
         heap[2 * i + 1] = heap[2 * best + 1]
         i = best
-    sift_up(heap, i, key, int(cell))
+    sift_up(heap, i, key, np.int64(cell))
     return top_key, top_cell, size
 
 

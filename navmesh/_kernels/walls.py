@@ -27,6 +27,12 @@ from navmesh._kernels.buckets import CELL_EPS, column_rows
 from navmesh._kernels.signatures import njit, plain_arguments
 
 
+# The kernels only other kernels call (internal=True) write min / max / int() out (``b if b < a
+# else a`` is Python's min(a, b), np.int64 truncates as int does): numba compiles its own
+# implementation of each such builtin once more for every set of kernel options, and the internal
+# kernels' options differ from the entry kernels' (about 0.05 s of a cold compile per builtin).
+
+
 @njit(cache=True, internal=True)
 def _orient(ax, ay, bx, by, cx, cy):
     return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
@@ -39,7 +45,9 @@ def _seg_dist2(px, py, ax, ay, bx, by):
     t = 0.0
     if ll > 0.0:
         t = ((px - ax) * dx + (py - ay) * dy) / ll
-        t = min(1.0, max(0.0, t))
+        # min(1.0, max(0.0, t)) written out: see the note above _orient
+        t = t if t > 0.0 else 0.0
+        t = t if t < 1.0 else 1.0
     qx, qy = ax + t * dx - px, ay + t * dy - py
     return qx * qx + qy * qy
 
@@ -49,7 +57,7 @@ def point_status(x, y, cls, edges, grid, cell_ptr, cell_items, ref, eps):
     """1 where a unit of radius class ``cls`` may stand at (x, y) at least ``eps`` away from every
     wall edge; 0 within ``eps`` of a wall edge (on the boundary, up to rounding); -1 inside a
     wall or outside the grid."""
-    nx, ny = int(grid[3]), int(grid[4])
+    nx, ny = np.int64(grid[3]), np.int64(grid[4])
     ix = math.floor((x - grid[0]) / grid[2])
     iy = math.floor((y - grid[1]) / grid[2])
     if ix < 0 or iy < 0 or ix >= nx or iy >= ny:
@@ -107,14 +115,19 @@ def crossing(ax, ay, bx, by, cls, first, edges, grid, cell_ptr, cell_items):
     edges). Running along an edge or ending on it is no crossing: :func:`point_status` of the end
     point settles those.
     """
-    ox, oy, cs, nx, ny = grid[0], grid[1], grid[2], int(grid[3]), int(grid[4])
+    ox, oy, cs, nx, ny = grid[0], grid[1], grid[2], np.int64(grid[3]), np.int64(grid[4])
     base = cls * (nx * ny)
     seg = math.sqrt((bx - ax) ** 2 + (by - ay) ** 2)
     best_t, best_e = 2.0, -1
     gx0, gy0 = (ax - ox) / cs, (ay - oy) / cs
     gx1, gy1 = (bx - ox) / cs, (by - oy) / cs
-    i0 = min(nx - 1, max(0, math.floor(min(gx0, gx1) - CELL_EPS)))
-    i1 = min(nx - 1, max(0, math.floor(max(gx0, gx1) + CELL_EPS)))
+    # min(nx - 1, max(0, floor(min(gx0, gx1) - CELL_EPS))) and the same with max, written out
+    i0 = math.floor((gx1 if gx1 < gx0 else gx0) - CELL_EPS)
+    i0 = i0 if i0 > 0 else 0
+    i0 = i0 if i0 < nx - 1 else nx - 1
+    i1 = math.floor((gx1 if gx1 > gx0 else gx0) + CELL_EPS)
+    i1 = i1 if i1 > 0 else 0
+    i1 = i1 if i1 < nx - 1 else nx - 1
     step = 1 if gx1 >= gx0 else -1
     last = i1 if step > 0 else i0
     ix = i0 if step > 0 else i1
@@ -166,7 +179,7 @@ def target_visible(ax, ay, bx, by, cls, barrier, edges, grid, cell_ptr, cell_ite
             return False
     if point_status(ex, ey, cls, edges, grid, cell_ptr, cell_items, ref, eps) < 0:
         return False
-    n_cells = int(grid[3]) * int(grid[4])
+    n_cells = np.int64(grid[3]) * np.int64(grid[4])
     e = -1
     for c in (cls, barrier):  # (one call site: the walk is compiled into this kernel once)
         if e < 0 and c >= 0 and cell_ptr[(c + 1) * n_cells] > cell_ptr[c * n_cells]:
@@ -239,7 +252,7 @@ def safe_move(px, py, qx, qy, cls, edges, grid, cell_ptr, cell_items, ref, eps):
     otherwise half the step (up to the wall) is tried; otherwise p itself. So a unit running
     along a wall, or toward a point on one, keeps moving. The result is always free (or p).
     """
-    nx, ny = int(grid[3]), int(grid[4])
+    nx, ny = np.int64(grid[3]), np.int64(grid[4])
     n_cells = nx * ny
     c = -1  # q's cell, when p stands in it too (-1: outside the grid)
     ix = math.floor((qx - grid[0]) / grid[2])
