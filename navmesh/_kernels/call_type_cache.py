@@ -9,12 +9,16 @@ compile of all of navmesh's kernels makes about 22,000 such calls, most of them 
 the function type, the typing context, the target, the argument types, the keyword argument types
 and the compile flags in force (a copy: numba builds an ``@overload`` implementation per flag set).
 An answer is kept only when every template numba tried for it, up to and including the one that
-matched, is on the audited list (:data:`AUDITED` by class, :data:`AUDITED_KINDS` by base class):
-its answer for a call is a function of that key, it reads no mutable global state and registers
-nothing per call that a later step reads, except the implementation key, which a remembered answer
-sets again as numba would (``_impl_keys``, and an ``@overload``'s ``_compiled_overloads``). Calls
-served by any other template, failures, and calls made while the same function type is being typed
-further up (recursion) always take numba's own method.
+matched, is on the audited list (:data:`AUDITED` by class, :data:`AUDITED_KINDS` by base class),
+each entry with the reason read in numba's source: its answer for a call is a function of that
+key, it reads no mutable global state and registers nothing per call that a later step reads,
+except the implementation key, which a remembered answer sets again as numba would
+(``_impl_keys``, and an ``@overload``'s ``_compiled_overloads``). An entry may hold only for some
+argument types (``Audit.when``: e.g. ``bool()`` of a number; of anything else numba types
+``operator.truth``, whose implementation key a remembered answer would not set). Calls served by
+any other template, failures, and calls made while the same function type is being typed further
+up (recursion) always take numba's own method. Each answer is a copy of the remembered signature
+(numba's parfors pass rewrites the return type of a signature it was given).
 
 The cached method applies only to the numba versions it was checked against
 (:data:`CHECKED_NUMBA`), and only while numba's method is the one it replaces; otherwise numba is
@@ -31,6 +35,7 @@ import numba
 
 #: numba versions whose ``BaseFunction.get_call_type`` and audited templates were read (major, minor).
 CHECKED_NUMBA = ((0, 68),)
+
 
 class Audit(NamedTuple):
     """Why a template's answer for a call depends only on the key, read in numba 0.68's source, and
@@ -114,9 +119,6 @@ AUDITED: dict[str, Audit] = {
         "DatetimeCmpLt", "DatetimeCmpLE", "DatetimeCmpGt", "DatetimeCmpGE")},
 }
 
-#: Template classes read and refused (``module.qualname``) -> why (for the record; not used).
-REFUSED: dict[str, str] = {}
-
 #: Remembered answers: key -> (signature, matched template class, implementation key).
 CALL_TYPES: dict[tuple, tuple] = {}
 
@@ -172,14 +174,16 @@ def audit_of(temp_cls: Any) -> Audit | None:
     """The audit that lets answers of template class ``temp_cls`` be remembered, or None.
 
     A class is audited by name (:data:`AUDITED`, keeping ``AbstractTemplate.apply`` and
-    ``FunctionTemplate.get_impl_key``), or by kind (:data:`AUDITED_KINDS`) when it keeps every
+    ``FunctionTemplate.get_impl_key``, with a ``generic`` from its own module), or by kind (:data:`AUDITED_KINDS`) when it keeps every
     method of its kind that typing calls (for ``Numpy_rules_ufunc``: numba's two ``generic``).
     """
     if not isinstance(temp_cls, type):
         return None
-    found = AUDITED.get(template_name(temp_cls))
+    name = template_name(temp_cls)
+    found = AUDITED.get(name)
     if found is not None:
-        return found if _named_methods_kept(temp_cls) else None
+        own_generic = getattr(getattr(temp_cls, "generic", None), "__module__", None) == name.rsplit(".", 1)[0]
+        return found if own_generic and _named_methods_kept(temp_cls) else None
     for kind, methods in _kind_methods().items():
         if issubclass(temp_cls, kind):
             found = AUDITED_KINDS.get(template_name(kind))
