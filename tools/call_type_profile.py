@@ -8,8 +8,9 @@ timed (CPU, inclusive of what it compiles) and keyed as the cache keys it; a cal
 seen before (and that is not inside another such repeat) is time a cache would save. The savings
 are charged to the chain of templates numba tried for it (all of which must be audited for the
 answer to be remembered) and, per class, to every class on such chains. Classes are marked
-``ok`` when :func:`navmesh._kernels.call_type_cache.audit_of` allows them. A measuring tool, not
-part of the library.
+``ok`` when :func:`navmesh._kernels.call_type_cache.audit_of` allows them (an audit's argument
+condition, ``Audit.when``, is not evaluated here: the figure for audited chains is an upper bound).
+A measuring tool, not part of the library.
 """
 
 from __future__ import annotations
