@@ -22,7 +22,8 @@ colorama (wrapping and restoring ``sys.stdout`` and ``sys.stderr``) and builds n
 the messages are the same strings.
 
 Both replacements change numba for the whole process (a game's own numba code compiles with them
-too); the compiled code is unaffected (the same object code is cached).
+too); the compiled code is unaffected (the same object code is cached). :func:`install` also puts
+in place the remembered call typing of :mod:`.call_type_cache` (its own guards, its own module).
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ from __future__ import annotations
 from typing import Any
 
 import numba
+
+from navmesh._kernels import call_type_cache
 
 #: numba's own ``TargetConfig`` methods and ``ColorShell``, kept when :func:`install` replaces them
 #: (its test compares).
@@ -50,15 +53,21 @@ def _numba_version() -> tuple[int, int]:
 
 def install() -> bool:
     """Replace ``TargetConfig.values``, ``__eq__`` and ``__hash__``, and ``ColorShell`` (see the
-    module's docstring).
+    module's docstring), and install :mod:`.call_type_cache` (:func:`.call_type_cache.install`).
 
     Returns
     -------
     bool
-        True if the faster methods are in place (now or from an earlier call), False if this numba
-        version or its ``TargetConfig`` is not the one they were checked against (numba is then
-        left alone).
+        True if the faster ``TargetConfig`` methods are in place (now or from an earlier call),
+        False if this numba version or its ``TargetConfig`` is not the one they were checked
+        against (numba is then left alone).
     """
+    call_type_cache.install()
+    return _install_compare()
+
+
+def _install_compare() -> bool:
+    """The ``TargetConfig`` and ``ColorShell`` part of :func:`install`."""
     from numba.core import errors, targetconfig
 
     cls = targetconfig.TargetConfig
