@@ -204,6 +204,7 @@ def main() -> None:
     sys.path.insert(0, str(ROOT))
     rows: list[dict[str, Any]] = []
     t0 = time.process_time()
+    import navmesh._kernels  # noqa: F401  (installs navmesh's compile speedups before the measuring wraps numba)
     import navmesh.warmup_steps as steps
 
     _install(rows)

@@ -6,8 +6,7 @@ binary heap and trace-back (:mod:`.heap`), one set of status codes (:mod:`.statu
 
 Importing the kernels registers the one-time notice of :data:`navmesh.warmup.COMPILE_NOTICE`:
 logged on the ``navmesh`` logger the first time numba really compiles a navmesh kernel, and makes
-numba's comparison of compile flags faster (:mod:`.compile_speedups`: same results, less compile time),
-and spares navmesh's own modules numba's redundant per-function LLVM passes (:mod:`.codegen_speedups`).
+numba's comparison of compile flags faster (:mod:`.compile_speedups`: same results, less compile time).
 """
 
 from __future__ import annotations
@@ -16,11 +15,10 @@ import logging
 
 from numba.core import event
 
-from navmesh._kernels import codegen_speedups, compile_speedups
+from navmesh._kernels import compile_speedups
 from navmesh.warmup import COMPILE_NOTICE
 
 compile_speedups.install()
-codegen_speedups.install()
 
 
 class _CompileNotice(event.Listener):
