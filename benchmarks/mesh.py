@@ -1,16 +1,25 @@
 """Navigation meshes: PolyMesh build time and exact Polyanya queries against waypoint graphs.
 
-Run: ``python -m benchmarks.mesh [--runs 3] [--queries 200] [--maps arena lak303d Berlin_0_256 maze512-1-0]
-[--exact-limit 6000] [--epf-limit 500]``.
+Run: ``python -m benchmarks.mesh [--runs 3] [--rounds 7] [--queries 200] [--maps arena lak303d Berlin_0_256
+maze512-1-0] [--exact-limit 6000] [--epf-limit 500]``.
 
 Maps are Moving AI maps taken as polygons (blocked cells -> obstacles, the map rectangle -> the
 bounds; ``../shared/data/movingai``), with the queries of :mod:`benchmarks.anyangle` (arena: the
 160 published lattice-point queries). Everything is prepared before timing: the level, the
-mesh and its query object, the graphs and their query objects, one warm-up call each. For each
-method the same queries run ``--runs`` times; each query's time is its best over the runs (one
-Python call each, validation included; the best, not the median, because on a shared machine the
-scheduler's 10-20 ms pauses would otherwise swamp sub-millisecond queries), and the table shows
-the mean, median and p95 over queries, the build time, and how the lengths compare with the mesh's (``exact``: all within
+mesh and its query object, the graphs and their query objects, one warm-up call each.
+
+Timing, the same for every method (one Python call per query, validation included):
+
+- ``mean`` and the ``x .. of mesh`` ratio: ``--rounds`` rounds, each running every method's own loop
+  over all the queries once (methods interleaved, their order reversed every other round, so a
+  burst of load on a shared machine falls on both sides alike); a round's mean is its loop time
+  over the number of queries, and the table shows the median of the rounds' means (the spread of
+  the rounds beside it). The ratio divides the two medians.
+- ``median`` and ``p95`` over queries: the same queries timed one by one ``--runs`` times, each
+  query's best (on a shared machine the scheduler's 10-20 ms pauses would otherwise swamp
+  sub-millisecond queries).
+
+The table also shows the build time and how the lengths compare with the mesh's (``exact``: all within
 1e-6 relative, with the largest relative difference; how many of a peer's paths are shorter than the
 mesh's, which no valid path may be: on maps too big for the exact graph, such as maze512, this is the
 check; ``ratio``: mean cost / mesh cost). Peers: the ``k=None`` corner waypoint graph
@@ -85,6 +94,24 @@ def epf_cost(env, s, g) -> float:
     return float("inf") if length is None else float(length)
 
 
+def round_means(fns: list, pairs, rounds: int) -> list[list[float]]:
+    """Seconds per query of each function's own loop over ``pairs``, one value per round; the
+    functions take turns within a round, in reversed order every other round (module notes)."""
+    means: list[list[float]] = [[] for _ in fns]
+    for r in range(rounds):
+        order = range(len(fns)) if r % 2 == 0 else range(len(fns) - 1, -1, -1)
+        for k in order:
+            fn = fns[k]
+            t = time.perf_counter()
+            for s, g in pairs:
+                try:
+                    fn(s, g)
+                except NoPathError:
+                    pass
+            means[k].append((time.perf_counter() - t) / len(pairs))
+    return means
+
+
 def timed(fn, runs: int):
     best, out = [], None
     for _ in range(runs):
@@ -94,16 +121,18 @@ def timed(fn, runs: int):
     return out, median(best)
 
 
-def row(name: str, build: float, times: np.ndarray, costs: np.ndarray, ref: np.ndarray, base_mean: float) -> str:
+def row(name: str, build: float, times: np.ndarray, means: list[float], costs: np.ndarray, ref: np.ndarray,
+        base_mean: float) -> str:
     ok = np.isfinite(costs) & np.isfinite(ref)
     worst = float(np.max(np.abs(costs[ok] - ref[ok]) / np.maximum(ref[ok], 1.0))) if ok.any() else 0.0
     exact = worst <= 1e-6 and ok.sum() == np.isfinite(ref).sum()
     ratio = float(np.mean(costs[ok] / np.maximum(ref[ok], 1e-300))) if ok.any() else float("nan")
     # no valid path is shorter than the exact one: a peer shorter than the mesh shows a mesh error
     shorter = int(np.count_nonzero(costs[ok] < ref[ok] * (1 - 1e-9)))
-    return (f"  {name:<22} build {build:8.3f} s  query mean {times.mean() * 1e6:9.1f} us  median "
-            f"{np.median(times) * 1e6:9.1f} us  p95 {np.percentile(times, 95) * 1e6:9.1f} us  "
-            f"x{times.mean() / base_mean:7.1f} of mesh  {'exact' if exact else 'NOT exact'} (max rel diff "
+    mean = median(means)
+    return (f"  {name:<22} build {build:8.3f} s  query mean {mean * 1e6:9.1f} us (rounds {min(means) * 1e6:.1f}-"
+            f"{max(means) * 1e6:.1f})  median {np.median(times) * 1e6:9.1f} us  p95 {np.percentile(times, 95) * 1e6:9.1f} us  "
+            f"x{mean / base_mean:7.1f} of mesh  {'exact' if exact else 'NOT exact'} (max rel diff "
             f"{worst:.1e}, {shorter} shorter than the mesh)  ratio {ratio:.5f}")
 
 
@@ -124,7 +153,8 @@ def jagged_build(runs: int) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--runs", type=int, default=3, help="per-query timings (median, p95): best of this many runs")
+    ap.add_argument("--rounds", type=int, default=7, help="interleaved rounds of every method's loop (mean, ratio)")
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--maps", nargs="+", default=["arena", "lak303d", "Berlin_0_256", "maze512-1-0"])
     ap.add_argument("--exact-limit", type=int, default=6000)
@@ -147,37 +177,38 @@ def main(argv: list[str] | None = None) -> None:
         mesh, t_mesh = timed(lambda: build_navmesh(level), args.runs)
         corners = int(np.count_nonzero(mesh.is_corner))
         query = MeshQuery(mesh)
-        query.find_path(*pairs[0])
-        times, paths = per_query_times(query.find_path, pairs, args.runs)
-        costs = np.array([p if isinstance(p, float) else p.cost for p in paths])
-        print(f"{name}: {mesh.n_polygons} polygons, {mesh.n_vertices} vertices ({corners} corners), "
-              f"{len(pairs)} queries, best of {args.runs} runs; mesh build from a fresh level (line of sight "
-              f"included) {t_fresh:.3f} s")
-        if published is not None:
-            worst = float(np.max(np.abs(costs - published) / published))
-            print(f"  mesh vs published lengths: worst relative difference {worst:.2e}")
-        print(row("PolyMesh (Polyanya)", t_mesh, times, costs, costs, times.mean()))
+        # every method: (name, build seconds, the call, its per-query best times, its lengths)
+        methods: list[list] = [["PolyMesh (Polyanya)", t_mesh, query.find_path]]
+        skipped = []
         if corners <= args.exact_limit:
             nav, t_nav = timed(lambda: build_waypoint_graph(level, corners=True, k=None, visibility="kernel"), 1)
             nq = NavQuery(nav)
-            nq.find_path(*pairs[0], refine="none")
-            t, res = per_query_times(lambda s, g: nq.find_path(s, g, refine="none"), pairs, args.runs)
-            c = np.array([p if isinstance(p, float) else p.cost for p in res])
-            print(row("k=None corners (exact)", t_nav, t, c, costs, times.mean()))
+            methods.append(["k=None corners (exact)", t_nav, lambda s, g: nq.find_path(s, g, refine="none")])
         else:
-            print(f"  k=None corners: skipped ({corners} corners > --exact-limit {args.exact_limit})")
+            skipped.append(f"k=None corners: skipped ({corners} corners > --exact-limit {args.exact_limit})")
         nav8, t8 = timed(lambda: build_waypoint_graph(level, corners=True, k=8, linking="cones", visibility="kernel"), 1)
-        q8 = NavQuery(nav8)
-        q8.find_path(*pairs[0])
-        t, res = per_query_times(q8.find_path, pairs, args.runs)
-        c = np.array([p if isinstance(p, float) else p.cost for p in res])
-        print(row("k=8 cones any_angle", t8, t, c, costs, times.mean()))
+        methods.append(["k=8 cones any_angle", t8, NavQuery(nav8).find_path])
         if have_epf and corners <= args.epf_limit:
             epf, t_epf = timed(lambda: extremity_environment(level), 1)
-            t, res = per_query_times(lambda s, g: epf_cost(epf, s, g), pairs, args.runs)
-            print(row("extremitypathfinder", t_epf, t, np.array(res, dtype=float), costs, times.mean()))
+            methods.append(["extremitypathfinder", t_epf, lambda s, g: epf_cost(epf, s, g)])
         elif have_epf:
-            print(f"  extremitypathfinder: skipped ({corners} corners > --epf-limit {args.epf_limit})")
+            skipped.append(f"extremitypathfinder: skipped ({corners} corners > --epf-limit {args.epf_limit})")
+        for m in methods:
+            m[2](*pairs[0])  # warm-up call
+            times, res = per_query_times(m[2], pairs, args.runs)
+            m += [times, np.array([p if isinstance(p, float) else p.cost for p in res], dtype=float)]
+        means = round_means([m[2] for m in methods], pairs, args.rounds)
+        costs = methods[0][4]
+        print(f"{name}: {mesh.n_polygons} polygons, {mesh.n_vertices} vertices ({corners} corners), "
+              f"{len(pairs)} queries; mean: median of {args.rounds} interleaved rounds, median / p95: best of "
+              f"{args.runs} runs per query; mesh build from a fresh level (line of sight included) {t_fresh:.3f} s")
+        if published is not None:
+            worst = float(np.max(np.abs(costs - published) / published))
+            print(f"  mesh vs published lengths: worst relative difference {worst:.2e}")
+        for (label, build, _, times, c), m in zip(methods, means):
+            print(row(label, build, times, m, c, costs, median(means[0])))
+        for line in skipped:
+            print(f"  {line}")
     if not args.no_jagged:
         jagged_build(args.runs)
 

@@ -16,16 +16,21 @@ Expanding a node projects the root through the interval onto the other edges of 
 f = g + h, where h is the length of the shortest way root -> interval -> goal (the goal mirrored
 through the interval's line when it lies on the root's side). Root pruning: a node whose root
 vertex was reached before with a smaller g (by more than ``eps``) is dropped. Intermediate
-pruning: a lone successor with the same root is expanded at once, off the heap. The first node
+pruning: a lone successor is expanded at once, off the heap. The first node
 popped whose polygon contains the goal ends the search: its f is the length of a real path and
 no open node can do better.
 
-Dead ends: polygons of the dead-end forest (OP_DEAD_ENDS of :func:`search`) are entered only on the way
+Dead ends: polygons of the dead-end forest (:func:`dead_ends`) are entered only on the way
 from a start or to a goal inside them. When every start and goal polygon lies in one dead-end
 branch the corridor between them is unique, and the funnel algorithm through it gives the exact
-path without a search (mazes: the whole mesh is one such tree).
+path without a search (mazes: the whole mesh is one such tree). Expanding a node in a live
+polygon that no dead-end branch of this search touches visits only its edges to live polygons,
+going from one to the next with the mesh's skip section (staircase walls on grid maps leave big
+polygons with many edges to walls and to small dead-end triangles: on lak303d 7.3 edges per
+expansion, 1.4 of them to live polygons).
 
-Every operation goes through the one entry kernel :func:`search` (one compiled call tree).
+Every search operation goes through the one entry kernel :func:`search` (one compiled call tree);
+the dead-end forest is made once per query object by :func:`dead_ends`, outside that tree.
 
 Mesh arrays (see :class:`navmesh.polymesh.mesh.PolyMesh`): ``xy`` (V + E, 2): the V vertices,
 then each slot's vertex again (row V + e for slot e: a polygon's corners side by side in memory,
@@ -96,7 +101,7 @@ def h_value(rx, ry, lx, ly, qx, qy, gx, gy):
 # each), so the mesh travels as one int64 array and the workspace as one int64 and one float64
 # array, each with its section offsets in a header (``mi[k]:mi[k + 1]`` is section k).
 (M_INDPTR, M_INDICES, M_NBR, M_TWINS, M_OWNER, M_CORNER, M_OPEN, M_DEAD, M_UP, M_DEPTH, M_CELL_PTR, M_CELL_POLYS,
- M_COMPONENT, M_SECTIONS) = range(14)
+ M_COMPONENT, M_SKIP, M_SECTIONS) = range(15)
 # workspace sections: ints in wi (after the header), floats in wf
 (W_ROOT, W_SLOT, W_PARENT, W_HEAP, W_ROOT_STAMP, W_MARK, W_START_POLYS, W_GOAL_POLYS, W_OUT_POLYS) = range(9)
 (F_INTERVAL, F_G, F_KEYS, F_ROOT_G, F_OUT_POINTS, F_PARAMS) = range(6)
@@ -111,13 +116,14 @@ _W_HEAD = 29
 P_GRID, P_EPS, N_PARAMS = 0, 5, 6
 NO_BUDGET = 2**62  # "no budget"
 LIVE = 2**62  # the mark of a polygon off the dead-end forest: later than every search stamp
+# (LIVE + stamp: a live polygon next to a dead-end branch this search may enter: see _begin)
 MAX_HITS = 64  # polygons one point may touch (a vertex shared by many polygons)
 OFF_MESH = 4  # status: an endpoint lies in no open polygon (the caller applies its endpoint policy)
 RUNNING = 5  # begin: the search goes on in run
 SHARED = -1  # final "node": start and goal share a polygon
 CORRIDOR = -2  # final "node": start and goal in one dead-end tree: the funnel through its one corridor
 # operations of the one entry kernel :func:`search`
-OP_FIND, OP_BEGIN, OP_RUN, OP_TRACE, OP_LOCATE, OP_DEAD_ENDS = range(6)
+OP_FIND, OP_BEGIN, OP_RUN, OP_TRACE, OP_LOCATE = range(5)
 
 
 def pack(sections):
@@ -207,6 +213,93 @@ def _locate(px, py, xy, mi, grid, out):
 
 
 @njit(cache=True)
+def dead_ends(mi, deg, queue):
+    """Fill the dead-end sections (dead / up / depth) and the skip section of the packed mesh
+    ``mi`` in place; a kernel of its own, run once per query object (not part of
+    :func:`search`'s call tree). ``deg`` and ``queue``: int64 scratch arrays of one entry per
+    polygon, zeros (made by the caller: a kernel that allocates compiles numpy's code for it)."""
+    # The dead-end forest, written to the mesh's dead / up / depth sections: polygons peeled off
+    # by repeatedly removing open polygons with at most one open neighbour left (neighbours counted
+    # once however many edges they share), for each its neighbour towards the rest (``up[3p]``, -1
+    # for the last of a component), the portal to it (``up[3p + 1]`` / ``up[3p + 2]``: its left /
+    # right vertex seen from p, stored beside the link so that a corridor walk reads one place
+    # per polygon) and its number of steps up to the top of its branch (``depth``). A shortest
+    # path enters such a branch only to reach a goal inside it, and leaves it only from a start
+    # inside it, always through ``up``; inside one branch the way between two polygons is unique.
+    indptr = _sec(mi, mi, M_INDPTR)
+    indices = _sec(mi, mi, M_INDICES)
+    nbr = _sec(mi, mi, M_NBR)
+    open_poly = _sec(mi, mi, M_OPEN)
+    dead = _sec(mi, mi, M_DEAD)
+    up = _sec(mi, mi, M_UP)
+    depth = _sec(mi, mi, M_DEPTH)
+    n = len(indptr) - 1
+    head = 0
+    tail = 0
+    for p in range(n):
+        dead[p] = 0
+        up[3 * p] = -1
+        up[3 * p + 1] = -1
+        up[3 * p + 2] = -1
+        depth[p] = 0
+    for p in range(n):
+        if not open_poly[p]:
+            continue
+        lo = indptr[p]
+        hi = indptr[p + 1]
+        for e in range(lo, hi):
+            q = nbr[e]
+            # the edges a polygon shares with one neighbour are consecutive: count the first
+            if q >= 0 and open_poly[q] and (hi - lo < 2 or nbr[e - 1 if e > lo else hi - 1] != q):
+                deg[p] += 1
+        if deg[p] <= 1:
+            queue[tail] = p
+            tail += 1
+            dead[p] = 2  # queued
+    while head < tail:
+        p = queue[head]
+        head += 1
+        dead[p] = 1
+        lo = indptr[p]
+        hi = indptr[p + 1]
+        for e in range(lo, hi):
+            q = nbr[e]
+            if q >= 0 and open_poly[q] and dead[q] != 1 and nbr[e - 1 if e > lo else hi - 1] != q:
+                up[3 * p] = q
+                # the portal: the edges p shares with q are one straight run of its slots, a..b
+                a = e
+                while nbr[a - 1 if a > lo else hi - 1] == q and (a - 1 if a > lo else hi - 1) != e:
+                    a = a - 1 if a > lo else hi - 1
+                b = e
+                while nbr[b + 1 if b + 1 < hi else lo] == q and (b + 1 if b + 1 < hi else lo) != a:
+                    b = b + 1 if b + 1 < hi else lo
+                up[3 * p + 1] = indices[b + 1 if b + 1 < hi else lo]
+                up[3 * p + 2] = indices[a]
+                deg[q] -= 1
+                if deg[q] <= 1 and dead[q] == 0:
+                    queue[tail] = q
+                    tail += 1
+                    dead[q] = 2
+    for k in range(tail - 1, -1, -1):  # a polygon's way up is peeled after it: tops first
+        p = queue[k]
+        q = up[3 * p]
+        depth[p] = depth[q] + 1 if q >= 0 and dead[q] else 0
+    # each slot's first slot, itself or after it round its polygon, whose edge leads to a live
+    # polygon (-1: none): an expansion in a live polygon steps over walls and dead ends at once
+    skip = _sec(mi, mi, M_SKIP)
+    for p in range(n):
+        lo = indptr[p]
+        hi = indptr[p + 1]
+        at = -1
+        for k in range(2 * (hi - lo) - 1, -1, -1):  # backwards, twice round
+            e = lo + k % (hi - lo)
+            q = nbr[e]
+            if q >= 0 and open_poly[q] and not dead[q]:
+                at = e
+            skip[e] = at
+
+
+@njit(cache=True)
 def search(xy, mi, wi, wf, out_pts, out_polys, sx, sy, gx, gy):
     """The one entry of the Polyanya kernels: on the packed mesh ``mi`` with the workspace (wi, wf),
     the operation of the request in the workspace's header (:func:`request`; by default a whole
@@ -232,7 +325,6 @@ def search(xy, mi, wi, wf, out_pts, out_polys, sx, sy, gx, gy):
     - OP_TRACE: write the path of a FOUND search (as OP_FIND).
     - OP_LOCATE: the open polygons containing (sx, sy), written to the start section; status =
       their count.
-    - OP_DEAD_ENDS: fill the mesh's dead-end sections (the notes in its branch).
     """
     op = wi[R_OP]
     n_start = wi[R_N_START]
@@ -242,76 +334,6 @@ def search(xy, mi, wi, wf, out_pts, out_polys, sx, sy, gx, gy):
     wi[R_N_START] = -1
     wi[R_N_GOAL] = -1
     wi[R_BUDGET] = NO_BUDGET
-    if op == OP_DEAD_ENDS:
-        # The dead-end forest, written to the mesh's dead / up / depth sections: polygons peeled off
-        # by repeatedly removing open polygons with at most one open neighbour left (neighbours counted
-        # once however many edges they share), for each its neighbour towards the rest (``up[3p]``, -1
-        # for the last of a component), the portal to it (``up[3p + 1]`` / ``up[3p + 2]``: its left /
-        # right vertex seen from p, stored beside the link so that a corridor walk reads one place
-        # per polygon) and its number of steps up to the top of its branch (``depth``). A shortest
-        # path enters such a branch only to reach a goal inside it, and leaves it only from a start
-        # inside it, always through ``up``; inside one branch the way between two polygons is unique.
-        indptr = _sec(mi, mi, M_INDPTR)
-        indices = _sec(mi, mi, M_INDICES)
-        nbr = _sec(mi, mi, M_NBR)
-        open_poly = _sec(mi, mi, M_OPEN)
-        dead = _sec(mi, mi, M_DEAD)
-        up = _sec(mi, mi, M_UP)
-        depth = _sec(mi, mi, M_DEPTH)
-        n = len(indptr) - 1
-        deg = np.zeros(n, np.int64)
-        queue = np.zeros(n, np.int64)
-        head = 0
-        tail = 0
-        for p in range(n):
-            dead[p] = 0
-            up[3 * p] = -1
-            up[3 * p + 1] = -1
-            up[3 * p + 2] = -1
-            depth[p] = 0
-        for p in range(n):
-            if not open_poly[p]:
-                continue
-            lo = indptr[p]
-            hi = indptr[p + 1]
-            for e in range(lo, hi):
-                q = nbr[e]
-                # the edges a polygon shares with one neighbour are consecutive: count the first
-                if q >= 0 and open_poly[q] and (hi - lo < 2 or nbr[e - 1 if e > lo else hi - 1] != q):
-                    deg[p] += 1
-            if deg[p] <= 1:
-                queue[tail] = p
-                tail += 1
-                dead[p] = 2  # queued
-        while head < tail:
-            p = queue[head]
-            head += 1
-            dead[p] = 1
-            lo = indptr[p]
-            hi = indptr[p + 1]
-            for e in range(lo, hi):
-                q = nbr[e]
-                if q >= 0 and open_poly[q] and dead[q] != 1 and nbr[e - 1 if e > lo else hi - 1] != q:
-                    up[3 * p] = q
-                    # the portal: the edges p shares with q are one straight run of its slots, a..b
-                    a = e
-                    while nbr[a - 1 if a > lo else hi - 1] == q and (a - 1 if a > lo else hi - 1) != e:
-                        a = a - 1 if a > lo else hi - 1
-                    b = e
-                    while nbr[b + 1 if b + 1 < hi else lo] == q and (b + 1 if b + 1 < hi else lo) != a:
-                        b = b + 1 if b + 1 < hi else lo
-                    up[3 * p + 1] = indices[b + 1 if b + 1 < hi else lo]
-                    up[3 * p + 2] = indices[a]
-                    deg[q] -= 1
-                    if deg[q] <= 1 and dead[q] == 0:
-                        queue[tail] = q
-                        tail += 1
-                        dead[q] = 2
-        for k in range(tail - 1, -1, -1):  # a polygon's way up is peeled after it: tops first
-            p = queue[k]
-            q = up[3 * p]
-            depth[p] = depth[q] + 1 if q >= 0 and dead[q] else 0
-        return 0, -1, 0, 0, 0, 0.0
     # the workspace's sections (offsets in its header: ints in wi, floats in wf)
     nroot, nslot, npar, vals = wi[wi[1]:wi[2]], wi[wi[2]:wi[3]], wi[wi[3]:wi[4]], wi[wi[4]:wi[5]]
     root_stamp, mark, start_polys, goal_polys = wi[wi[5]:wi[6]], wi[wi[6]:wi[7]], wi[wi[7]:wi[8]], wi[wi[8]:wi[9]]
@@ -465,7 +487,10 @@ def _begin(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, start_polys, 
             while v >= 0 and dead[v] and mark[v] != stamp:
                 mark[v] = stamp
                 steps += 1
-                v = -1 if v == lca else up[3 * v]
+                u = up[3 * v]
+                if u >= 0 and not dead[u]:  # the live polygon at the branch's top sees it: no skipping there
+                    mark[u] = LIVE + stamp
+                v = -1 if v == lca else u
     if lca >= 0 and steps <= budget:
         if steps + 2 > len(nroot):
             return NEED_SPACE
@@ -527,6 +552,7 @@ def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nin
     twins = _sec(mi, mi, M_TWINS)
     owner = _sec(mi, mi, M_OWNER)
     corner = _sec(mi, mi, M_CORNER)
+    skip = _sec(mi, mi, M_SKIP)
     nv = len(corner)
     status = EXHAUSTED
     while True:
@@ -587,18 +613,29 @@ def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nin
         # orientations of each chain vertex against both rays, carried from edge to edge
         srb = _orient(rx, ry, qx, qy, xy[vb, 0], xy[vb, 1])
         slb = _orient(rx, ry, lx, ly, xy[vb, 0], xy[vb, 1])
+        at = e  # the slot whose vertex srb / slb belong to
+        # a live polygon no dead end of this search touches: only its edges to live polygons can
+        # have successors, and ``skip`` goes from one to the next (e0 is one of them)
+        fast = mark[p] >= LIVE and mark[p] != LIVE + stamp
+        if fast:
+            e = skip[e]
         while e != e0 and n_nodes >= 0:
             en = e + 1 if e + 1 < hi else lo
-            sra = srb
-            sla = slb
-            bx = xy[nv + en, 0]  # the slots' own rows: the polygon's corners lie side by side
+            ax = xy[nv + e, 0]  # the slots' own rows: the polygon's corners lie side by side
+            ay = xy[nv + e, 1]
+            if e == at:
+                sra = srb
+                sla = slb
+            else:
+                sra = _orient(rx, ry, qx, qy, ax, ay)
+                sla = _orient(rx, ry, lx, ly, ax, ay)
+            bx = xy[nv + en, 0]
             by = xy[nv + en, 1]
             srb = _orient(rx, ry, qx, qy, bx, by)
             slb = _orient(rx, ry, lx, ly, bx, by)
+            at = en
             q = nbr[e]
             if q >= 0 and mark[q] >= stamp:  # open, and live or a dead end this search may enter
-                ax = xy[nv + e, 0]
-                ay = xy[nv + e, 1]
                 # [0, tr): right of the ray root->R; (tl, 1]: left of root->L. Going round a
                 # convex polygon the chain crosses each ray at most once, right to left; an edge
                 # lying on a ray is observable.
@@ -671,16 +708,17 @@ def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nin
                     ng[n_nodes] = n_g
                     npar[n_nodes] = i
                     n_nodes += 1
-            e = en
+            e = skip[en] if fast else en
         if n_nodes < 0:
             status = NEED_SPACE
             n_nodes = 0
             i = -1
             break
-        # intermediate pruning: a lone successor with the same root, outside the goal polygons,
-        # is expanded at once instead of going through the heap (its f is no smaller)
+        # intermediate pruning: a lone successor outside the goal polygons is expanded at once
+        # instead of going through the heap (its f is no smaller; with a new root, one that root
+        # pruning would drop when popped later is expanded anyway: more work, the same answer)
         i_next = -1
-        if n_nodes == first + 1 and nroot[first] == nroot[i]:
+        if n_nodes == first + 1:
             i_next = first
             p = owner[nslot[first]]
             for j in range(len(goal_polys)):

@@ -132,17 +132,18 @@ class MeshQuery:
         # a closed polygon is a wall for this unit: paths may turn at its corners too
         corner = m.is_corner if self._open.all() else wall_corners(m.vertices, m.indptr, m.indices, m.neighbours, self._open)
         n = m.n_polygons
-        # the mesh for the kernels in one array, in the order of PK's M_* sections; the kernel
-        # fills the dead-end forest's three sections in place
+        # the mesh for the kernels in one array, in the order of PK's M_* sections;
+        # PK.dead_ends fills the dead-end forest's three sections and the skip section in place
         nbr = np.where(m.neighbours >= 0, m.neighbours, -1)
         nbr[nbr >= 0] = np.where(self._open[nbr[nbr >= 0]], nbr[nbr >= 0], -1)  # closed: no neighbour (PK's notes)
         self._mi = PK.pack([m.indptr, m.indices, nbr, m.twins, m.polygon_of, corner, self._open.astype(np.int64),
-                            np.zeros(n), np.zeros(3 * n), np.zeros(n), grid.cell_ptr, grid.cell_polys, self._component])
+                            np.zeros(n), np.zeros(3 * n), np.zeros(n), grid.cell_ptr, grid.cell_polys, self._component,
+                            np.zeros(len(m.indices))])
         self._params = np.concatenate([grid.grid, [self._eps]])  # PK's float parameters
         self._xy_mesh = np.concatenate([m.vertices, m.vertices[m.indices]])  # PK's xy: vertices, then per slot
         self._block = OutputBlock()
         self._grow(_POOL)
-        self._kernel(PK.OP_DEAD_ENDS, self._ws)
+        PK.dead_ends(self._mi, np.zeros(n, np.int64), np.zeros(n, np.int64))
         nxt = next_slots(m.indptr)
         self._edges = np.stack([m.vertices[m.indices], m.vertices[m.indices[nxt]]], axis=1)  # (E, 2, 2)
 
