@@ -11,7 +11,8 @@ mesh and its query object, the graphs and their query objects, one warm-up call 
 Timing, the same for every method (one Python call per query, validation included):
 
 - ``mean`` and the ``x .. of mesh`` ratio: ``--rounds`` rounds, each running every method's own loop
-  over all the queries once (methods interleaved, their order reversed every other round, so a
+  over all the queries, repeated until it has run at least 50 ms (a single pass of arena's 160
+  queries takes well under a millisecond on the mesh, too short to time reliably) (methods interleaved, their order reversed every other round, so a
   burst of load on a shared machine falls on both sides alike); a round's mean is its loop time
   over the number of queries, and the table shows the median of the rounds' means (the spread of
   the rounds beside it). The ratio divides the two medians.
@@ -38,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import math
 import time
 from statistics import median
 
@@ -94,21 +96,33 @@ def epf_cost(env, s, g) -> float:
     return float("inf") if length is None else float(length)
 
 
-def round_means(fns: list, pairs, rounds: int) -> list[list[float]]:
+def _loop(fn, pairs) -> None:
+    for s, g in pairs:
+        try:
+            fn(s, g)
+        except NoPathError:
+            pass
+
+
+def round_means(fns: list, pairs, rounds: int, min_round: float = 0.05) -> list[list[float]]:
     """Seconds per query of each function's own loop over ``pairs``, one value per round; the
-    functions take turns within a round, in reversed order every other round (module notes)."""
+    functions take turns within a round, in reversed order every other round, and each repeats
+    its loop until it has run at least ``min_round`` seconds (counted once, before the rounds)
+    (module notes)."""
+    repeats = []
+    for fn in fns:
+        t = time.perf_counter()
+        _loop(fn, pairs)
+        repeats.append(max(1, math.ceil(min_round / max(time.perf_counter() - t, 1e-9))))
     means: list[list[float]] = [[] for _ in fns]
     for r in range(rounds):
         order = range(len(fns)) if r % 2 == 0 else range(len(fns) - 1, -1, -1)
         for k in order:
             fn = fns[k]
             t = time.perf_counter()
-            for s, g in pairs:
-                try:
-                    fn(s, g)
-                except NoPathError:
-                    pass
-            means[k].append((time.perf_counter() - t) / len(pairs))
+            for _ in range(repeats[k]):
+                _loop(fn, pairs)
+            means[k].append((time.perf_counter() - t) / (len(pairs) * repeats[k]))
     return means
 
 
