@@ -11,9 +11,10 @@ mesh and its query object, the graphs and their query objects, one warm-up call 
 Timing, the same for every method (one Python call per query, validation included):
 
 - ``mean`` and the ``x .. of mesh`` ratio: ``--rounds`` rounds, each running every method's own loop
-  over all the queries, repeated until it has run at least 50 ms (a single pass of arena's 160
-  queries takes well under a millisecond on the mesh, too short to time reliably) (methods interleaved, their order reversed every other round, so a
-  burst of load on a shared machine falls on both sides alike); a round's mean is its loop time
+  over all the queries, repeated until it has run at least 50 ms (one pass of arena's 160
+  queries takes well under a millisecond on the mesh, too short to time reliably); methods
+  interleaved, their order reversed every other round, so a burst of load on a shared machine
+  falls on both sides alike; a round's mean is its loop time
   over the number of queries, and the table shows the median of the rounds' means (the spread of
   the rounds beside it). The ratio divides the two medians.
 - ``median`` and ``p95`` over queries: the same queries timed one by one ``--runs`` times, each

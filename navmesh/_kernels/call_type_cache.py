@@ -174,8 +174,9 @@ def audit_of(temp_cls: Any) -> Audit | None:
     """The audit that lets answers of template class ``temp_cls`` be remembered, or None.
 
     A class is audited by name (:data:`AUDITED`, keeping ``AbstractTemplate.apply`` and
-    ``FunctionTemplate.get_impl_key``, with a ``generic`` from its own module), or by kind (:data:`AUDITED_KINDS`) when it keeps every
-    method of its kind that typing calls (for ``Numpy_rules_ufunc``: numba's two ``generic``).
+    ``FunctionTemplate.get_impl_key``, with a ``generic`` from its own module), or by kind
+    (:data:`AUDITED_KINDS`) when it keeps every method of its kind that typing calls (for
+    ``Numpy_rules_ufunc``: numba's two ``generic``).
     """
     if not isinstance(temp_cls, type):
         return None

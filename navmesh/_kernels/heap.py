@@ -3,8 +3,8 @@
 The heap is binary (measured against a 4-ary heap: the same speed for the grid kernels and a
 few per cent faster for the graph kernels). It lives in two caller-owned arrays (``keys``
 float64, ``vals`` int64: every caller passes these two types, so each heap kernel compiles once
-for the graph, waypoint and Polyanya searches together) with a size counter, so a search allocates it once per call (or
-borrows a workspace) and never calls Python. Entries with equal keys come out in an
+for the graph, waypoint and Polyanya searches together) with a size counter, so a search
+allocates it once per call (or borrows a workspace) and never calls Python. Entries with equal keys come out in an
 unspecified but deterministic order (the graph kernels' order is the one they had before).
 """
 
