@@ -126,7 +126,7 @@ CALL_TYPES: dict[tuple, tuple] = {}
 ORIGINALS: dict[str, Any] = {}
 
 
-def _numba_version() -> tuple[int, int]:
+def numba_version() -> tuple[int, int]:
     """(major, minor) of the installed numba; (0, 0) if its version string does not say."""
     try:
         major, minor = numba.__version__.split(".")[:2]
@@ -262,7 +262,7 @@ def install() -> bool:
     if getattr(cls, "_navmesh_call_cache", False):
         return True
     original = cls.__dict__.get("get_call_type")
-    if _numba_version() not in CHECKED_NUMBA or getattr(original, "__qualname__", "") != (
+    if numba_version() not in CHECKED_NUMBA or getattr(original, "__qualname__", "") != (
         "BaseFunction.get_call_type"
     ):
         return False

@@ -30,8 +30,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numba
-
 from navmesh._kernels import call_type_cache
 
 #: numba's own ``TargetConfig`` methods and ``ColorShell``, kept when :func:`install` replaces them
@@ -40,15 +38,6 @@ ORIGINALS: dict[str, Any] = {}
 
 #: numba versions whose ``TargetConfig`` methods :func:`install` was checked against (major, minor).
 CHECKED_NUMBA = ((0, 68),)
-
-
-def _numba_version() -> tuple[int, int]:
-    """(major, minor) of the installed numba; (0, 0) if its version string does not say."""
-    try:
-        major, minor = numba.__version__.split(".")[:2]
-        return int(major), int(minor)
-    except ValueError:
-        return 0, 0
 
 
 def install() -> bool:
@@ -74,7 +63,7 @@ def _install_compare() -> bool:
     if getattr(cls, "_navmesh_fast_compare", False):
         return True
     originals = {name: cls.__dict__.get(name) for name in ("values", "__eq__", "__hash__")}
-    if _numba_version() not in CHECKED_NUMBA or any(
+    if call_type_cache.numba_version() not in CHECKED_NUMBA or any(
         getattr(f, "__qualname__", "") != f"TargetConfig.{name}" for name, f in originals.items()
     ):
         return False
