@@ -20,6 +20,7 @@ import math
 
 import numpy as np
 
+from navmesh._kernels.los import _clamp as clamp_index
 from navmesh._kernels.signatures import njit, plain_arguments
 
 CELL_EPS = 1e-9  # grid-units margin so a segment on a cell border is listed in both cells
@@ -43,9 +44,8 @@ def column_rows(gx0, gy0, gx1, gy1, ix, ny):
         yb = gy0 + (gy1 - gy0) * (xb - gx0) / (gx1 - gx0)
     else:
         ya, yb = gy0, gy1
-    r0 = math.floor((yb if yb < ya else ya) - CELL_EPS)
-    r1 = math.floor((yb if yb > ya else ya) + CELL_EPS)
-    return (r0 if r0 > 0 else 0), (r1 if r1 < ny - 1 else ny - 1)
+    return (clamp_index(math.floor((yb if yb < ya else ya) - CELL_EPS), ny - 1),
+            clamp_index(math.floor((yb if yb > ya else ya) + CELL_EPS), ny - 1))
 
 
 def bucket_segments(layers, grid):

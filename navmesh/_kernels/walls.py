@@ -24,6 +24,7 @@ import math
 import numpy as np
 
 from navmesh._kernels.buckets import CELL_EPS, column_rows
+from navmesh._kernels.los import _clamp as clamp_index
 from navmesh._kernels.signatures import njit, plain_arguments
 
 
@@ -121,13 +122,8 @@ def crossing(ax, ay, bx, by, cls, first, edges, grid, cell_ptr, cell_items):
     best_t, best_e = 2.0, -1
     gx0, gy0 = (ax - ox) / cs, (ay - oy) / cs
     gx1, gy1 = (bx - ox) / cs, (by - oy) / cs
-    # min(nx - 1, max(0, floor(min(gx0, gx1) - CELL_EPS))) and the same with max, written out
-    i0 = math.floor((gx1 if gx1 < gx0 else gx0) - CELL_EPS)
-    i0 = i0 if i0 > 0 else 0
-    i0 = i0 if i0 < nx - 1 else nx - 1
-    i1 = math.floor((gx1 if gx1 > gx0 else gx0) + CELL_EPS)
-    i1 = i1 if i1 > 0 else 0
-    i1 = i1 if i1 < nx - 1 else nx - 1
+    i0 = clamp_index(math.floor((gx1 if gx1 < gx0 else gx0) - CELL_EPS), nx - 1)
+    i1 = clamp_index(math.floor((gx1 if gx1 > gx0 else gx0) + CELL_EPS), nx - 1)
     step = 1 if gx1 >= gx0 else -1
     last = i1 if step > 0 else i0
     ix = i0 if step > 0 else i1
