@@ -66,7 +66,7 @@ def workspace(n_nodes: int, n_edges: int, lookback: int = 1):
 # --- the search --------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def search_run(indptr, indices, weights, xy, mult, floor, ws, los, entry_nodes, entry_costs, exits, exit_costs,
                hscale, max_expansions, lookback, slice_budget, begin):
     """Run a search for up to ``slice_budget`` expansions (0: to the end, < 0: none); return True
@@ -76,7 +76,9 @@ def search_run(indptr, indices, weights, xy, mult, floor, ws, los, entry_nodes, 
     the nodes it touched only) and the start (node n) is pushed; the goal joins from node
     ``exits[j]`` at ``exit_costs[j]`` (the cheapest when repeated). Without it, the search begun
     by an earlier call goes on (``exits`` and ``exit_costs`` are then not read). One kernel for
-    both: a separate entry point cost its own compile (about 0.7 s cold).
+    both: a separate entry point cost its own compile (about 0.7 s cold). Only :func:`solve_batch`
+    calls it (``internal``: no CPython entry point, whose unboxing of the workspace and line-of-sight
+    tuples was a quarter of this kernel's machine code): sliced searches resume through it too.
 
     The start joins ``entry_nodes`` at ``entry_costs``; node ``v`` joins the goal at
     ``exit_cost[v]``. With ``lookback`` >= 1 (Theta*) a node reached from ``u`` takes one of
@@ -212,37 +214,6 @@ def search_run(indptr, indices, weights, xy, mult, floor, ws, los, entry_nodes, 
 
 
 @njit(cache=True)
-def search_finish(g, parent, state, allow_partial):
-    """The path of an ended search as (order, cumulative costs, status, partial), before string
-    pulling (:func:`string_pull`) and before the straight walk is weighed (see :func:`solve_batch`).
-
-    ``order`` lists rows of ``xy`` (start n first); it is empty when the search failed and
-    ``allow_partial`` is False. A partial path ends at the expanded node nearest the goal (the
-    start when none was expanded). ``g``, ``parent`` and ``state`` are the workspace's (``ws[0]``,
-    ``ws[1]``, ``ws[8]``): three arrays, not the workspace's twelve, since the compiled entry point
-    pays for every array argument it unboxes (about 10 ms of cold compile each).
-    """
-    n = g.shape[0] - 2
-    status = state[ST_STATUS]
-    partial = False
-    end = -1
-    if status == FOUND:
-        end = n + 1
-    elif allow_partial:
-        end = state[ST_NEAREST] if state[ST_NEAREST] >= 0 else n
-        partial = True
-    if end < 0:
-        return np.empty(0, np.int64), np.empty(0), status, partial
-    path = trace_back(parent, end)
-    order = np.empty(path.shape[0], np.int64)  # element by element: astype is one more compiled helper
-    cum = np.empty(path.shape[0])
-    for i in range(path.shape[0]):
-        order[i] = path[i]
-        cum[i] = g[path[i]]
-    return order, cum, status, partial
-
-
-@njit(cache=True)
 def string_pull(order, xy, mult, floor, cum_cost, los):
     """Greedy string pulling of a path given as rows ``order`` of ``xy`` with cumulative costs.
 
@@ -288,7 +259,8 @@ def string_pull(order, xy, mult, floor, cum_cost, los):
 @njit(cache=True)
 def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_mult, ends_floor,
                 entry_ptr, entry_nodes, entry_costs, exit_ptr, exit_nodes, exit_costs, direct, bound,
-                hscale, max_expansions, lookback, allow_partial, pull, join_here, joins, k, near, width):
+                hscale, max_expansions, lookback, allow_partial, pull, slice_budget, begin, join_here, joins, k, near,
+                width):
     """Solve queries ``i = 0..m-1`` one after another in one workspace.
 
     Query i writes its ends into rows n and n + 1 (``ends[i]`` = sx, sy, gx, gy, with
@@ -299,6 +271,13 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
     INFO_END]`` and ``a`` the previous query's end (0 for the first); ``info[4 * i:4 * i + 4]`` also
     holds the status, partial flag (0/1) and expansions (offsets ``INFO_*``; ``info`` is flat:
     ``info.reshape(-1, 4)`` gives a row per query).
+
+    Each search runs to its end with ``slice_budget`` 0. A sliced search (one query,
+    :class:`navmesh.waypoints.sliced.SlicedSearch`) passes its budget for this call instead, and
+    ``begin`` False to resume the search an earlier call began in ``ws``: while it has not ended,
+    ``info[INFO_STATUS]`` is :data:`RUNNING` and nothing is returned; the call in which it ends
+    returns its path as above (``slice_budget`` < 0 only begins the search). One entry point for
+    both: the search, its trace-back and string pulling are compiled into this kernel once.
 
     With ``join_here`` (one query, one floor, uniform ground: ``NavQuery.find_path``'s one-call
     road) the joins, the straight walk and its bound are made here instead, from ``ends[0]`` and
@@ -388,10 +367,30 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
         if direct[i] > bound[i]:  # else no path can beat the straight walk: no search
             e0, e1 = entry_ptr[i], entry_ptr[i + 1]
             x0, x1 = exit_ptr[i], exit_ptr[i + 1]
-            search_run(indptr, indices, weights, xy, mult, floor, ws, los, entry_nodes[e0:e1], entry_costs[e0:e1],
-                       exit_nodes[x0:x1], exit_costs[x0:x1], hscale, max_expansions, lookback, 0, True)
+            ended = search_run(indptr, indices, weights, xy, mult, floor, ws, los, entry_nodes[e0:e1],
+                               entry_costs[e0:e1], exit_nodes[x0:x1], exit_costs[x0:x1], hscale, max_expansions,
+                               lookback, slice_budget, begin)
             info[4 * i + INFO_EXPANSIONS] = state[ST_EXPANSIONS]
-            order, cum, st, part = search_finish(ws[0], ws[1], state, allow_partial)
+            if not ended:  # a sliced search paused: the caller resumes it
+                info[4 * i + INFO_STATUS] = RUNNING
+                return orders[:0], cums[:0], info
+            # the path before string pulling: to the goal, or (allow_partial) to the expanded node
+            # nearest it (the start when none was expanded); none when the search failed
+            st = state[ST_STATUS]
+            end = -1
+            if st == FOUND:
+                end = n + 1
+            elif allow_partial:
+                end = state[ST_NEAREST] if state[ST_NEAREST] >= 0 else n
+                part = True
+            if end >= 0:
+                path = trace_back(ws[1], end)
+                order = np.empty(path.shape[0], np.int64)  # element by element: astype compiles a helper
+                cum = np.empty(path.shape[0])
+                g = ws[0]
+                for j in range(path.shape[0]):
+                    order[j] = path[j]
+                    cum[j] = g[path[j]]
             if pull and order.shape[0] > 0:
                 keep, cum = string_pull(order, xy, mult, floor, cum, los)
                 kept = np.empty(keep.shape[0], np.int64)  # element by element: fancy indexing compiles a lot
