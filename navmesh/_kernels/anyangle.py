@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from navmesh._kernels.heap import heap_pop, heap_push, trace_back
+from navmesh._kernels.heap import heap_pop, heap_push
 from navmesh._kernels.los import segment_free, segment_touches
 from navmesh._kernels.signatures import njit, plain_arguments
 from navmesh._kernels.status import BUDGET, EXHAUSTED, FOUND
@@ -330,27 +330,28 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
             return orders[:2], cums[:2], info
         c0 = counts[0]
         c1 = counts[1]
-        entry_ptr = np.empty(2, np.int64)
-        entry_ptr[0] = 0
-        entry_ptr[1] = c0
-        exit_ptr = np.empty(2, np.int64)
-        exit_ptr[0] = 0
-        exit_ptr[1] = c1
-        entry_nodes = np.empty(c0, np.int32)
-        entry_costs = np.empty(c0)
-        exit_nodes = np.empty(c1, np.int32)
-        exit_costs = np.empty(c1)
-        for j in range(c0):
-            entry_nodes[j] = ids[picked[j]]
-            entry_costs[j] = dist[j]
-        for j in range(c1):
-            exit_nodes[j] = ids[picked[c0 + j]]
-            exit_costs[j] = dist[c0 + j]
-        direct = np.empty(1)
-        direct[0] = length if sees else np.inf
-        bound = np.empty(1)
-        bound[0] = hscale * length
-    state = ws[8]
+        # the general road's arguments as views of three arrays (each allocation site is code of
+        # its own); the join costs are join_positions' distances as they are
+        ptr = np.empty(4, np.int64)
+        ptr[0] = 0
+        ptr[1] = c0
+        ptr[2] = 0
+        ptr[3] = c1
+        entry_ptr = ptr[0:2]
+        exit_ptr = ptr[2:4]
+        nodes = np.empty(c0 + c1, np.int32)
+        for j in range(c0 + c1):
+            nodes[j] = ids[picked[j]]
+        entry_nodes = nodes[:c0]
+        exit_nodes = nodes[c0:]
+        entry_costs = dist[:c0]
+        exit_costs = dist[c0:]
+        walk = np.empty(2)
+        walk[0] = length if sees else np.inf
+        walk[1] = hscale * length
+        direct = walk[0:1]
+        bound = walk[1:2]
+    g, parent, state = ws[0], ws[1], ws[8]
     for i in range(m):
         xy[n, 0] = ends[i, 0]
         xy[n, 1] = ends[i, 1]
@@ -360,10 +361,13 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
         mult[n + 1] = ends_mult[i, 1]
         floor[n] = ends_floor[i, 0]
         floor[n + 1] = ends_floor[i, 1]
-        order = np.empty(0, np.int64)
-        cum = np.empty(0)
+        # query i's rows go straight into orders[lo:hi] / cums[lo:hi] (no array of its own: each
+        # allocation site is code of its own in this kernel)
+        lo = info[4 * (i - 1) + INFO_END] if i > 0 else 0
         st = EXHAUSTED
         part = False
+        end = -1
+        count = 0
         if direct[i] > bound[i]:  # else no path can beat the straight walk: no search
             e0, e1 = entry_ptr[i], entry_ptr[i + 1]
             x0, x1 = exit_ptr[i], exit_ptr[i + 1]
@@ -377,40 +381,19 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
             # the path before string pulling: to the goal, or (allow_partial) to the expanded node
             # nearest it (the start when none was expanded); none when the search failed
             st = state[ST_STATUS]
-            end = -1
             if st == FOUND:
                 end = n + 1
             elif allow_partial:
                 end = state[ST_NEAREST] if state[ST_NEAREST] >= 0 else n
                 part = True
             if end >= 0:
-                path = trace_back(ws[1], end)
-                order = np.empty(path.shape[0], np.int64)  # element by element: astype compiles a helper
-                cum = np.empty(path.shape[0])
-                g = ws[0]
-                for j in range(path.shape[0]):
-                    order[j] = path[j]
-                    cum[j] = g[path[j]]
-            if pull and order.shape[0] > 0:
-                keep, cum = string_pull(order, xy, mult, floor, cum, los)
-                kept = np.empty(keep.shape[0], np.int64)  # element by element: fancy indexing compiles a lot
-                for j in range(keep.shape[0]):
-                    kept[j] = order[keep[j]]
-                order = kept
-        if direct[i] < np.inf and (order.shape[0] == 0 or part or direct[i] <= cum[-1]):
-            # the straight walk wins whenever it costs no more, and whenever nothing whole was found
-            order = np.empty(2, np.int64)
-            order[0] = n
-            order[1] = n + 1
-            cum = np.empty(2)
-            cum[0] = 0.0
-            cum[1] = direct[i]
-            st = FOUND
-            part = False
-        info[4 * i + INFO_STATUS] = st
-        info[4 * i + INFO_PARTIAL] = part
-        lo = info[4 * (i - 1) + INFO_END] if i > 0 else 0
-        hi = lo + order.shape[0]
+                count = 1
+                v = end
+                while parent[v] >= 0:
+                    v = parent[v]
+                    count += 1
+        # room for the path or the straight walk (2 rows)
+        hi = lo + (count if count > 2 else 2)
         if hi > cap:
             cap = 2 * hi
             grown = np.empty(cap, np.int64)
@@ -420,9 +403,29 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
                 grown_c[j] = cums[j]
             orders = grown
             cums = grown_c
-        for j in range(hi - lo):
-            orders[lo + j] = order[j]
-            cums[lo + j] = cum[j]
+        hi = lo + count
+        v = end
+        for j in range(hi - 1, lo - 1, -1):  # traced back from its end along the parent links
+            orders[j] = v
+            cums[j] = g[v]
+            v = parent[v]
+        if pull and count > 0:
+            keep, cost = string_pull(orders[lo:hi], xy, mult, floor, cums[lo:hi], los)
+            for j in range(keep.shape[0]):  # keep[j] >= j: in place, front to back
+                orders[lo + j] = orders[lo + keep[j]]
+                cums[lo + j] = cost[j]
+            hi = lo + keep.shape[0]
+        if direct[i] < np.inf and (hi == lo or part or direct[i] <= cums[hi - 1]):
+            # the straight walk wins whenever it costs no more, and whenever nothing whole was found
+            hi = lo + 2
+            orders[lo] = n
+            orders[lo + 1] = n + 1
+            cums[lo] = 0.0
+            cums[lo + 1] = direct[i]
+            st = FOUND
+            part = False
+        info[4 * i + INFO_STATUS] = st
+        info[4 * i + INFO_PARTIAL] = part
         info[4 * i + INFO_END] = hi
     end = info[4 * (m - 1) + INFO_END] if m > 0 else 0
     return orders[:end], cums[:end], info
