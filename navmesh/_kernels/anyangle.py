@@ -302,7 +302,7 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
     if join_here:
         ids, pts, blocked, dirs, has, pgrid, pstart, pitems, taken, pend_d, pend_i, sel_d, sel_i = joins
         sx, sy, gx, gy = ends[0, 0], ends[0, 1], ends[0, 2], ends[0, 3]
-        q = ends[0].reshape((2, 2))  # the start and the goal as rows
+        q = ends[0]  # the start and the goal, flat as join_positions takes them
         free = np.empty(2, np.int64)
         free[0] = -1
         free[1] = -1
@@ -469,8 +469,9 @@ def bucket_grid(p):
 def join_positions(q, own, p, blocked, dirs, has, k, near, max_candidates, max_distance, pgrid, start, items,
                    taken, pend_d, pend_i, sel_d, sel_i,
                    edges, w_grid, cell_ptr, cell_items, pinches, pinch_grid, pinch_ptr, pinch_items):
-    """The points of ``p`` (bucketed by :func:`bucket_grid`) that each origin ``q[i]`` joins or
-    links to: ``own[i]`` is the point the origin is (a waypoint linking to others), or -1 for a
+    """The points of ``p`` (bucketed by :func:`bucket_grid`) that each origin i, at ``(q[2 i],
+    q[2 i + 1])`` (``q`` flat: a (n, 2) array's ``reshape(-1)``, so that :func:`solve_batch` passes its
+    start and goal as they lie in a row of ``ends``, with no reshape compiled), joins or links to: ``own[i]`` is the point the origin is (a waypoint linking to others), or -1 for a
     free position (a start or goal joining the graph).
 
     Visiting the points around the origin in order of distance, it keeps the visible ones that
@@ -494,7 +495,7 @@ def join_positions(q, own, p, blocked, dirs, has, k, near, max_candidates, max_d
     first = near < 0  # only the nearest visible one
     if first:
         near = 1
-    n_q = q.shape[0]
+    n_q = q.shape[0] // 2
     m = p.shape[0]
     counts = np.empty(n_q, np.int64)
     for i in range(n_q):
@@ -516,8 +517,8 @@ def join_positions(q, own, p, blocked, dirs, has, k, near, max_candidates, max_d
             out_d = grown_d
             cap = n_out + m + cap
         was = n_out
-        ux = q[i, 0]
-        uy = q[i, 1]
+        ux = q[2 * i]
+        uy = q[2 * i + 1]
         u = own[i]
         if u >= 0 and blocked[u]:
             continue

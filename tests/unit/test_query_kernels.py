@@ -39,7 +39,7 @@ def test_joins_are_the_visible_ones_among_the_nearest_in_distance_order(crowded,
     walls = wall_grid_for(los)
     scratch = (np.zeros(1, bool), np.empty(m), np.empty(m, np.int64), np.empty(m), np.empty(m, np.int64))
     free = np.full(len(queries), -1, np.int64)
-    counts, picked, dist = AK.join_positions(queries, free, pts, blocked, np.zeros((m, 4)), np.zeros(m, bool), 0, near,
+    counts, picked, dist = AK.join_positions(queries.reshape(-1), free, pts, blocked, np.zeros((m, 4)), np.zeros(m, bool), 0, near,
                                              0, np.inf, *AK.bucket_grid(pts)[:3], *scratch, *walls)
     at = 0
     for q, c in zip(queries, counts):
