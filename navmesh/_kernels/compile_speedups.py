@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from navmesh._kernels import call_type_cache
+from navmesh._kernels import call_type_cache, codegen_speedups
 
 #: numba's own ``TargetConfig`` methods and ``ColorShell``, kept when :func:`install` replaces them
 #: (its test compares).
@@ -52,6 +52,7 @@ def install() -> bool:
         against (numba is then left alone).
     """
     call_type_cache.install()
+    codegen_speedups.install()
     return _install_compare()
 
 

@@ -1,0 +1,149 @@
+"""No machine code for navmesh's internal kernels: their callers make their own.
+
+A kernel that only other kernels call (``signatures.njit(internal=True)``: no CPython entry point,
+no C entry point) is still compiled by numba like any other: after LLVM's optimisation of its
+module, numba hands the module to its JIT engine, which emits machine code for it
+(``CPUCodeLibrary._finalize_final_module``), and the cache saves that object code with the
+module's bitcode (``serialize_using_object_code``). Nothing ever runs that machine code: a caller
+links the callee's optimised LLVM module into its own (``add_linking_library``: numba always does,
+with the callee's functions made ``linkonce_odr``), optimises the whole, and emits its own machine
+code for it; a caller loaded from numba's cache brings its own machine code and never loads the
+callee. A cold compile of every part emitted about 40 such modules in vain (about 1 CPU second).
+
+:func:`install` makes numba skip that step for exactly those libraries: a JIT library whose module,
+after numba's own optimisation, defines at least one function with external linkage (its own
+code, as opposed to the ``linkonce_odr`` copies of its callees), every one of them a navmesh
+function (a mangled name starting ``_ZN7navmesh``; an entry point's name starts ``_ZN7cpython`` or
+``cfunc``), and no recursion placeholder (``.numba.unresolved$``, numba's way for a function to
+call one still being compiled; it also waits for none). Such a library is finalized as numba would,
+except that its module is not handed to the JIT engine: the engine gets only a slot for each of
+its Environment pointers (``_ZN08NumbaEnv...``, which numba writes through ``set_env``), so numba's
+own ``get_executable`` works unchanged (it already finds no entry point: address 0). The cache
+stores such a library as its final module's bitcode (numba's own ``serialize_using_bitcode``),
+which numba's own loader reads with or without :func:`install` (it would then emit the machine
+code at load). Everything a caller sees (the module it links in) is the same bytes as before, so
+every caller's LLVM module and machine code, and every cached object file of an entry kernel, is
+unchanged (``tools/codegen_compare.py`` compares every cache file of a cold compile of all parts).
+
+Every other library (a game's own numba functions, numba's implementations of numpy functions,
+navmesh's entry kernels) takes numba's own methods. The replacement applies only to the numba
+versions it was checked against (:data:`CHECKED_NUMBA`), and only while numba's methods are the
+ones it replaces; otherwise numba is left alone. :func:`uninstall` puts numba's methods back.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from typing import Any
+
+from navmesh._kernels import call_type_cache
+
+#: numba's own ``CPUCodeLibrary`` methods, kept while :func:`install`'s replacements are in place.
+ORIGINALS: dict[str, Any] = {}
+
+#: numba versions whose ``CPUCodeLibrary`` and JIT engine :func:`install` was checked against.
+CHECKED_NUMBA = ((0, 68),)
+
+#: How numba's name of a navmesh function starts (the kernel itself, not an entry point).
+NAVMESH_PREFIX = "_ZN7navmesh"
+
+#: How numba names the global holding a function's Environment pointer.
+ENV_PREFIX = "_ZN08NumbaEnv"
+
+#: The Environment pointer slots given to the JIT engine for link-only libraries (kept alive for
+#: the process: the engine holds their addresses).
+_ENV_SLOTS: list[Any] = []
+
+_REPLACED = ("_finalize_final_module", "serialize_using_object_code")
+
+
+def link_only(library: Any) -> bool:
+    """True if ``library`` (a finalized numba ``CPUCodeLibrary``) was made link-only: its module
+    was not handed to the JIT engine (see the module's docstring)."""
+    return bool(getattr(library, "_navmesh_link_only", False))
+
+
+def _is_link_only(library: Any) -> bool:
+    """The rule of the module's docstring, on the library's optimised final module."""
+    import llvmlite.binding as ll
+    from numba.core import codegen, config
+
+    if type(library) is not codegen.JITCodeLibrary or config.DUMP_OPTIMIZED or config.DUMP_ASSEMBLY:
+        return False
+    module = library._final_module
+    own = 0
+    for fn in module.functions:
+        if fn.is_declaration or fn.linkage != ll.Linkage.external:
+            continue
+        if not fn.name.startswith(NAVMESH_PREFIX):
+            return False
+        own += 1
+    if not own or library._codegen._rtlinker._unresolved:  # a recursive call waits for its address
+        return False
+    unresolved = codegen.RuntimeLinker.PREFIX
+    return not any(gv.name.startswith(unresolved) for gv in module.global_variables)
+
+
+def install() -> bool:
+    """Make numba skip the machine code of navmesh's internal kernels (see the module's docstring).
+
+    Returns
+    -------
+    bool
+        True if the replacement is in place (now or from an earlier call), False if this numba
+        version or its ``CPUCodeLibrary`` is not the one it was checked against (numba is then
+        left alone).
+    """
+    from numba.core import codegen
+
+    cls = codegen.CPUCodeLibrary
+    if getattr(cls, "_navmesh_link_only_internal", False):
+        return True
+    originals = {name: cls.__dict__.get(name) for name in _REPLACED}
+    if call_type_cache.numba_version() not in CHECKED_NUMBA or any(
+        getattr(f, "__qualname__", "") != f"CPUCodeLibrary.{name}" for name, f in originals.items()
+    ):
+        return False
+    finalize_module, serialize = originals["_finalize_final_module"], originals["serialize_using_object_code"]
+
+    def _finalize_final_module(self: Any) -> None:
+        if not _is_link_only(self):
+            finalize_module(self)
+            return
+        # numba's method without handing the module to the engine (no machine code).
+        self._finalize_dynamic_globals()
+        self._verify_declare_only_symbols()
+        engine = self._codegen._engine
+        for gv in self._final_module.global_variables:
+            if gv.name.startswith(ENV_PREFIX) and not gv.is_declaration and not engine.is_symbol_defined(gv.name):
+                slot = ctypes.c_void_p(0)
+                _ENV_SLOTS.append(slot)
+                engine.add_global_mapping(gv, ctypes.addressof(slot))
+        self._navmesh_link_only = True
+        self._finalized = True
+
+    def serialize_using_object_code(self: Any) -> tuple[str, str, Any]:
+        if link_only(self):
+            return self.serialize_using_bitcode()
+        return serialize(self)
+
+    _finalize_final_module.__doc__ = finalize_module.__doc__
+    serialize_using_object_code.__doc__ = serialize.__doc__
+    ORIGINALS.update(originals)
+    cls._finalize_final_module = _finalize_final_module
+    cls.serialize_using_object_code = serialize_using_object_code
+    cls._navmesh_link_only_internal = True
+    return True
+
+
+def uninstall() -> None:
+    """Put numba's own methods back (libraries already made link-only stay so; their callers and
+    the cache are unaffected)."""
+    from numba.core import codegen
+
+    cls = codegen.CPUCodeLibrary
+    if not getattr(cls, "_navmesh_link_only_internal", False):
+        return
+    for name in _REPLACED:
+        setattr(cls, name, ORIGINALS.pop(name))
+    del cls._navmesh_link_only_internal
