@@ -4,7 +4,7 @@ A kernel that only other kernels call (``signatures.njit(internal=True)``: no CP
 no C entry point) is still compiled by numba like any other: after LLVM's optimisation of its
 module, numba hands the module to its JIT engine, which emits machine code for it
 (``CPUCodeLibrary._finalize_final_module``), and the cache saves that object code with the
-module's bitcode (``serialize_using_object_code``). Nothing ever runs that machine code: a caller
+module's bitcode (``serialize_using_object_code``). Nothing needs that machine code: a caller
 links the callee's optimised LLVM module into its own (``add_linking_library``: numba always does,
 with the callee's functions made ``linkonce_odr``), optimises the whole, and emits its own machine
 code for it; a caller loaded from numba's cache brings its own machine code and never loads the
@@ -21,9 +21,14 @@ its Environment pointers (``_ZN08NumbaEnv...``, which numba writes through ``set
 own ``get_executable`` works unchanged (it already finds no entry point: address 0). The cache
 stores such a library as its final module's bitcode (numba's own ``serialize_using_bitcode``),
 which numba's own loader reads with or without :func:`install` (it would then emit the machine
-code at load). Everything a caller sees (the module it links in) is the same bytes as before, so
-every caller's LLVM module and machine code, and every cached object file of an entry kernel, is
-unchanged (``tools/codegen_compare.py`` compares every cache file of a cold compile of all parts).
+code at load).
+
+What callers link changes slightly: numba's JIT engine runs its machine-code passes (loop strength
+reduction, CodeGenPrepare) on the module it was handed, in place, and numba's callers link that
+rewritten module; a link-only kernel's callers link the module as LLVM's optimisation left it
+(whose own O3 module pipeline then simplifies the whole). The answers are the same (the runtime
+benchmarks were compared with and without it); ``tools/codegen_compare.py`` shows which cached
+records differ (same kernels, same signatures, same typed IR; most callers' machine code differs).
 
 Every other library (a game's own numba functions, numba's implementations of numpy functions,
 navmesh's entry kernels) takes numba's own methods. The replacement applies only to the numba

@@ -42,7 +42,8 @@ CHECKED_NUMBA = ((0, 68),)
 
 def install() -> bool:
     """Replace ``TargetConfig.values``, ``__eq__`` and ``__hash__``, and ``ColorShell`` (see the
-    module's docstring), and install :mod:`.call_type_cache` (:func:`.call_type_cache.install`).
+    module's docstring), and install :mod:`.call_type_cache` (:func:`.call_type_cache.install`)
+    and the link-only internal kernels of :mod:`.codegen_speedups` (:func:`.codegen_speedups.install`).
 
     Returns
     -------
