@@ -16,9 +16,12 @@ code, as opposed to the ``linkonce_odr`` copies of its callees), every one of th
 function (a mangled name starting ``_ZN7navmesh``; an entry point's name starts ``_ZN7cpython`` or
 ``cfunc``), and no recursion placeholder (``.numba.unresolved$``, numba's way for a function to
 call one still being compiled; it also waits for none). Such a library is finalized as numba would,
-except that its module is not handed to the JIT engine: the engine gets only a slot for each of
-its Environment pointers (``_ZN08NumbaEnv...``, which numba writes through ``set_env``), so numba's
-own ``get_executable`` works unchanged (it already finds no entry point: address 0). The cache
+except that its module is not handed to the JIT engine. numba's own ``get_executable`` works
+unchanged (it already finds no entry point: address 0); the Environment it stores for the kernel
+(``set_env``, into the module's ``_ZN08NumbaEnv...`` global) is kept aside. If anything asks for
+the address of one of the module's functions (``get_pointer_to_function``: numba does for a kernel
+used as a first-class function value), the module is handed to the engine then, as numba would
+have, with the Environments kept aside. The cache
 stores such a library as its final module's bitcode (numba's own ``serialize_using_bitcode``),
 which numba's own loader reads with or without :func:`install` (it would then emit the machine
 code at load).
@@ -38,12 +41,12 @@ ones it replaces; otherwise numba is left alone. :func:`uninstall` puts numba's 
 
 from __future__ import annotations
 
-import ctypes
-from typing import Any
+import weakref
+from typing import Any, Callable
 
 from navmesh._kernels import call_type_cache
 
-#: numba's own ``CPUCodeLibrary`` methods, kept while :func:`install`'s replacements are in place.
+#: numba's own methods (``Class.method`` -> function), kept while :func:`install`'s replacements are in place.
 ORIGINALS: dict[str, Any] = {}
 
 #: numba versions whose ``CPUCodeLibrary`` and JIT engine :func:`install` was checked against.
@@ -55,16 +58,22 @@ NAVMESH_PREFIX = "_ZN7navmesh"
 #: How numba names the global holding a function's Environment pointer.
 ENV_PREFIX = "_ZN08NumbaEnv"
 
-#: The Environment pointer slots given to the JIT engine for link-only libraries (kept alive for
-#: the process: the engine holds their addresses).
-_ENV_SLOTS: list[Any] = []
+#: The methods :func:`install` replaces, as ``Class.method`` of ``numba.core.codegen``.
+REPLACED = (
+    "CPUCodeLibrary._finalize_final_module",
+    "CPUCodeLibrary.serialize_using_object_code",
+    "JITCodeLibrary.get_pointer_to_function",
+    "JITCPUCodegen.set_env",
+)
 
-_REPLACED = ("_finalize_final_module", "serialize_using_object_code")
+#: Environments numba stored for link-only libraries' globals (name -> Environment), written into
+#: the engine if such a library gets its machine code after all.
+_KEPT_ENVS: dict[str, Any] = {}
 
 
 def link_only(library: Any) -> bool:
-    """True if ``library`` (a finalized numba ``CPUCodeLibrary``) was made link-only: its module
-    was not handed to the JIT engine (see the module's docstring)."""
+    """True if ``library`` (a finalized numba ``CPUCodeLibrary``) is link-only: its module was not
+    handed to the JIT engine (see the module's docstring)."""
     return bool(getattr(library, "_navmesh_link_only", False))
 
 
@@ -89,6 +98,20 @@ def _is_link_only(library: Any) -> bool:
     return not any(gv.name.startswith(unresolved) for gv in module.global_variables)
 
 
+def _defines(library: Any, name: str) -> bool:
+    try:
+        return not library._final_module.get_function(name).is_declaration
+    except NameError:
+        return False
+
+
+def _numbas(qualname: str) -> Any:
+    from numba.core import codegen
+
+    owner, method = qualname.split(".")
+    return getattr(codegen, owner).__dict__.get(method)
+
+
 def install() -> bool:
     """Make numba skip the machine code of navmesh's internal kernels (see the module's docstring).
 
@@ -96,34 +119,33 @@ def install() -> bool:
     -------
     bool
         True if the replacement is in place (now or from an earlier call), False if this numba
-        version or its ``CPUCodeLibrary`` is not the one it was checked against (numba is then
-        left alone).
+        version or one of the methods it replaces (:data:`REPLACED`) is not the one it was checked
+        against (numba is then left alone).
     """
     from numba.core import codegen
 
-    cls = codegen.CPUCodeLibrary
-    if getattr(cls, "_navmesh_link_only_internal", False):
+    if getattr(codegen.CPUCodeLibrary, "_navmesh_link_only_internal", False):
         return True
-    originals = {name: cls.__dict__.get(name) for name in _REPLACED}
+    originals = {name: ORIGINALS.get(name) or _numbas(name) for name in REPLACED}
     if call_type_cache.numba_version() not in CHECKED_NUMBA or any(
-        getattr(f, "__qualname__", "") != f"CPUCodeLibrary.{name}" for name, f in originals.items()
+        getattr(f, "__qualname__", "") != name for name, f in originals.items()
     ):
         return False
-    finalize_module, serialize = originals["_finalize_final_module"], originals["serialize_using_object_code"]
+    finalize_module = originals["CPUCodeLibrary._finalize_final_module"]
+    serialize = originals["CPUCodeLibrary.serialize_using_object_code"]
+    pointer_to = originals["JITCodeLibrary.get_pointer_to_function"]
+    set_env = originals["JITCPUCodegen.set_env"]
 
     def _finalize_final_module(self: Any) -> None:
         if not _is_link_only(self):
             finalize_module(self)
             return
-        # numba's method without handing the module to the engine (no machine code).
+        # numba's method up to handing the module to the engine (no machine code).
         self._finalize_dynamic_globals()
         self._verify_declare_only_symbols()
-        engine = self._codegen._engine
         for gv in self._final_module.global_variables:
-            if gv.name.startswith(ENV_PREFIX) and not gv.is_declaration and not engine.is_symbol_defined(gv.name):
-                slot = ctypes.c_void_p(0)
-                _ENV_SLOTS.append(slot)
-                engine.add_global_mapping(gv, ctypes.addressof(slot))
+            if gv.name.startswith(ENV_PREFIX) and not gv.is_declaration:
+                _KEPT_ENVS.setdefault(gv.name, None)
         self._navmesh_link_only = True
         self._finalized = True
 
@@ -132,23 +154,52 @@ def install() -> bool:
             return self.serialize_using_bitcode()
         return serialize(self)
 
-    _finalize_final_module.__doc__ = finalize_module.__doc__
-    serialize_using_object_code.__doc__ = serialize.__doc__
-    ORIGINALS.update(originals)
-    cls._finalize_final_module = _finalize_final_module
-    cls.serialize_using_object_code = serialize_using_object_code
-    cls._navmesh_link_only_internal = True
+    def get_pointer_to_function(self: Any, name: str) -> int:
+        if link_only(self) and _defines(self, name):
+            # The machine code is wanted after all: the rest of numba's _finalize_final_module.
+            self._navmesh_link_only = False
+            self._final_module._CPUCodeLibrary__library = weakref.proxy(self)
+            cleanup = self._codegen._add_module(self._final_module)
+            if cleanup:
+                weakref.finalize(self, cleanup)
+            self._finalize_specific()
+            for gv in self._final_module.global_variables:
+                if _KEPT_ENVS.get(gv.name) is not None:
+                    set_env(self._codegen, gv.name, _KEPT_ENVS[gv.name])
+        return pointer_to(self, name)
+
+    def set_env_kept(self: Any, env_name: str, env: Any) -> None:
+        if env_name in _KEPT_ENVS and not self._engine.is_symbol_defined(env_name):
+            _KEPT_ENVS[env_name] = env  # only a link-only library defines it: nothing reads it
+            return
+        set_env(self, env_name, env)
+
+    replacements: dict[str, Callable[..., Any]] = {
+        "CPUCodeLibrary._finalize_final_module": _finalize_final_module,
+        "CPUCodeLibrary.serialize_using_object_code": serialize_using_object_code,
+        "JITCodeLibrary.get_pointer_to_function": get_pointer_to_function,
+        "JITCPUCodegen.set_env": set_env_kept,
+    }
+    for name, replacement in replacements.items():
+        if name in ORIGINALS:
+            continue  # still in place from before an uninstall()
+        ORIGINALS[name] = originals[name]
+        owner, method = name.split(".")
+        replacement.__doc__ = originals[name].__doc__
+        setattr(getattr(codegen, owner), method, replacement)
+    codegen.CPUCodeLibrary._navmesh_link_only_internal = True
     return True
 
 
 def uninstall() -> None:
-    """Put numba's own methods back (libraries already made link-only stay so; their callers and
-    the cache are unaffected)."""
+    """Put numba's own methods back. Once a link-only library exists in the process, the two that
+    serve it (its machine code if asked for, its Environment) stay: they are numba's own for every
+    other library."""
     from numba.core import codegen
 
-    cls = codegen.CPUCodeLibrary
-    if not getattr(cls, "_navmesh_link_only_internal", False):
+    if not getattr(codegen.CPUCodeLibrary, "_navmesh_link_only_internal", False):
         return
-    for name in _REPLACED:
-        setattr(cls, name, ORIGINALS.pop(name))
-    del cls._navmesh_link_only_internal
+    for name in REPLACED if not _KEPT_ENVS else REPLACED[:2]:
+        owner, method = name.split(".")
+        setattr(getattr(codegen, owner), method, ORIGINALS.pop(name))
+    del codegen.CPUCodeLibrary._navmesh_link_only_internal
