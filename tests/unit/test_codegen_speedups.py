@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -83,7 +82,8 @@ callee = weight.overloads[weight.signatures[0]].library
 caller = total.overloads[total.signatures[0]].library
 def clean(text):
     return re.sub(r"0x[0-9a-f]{6,}", "0x?", text)
-print(json.dumps({"answer": answer, "callee_ir": clean(callee.get_llvm_str()), "caller_ir": clean(caller.get_llvm_str()),
+print(json.dumps({"answer": answer, "callee_ir": clean(callee.get_llvm_str()),
+                  "caller_ir": clean(caller.get_llvm_str()),
                   "caller_asm": clean(caller.get_asm_str()), "link_only": [cs.link_only(callee), cs.link_only(caller)],
                   "installed": "CPUCodeLibrary._finalize_final_module" in cs.ORIGINALS}))
 """
@@ -185,7 +185,8 @@ def test_a_cache_written_with_the_replacement_loads_with_numbas_own_methods(tmp_
     _run(_SEARCH, cache)
     for path in cache.rglob("graph.best_first-*"):
         path.unlink()
-    script = _SEARCH.replace("import navmesh\n", "import navmesh\nfrom navmesh._kernels import codegen_speedups\ncodegen_speedups.uninstall()\n", 1)
+    numbas_own = "import navmesh\nfrom navmesh._kernels import codegen_speedups\ncodegen_speedups.uninstall()\n"
+    script = _SEARCH.replace("import navmesh\n", numbas_own, 1)
     result = _run(script, cache)
     assert result["compiled"] == ["best_first"]  # the heap kernels came from the cache
     assert result["heap_link_only"] == [False]  # numba's own loader gave them machine code
