@@ -1,10 +1,10 @@
-"""What :mod:`navmesh._kernels.codegen_speedups` changes in navmesh's compiled code.
+"""What the link-only internal kernels (``tools/llvm_experiments/link_only.py``) change in
+navmesh's compiled code.
 
 Run from the project root: ``python3 tools/codegen_compare.py [--parts waypoints grid ...]``.
 It compiles the kernels of the given warm-up parts (all by default) in two fresh processes, each
 with its own empty numba cache and the same ``PYTHONHASHSEED``: one with the link-only internal
-kernels (as navmesh installs them), one with numba's own methods
-(:func:`~navmesh._kernels.codegen_speedups.uninstall` before anything compiles), and compares
+kernels installed before anything compiles, one with numba's own methods, and compares
 the two caches file by file (object addresses masked, as ``tools/call_type_compare.py`` does).
 
 Must hold (exit status 1 otherwise): the same files in both; every index file identical; every
@@ -30,17 +30,16 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 import call_type_compare as ctc  # noqa: E402  (the shared cache-comparing helpers)
 
-CHILD = """
+CHILD = f"""
 import sys
+sys.path.insert(0, {str(ROOT / "tools" / "llvm_experiments")!r})
 import navmesh._kernels
-from navmesh._kernels import codegen_speedups
-if sys.argv[1] == "off":
-    codegen_speedups.uninstall()
-elif not codegen_speedups.install():
-    raise SystemExit("the codegen speed-up does not apply to this numba")
+import link_only
+if sys.argv[1] == "on" and not link_only.install():
+    raise SystemExit("the link-only experiment does not apply to this numba")
 import navmesh.warmup_steps as steps
 for part in sys.argv[2].split(","):
-    ctx = {}
+    ctx = {{}}
     for _, work in steps.STEPS[part]:
         work(ctx)
 print("ok")
@@ -106,7 +105,7 @@ def main() -> int:
             wrong.append(f"{name}: not the same kernel ({kind or 'signature, typed IR or environments'})")
         else:
             kinds[kind] = kinds.get(kind, 0) + 1
-    print(f"codegen speed-up on vs off, hash seed {args.seed}; parts {','.join(parts)}; "
+    print(f"link-only internal kernels on vs off, hash seed {args.seed}; parts {','.join(parts)}; "
           f"{len(a)} and {len(b)} cache files; {time.time() - start:.0f} s")
     for name in only:
         print(f"  in one cache only: {name}")

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from navmesh._kernels import call_type_cache, codegen_speedups
+from navmesh._kernels import call_type_cache
 
 #: numba's own ``TargetConfig`` methods and ``ColorShell``, kept when :func:`install` replaces them
 #: (its test compares).
@@ -42,8 +42,7 @@ CHECKED_NUMBA = ((0, 68),)
 
 def install() -> bool:
     """Replace ``TargetConfig.values``, ``__eq__`` and ``__hash__``, and ``ColorShell`` (see the
-    module's docstring), and install :mod:`.call_type_cache` (:func:`.call_type_cache.install`)
-    and the link-only internal kernels of :mod:`.codegen_speedups` (:func:`.codegen_speedups.install`).
+    module's docstring), and install :mod:`.call_type_cache` (:func:`.call_type_cache.install`).
 
     Returns
     -------
@@ -53,7 +52,6 @@ def install() -> bool:
         against (numba is then left alone).
     """
     call_type_cache.install()
-    codegen_speedups.install()
     return _install_compare()
 
 

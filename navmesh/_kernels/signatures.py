@@ -38,8 +38,7 @@ KERNEL_OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "no_cfunc_wrappe
 #: numba then makes no CPython entry point for it either. The wrappers were about a third of a small
 #: kernel's compile time (their code is also optimised and emitted). Such a kernel cannot be called
 #: from Python, and it must not allocate (``np.empty`` ...): numba compiles the numpy
-#: implementations once per set of options, so it would compile them a second time. Nor does it
-#: get machine code of its own (its callers link its LLVM module): :mod:`.codegen_speedups`.
+#: implementations once per set of options, so it would compile them a second time.
 INTERNAL_OPTIONS: dict[str, Any] = {"no_cpython_wrapper": True}
 
 

@@ -13,7 +13,8 @@ this folder on ``PYTHONPATH`` (a measuring tool, not part of the library).
   rotation, instruction combining and jump threading;
 - ``nofpmall``: every module skips the per-function pipeline.
 - ``mpm2`` / ``mpm1``: navmesh's libraries run numba's full module pipeline at O2 / O1;
-- ``mpmnovec``: navmesh's libraries run it without the loop vectorizer.
+- ``mpmnovec``: navmesh's libraries run it without the loop vectorizer;
+- ``linkonly``: navmesh's internal kernels get no machine code of their own (``link_only.py`` here).
 
 numba's own settings (``NUMBA_OPT``, ``NUMBA_LOOP_VECTORIZE`` ...) are set as plain environment
 variables. Example, from the project root (a fresh cache each run)::
@@ -108,6 +109,9 @@ if _exp:
                 mpm_full, mpb_full = self._codegen._module_pass_manager(**_kw)
                 mpm_full.run(self._final_module, mpb_full)
             cg.CPUCodeLibrary._optimize_final_module = _optimize_final_module
+        elif e == "linkonly":
+            import link_only
+            link_only.install()
         elif e == "nofpmall":
             def _optimize_functions(self, ll_module):
                 ll_module.data_layout = self._codegen._data_layout
