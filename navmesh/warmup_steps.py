@@ -220,8 +220,8 @@ STEPS: dict[str, tuple[tuple[str, Callable[[dict[str, Any]], None]], ...]] = {
     "waypoints": (
         ("waypoint graph", _wp_graph),
         ("waypoint joins", _wp_joins),
-        ("sliced paths", _wp_sliced),
         ("waypoint paths", _wp_paths),
+        ("sliced paths", _wp_sliced),
         ("group paths", _wp_group),
         ("graph searches", _wp_graph_searches),
     ),
@@ -236,7 +236,7 @@ STEPS: dict[str, tuple[tuple[str, Callable[[dict[str, Any]], None]], ...]] = {
 # Steps whose kernels call (or are) kernels that other steps compile: with several processes
 # compiling, a worker takes such a step after those when another step is ready.
 NEEDS: dict[str, tuple[str, ...]] = {
-    "sliced paths": ("waypoint joins",),
+    "sliced paths": ("waypoint paths",),
     "waypoint paths": ("waypoint joins",),
     "group paths": ("waypoint paths",),
     "jump point search": ("grid paths",),
