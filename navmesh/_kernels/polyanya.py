@@ -592,9 +592,10 @@ def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nin
         qy = nint[4 * i + 3]
         lo = indptr[p]
         hi = indptr[p + 1]
-        e = e0 + 1 if e0 + 1 < hi else lo
+        e1 = e0 + 1 if e0 + 1 < hi else lo
+        e = e1
         va = indices[e0]  # left vertex
-        vb = indices[e]  # right vertex
+        vb = indices[e1]  # right vertex
         collinear = _orient(rx, ry, qx, qy, lx, ly) <= 0.0
         # collinear: turn at the nearer end (if possible) and see the whole polygon from there
         new_root = root
@@ -604,16 +605,18 @@ def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nin
             dq = _dist(qx - rx, qy - ry)
             d, ex, ey, v = (dl, lx, ly, va) if dl <= dq else (dq, qx, qy, vb)
             if d > 0.0:
-                if not (ex == xy[v, 0] and ey == xy[v, 1] and corner[v]):
+                if not (ex == xy[nv + (e0 if v == va else e1), 0] and ey == xy[nv + (e0 if v == va else e1), 1]
+                        and corner[v]):
                     e = e0  # no successor
                 new_root = v
                 new_g = g + d
-        can_right = qx == xy[vb, 0] and qy == xy[vb, 1] and corner[vb]
-        can_left = lx == xy[va, 0] and ly == xy[va, 1] and corner[va]
+        # the ends' coordinates from the slots' own rows (beside the ones the loop reads)
+        can_right = qx == xy[nv + e1, 0] and qy == xy[nv + e1, 1] and corner[vb]
+        can_left = lx == xy[nv + e0, 0] and ly == xy[nv + e0, 1] and corner[va]
         # orientations of each chain vertex against both rays, carried from edge to edge
-        srb = _orient(rx, ry, qx, qy, xy[vb, 0], xy[vb, 1])
-        slb = _orient(rx, ry, lx, ly, xy[vb, 0], xy[vb, 1])
-        at = e  # the slot whose vertex srb / slb belong to
+        srb = 0.0
+        slb = 0.0
+        at = -1  # the slot whose vertex srb / slb belong to (none yet)
         # a live polygon no dead end of this search touches: only its edges to live polygons can
         # have successors, and ``skip`` goes from one to the next (e0 is one of them)
         fast = mark[p] >= LIVE and mark[p] != LIVE + stamp

@@ -22,7 +22,7 @@ from numpy.typing import NDArray
 from navmesh._kernels import polyanya as PK
 from navmesh.path import Path
 
-__all__ = ["BLOCK_ROWS", "OutputBlock", "Workspace", "run", "traced_path"]
+__all__ = ["BLOCK_ROWS", "OutputBlock", "Workspace", "kernel_code", "run", "traced_path"]
 
 BLOCK_ROWS = 1024  # rows of an output block: points (16 bytes each) and polygons (4 bytes each)
 _trusted, _views = Path._trusted, Path._views
@@ -56,6 +56,17 @@ class OutputBlock:
         polys_ro = self.polys[1:]
         polys_ro.flags.writeable = False
         self.pts_ro, self.polys_ro = pts_ro, polys_ro
+
+
+def kernel_code(kernel: Any) -> Any:
+    """The compiled code of the numba kernel ``kernel`` for its one signature, called without
+    numba's dispatch (which types each argument on every call: about a quarter microsecond of
+    find_path's four on a small mesh); ``kernel`` itself until it has been compiled (or loaded from
+    the cache), with more than one signature, or with ``NUMBA_DISABLE_JIT=1`` (a plain function).
+    The code converts its arguments without checking their types: only callers that pass exactly
+    the types of the signature (the query's own arrays and Python floats) may use it."""
+    signatures = getattr(kernel, "signatures", ())
+    return kernel.get_overload(signatures[0]) if len(signatures) == 1 else kernel
 
 
 def run(xy: NDArray[np.float64], mi: NDArray[np.int64], ws: Workspace, block: OutputBlock, op: int, s: Any, g: Any,
