@@ -124,6 +124,11 @@ SHARED = -1  # final "node": start and goal share a polygon
 CORRIDOR = -2  # final "node": start and goal in one dead-end tree: the funnel through its one corridor
 # operations of the one entry kernel :func:`search`
 OP_FIND, OP_BEGIN, OP_RUN, OP_TRACE, OP_LOCATE = range(5)
+# a search node's entry in the slot section: the slot it enters its polygon through, plus the
+# polygon times 2**32 (one read gives both: the polygon was a second read, through ``owner``,
+# on the chain of dependent reads that starts each expansion)
+POLY_SHIFT = 32
+SLOT_MASK = 2**32 - 1
 
 
 def pack(sections):
@@ -284,8 +289,10 @@ def dead_ends(mi, deg, queue):
         p = queue[k]
         q = up[3 * p]
         depth[p] = depth[q] + 1 if q >= 0 and dead[q] else 0
-    # each slot's first slot, itself or after it round its polygon, whose edge leads to a live
-    # polygon (-1: none): an expansion in a live polygon steps over walls and dead ends at once
+    # each slot's next slot round its polygon (itself after a whole turn) whose edge leads to a
+    # live polygon (-1: none): an expansion in a live polygon steps over walls and dead ends at
+    # once, and finds its first edge from the slot it entered through alone (that read does not
+    # wait for the polygon's range in indptr)
     skip = _sec(mi, mi, M_SKIP)
     for p in range(n):
         lo = indptr[p]
@@ -293,10 +300,10 @@ def dead_ends(mi, deg, queue):
         at = -1
         for k in range(2 * (hi - lo) - 1, -1, -1):  # backwards, twice round
             e = lo + k % (hi - lo)
+            skip[e] = at
             q = nbr[e]
             if q >= 0 and open_poly[q] and not dead[q]:
                 at = e
-            skip[e] = at
 
 
 @njit(cache=True)
@@ -517,7 +524,7 @@ def _begin(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, start_polys, 
             if n_nodes >= len(nroot):
                 return NEED_SPACE
             nroot[n_nodes] = -1
-            nslot[n_nodes] = twins[e]
+            nslot[n_nodes] = twins[e] + (q << POLY_SHIFT)
             nint[4 * n_nodes] = bx
             nint[4 * n_nodes + 1] = by
             nint[4 * n_nodes + 2] = ax
@@ -565,7 +572,7 @@ def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nin
             if root >= 0 and root_stamp[root] == stamp and root_g[root] + eps < ng[i]:
                 i = -1
                 continue
-            p = owner[nslot[i]]
+            p = nslot[i] >> POLY_SHIFT
             found = False
             for j in range(len(goal_polys)):
                 if goal_polys[j] == p:
@@ -582,8 +589,8 @@ def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nin
         # call per expansion with a dozen array arguments costs more than the work on a small polygon)
         root = nroot[i]
         g = ng[i]
-        e0 = nslot[i]
-        p = owner[e0]
+        e0 = nslot[i] & SLOT_MASK
+        p = nslot[i] >> POLY_SHIFT
         rx = xy[root, 0] if root >= 0 else sx
         ry = xy[root, 1] if root >= 0 else sy
         lx = nint[4 * i]
@@ -620,8 +627,8 @@ def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nin
         # a live polygon no dead end of this search touches: only its edges to live polygons can
         # have successors, and ``skip`` goes from one to the next (e0 is one of them)
         fast = mark[p] >= LIVE and mark[p] != LIVE + stamp
-        if fast:
-            e = skip[e]
+        if fast and e != e0:  # (e0: a collinear node that cannot turn has no successor)
+            e = skip[e0]
         while e != e0 and n_nodes >= 0:
             en = e + 1 if e + 1 < hi else lo
             ax = xy[nv + e, 0]  # the slots' own rows: the polygon's corners lie side by side
@@ -703,7 +710,7 @@ def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nin
                         n_nodes = -1
                         break
                     nroot[n_nodes] = n_root
-                    nslot[n_nodes] = twins[e]
+                    nslot[n_nodes] = twins[e] + (q << POLY_SHIFT)
                     nint[4 * n_nodes] = n_lx
                     nint[4 * n_nodes + 1] = n_ly
                     nint[4 * n_nodes + 2] = n_rx
@@ -711,7 +718,7 @@ def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nin
                     ng[n_nodes] = n_g
                     npar[n_nodes] = i
                     n_nodes += 1
-            e = skip[en] if fast else en
+            e = skip[e] if fast else en
         if n_nodes < 0:
             status = NEED_SPACE
             n_nodes = 0
@@ -723,7 +730,7 @@ def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nin
         i_next = -1
         if n_nodes == first + 1:
             i_next = first
-            p = owner[nslot[first]]
+            p = nslot[first] >> POLY_SHIFT
             for j in range(len(goal_polys)):
                 if goal_polys[j] == p:
                     i_next = -1
@@ -798,7 +805,7 @@ def _trace(xy, mi, nroot, nslot, npar, nint, polys, pts, final, sx, sy, gx, gy):
     m = n_chain
     first = final
     while i >= 0:
-        polys[m] = owner[nslot[i]]
+        polys[m] = nslot[i] >> POLY_SHIFT
         m -= 1
         if nroot[i] != last:
             last = nroot[i]
@@ -808,7 +815,7 @@ def _trace(xy, mi, nroot, nslot, npar, nint, polys, pts, final, sx, sy, gx, gy):
                 k -= 1
         first = i
         i = npar[i]
-    polys[0] = nbr[nslot[first]]
+    polys[0] = nbr[nslot[first] & SLOT_MASK]
     pts[0] = sx
     pts[1] = sy
     return n_pts, n_chain + 1
