@@ -32,6 +32,13 @@ expansion, 1.4 of them to live polygons).
 Every search operation goes through the one entry kernel :func:`search` (one compiled call tree);
 the dead-end forest is made once per query object by :func:`dead_ends`, outside that tree.
 
+No kernel here allocates or returns an array, so they are compiled without numba's reference
+counting (``_nrt=False``): the sections they slice out of the packed arrays are views the caller
+keeps alive for the call, and counting their references (an atomic add at each slice and call,
+about a hundred per search) was a third of the kernel time of a short query. Every kernel of
+the module must keep that rule: a kernel with reference counting that called one of these, or
+the other way round, and passed an array back would miscount.
+
 Mesh arrays (see :class:`navmesh.polymesh.mesh.PolyMesh`): ``xy`` (V + E, 2): the V vertices,
 then each slot's vertex again (row V + e for slot e: a polygon's corners side by side in memory,
 read without going through ``indices`` in the expansion's inner loop), ``indptr``, ``indices``
@@ -56,19 +63,19 @@ from navmesh._kernels.status import BUDGET, EXHAUSTED, FOUND
 NEED_SPACE = 3  # the node pool is full: grow the workspace and run again
 
 
-@njit(cache=True, internal=True)
+@njit(cache=True, internal=True, _nrt=False)
 def _orient(ax, ay, bx, by, cx, cy):
     return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
 
 
-@njit(cache=True, internal=True)
+@njit(cache=True, internal=True, _nrt=False)
 def _dist(dx, dy):
     # coordinates are at most MAX_COORDINATE (1e15), so the squares cannot overflow; libm's
     # hypot guards against that at several times the cost
     return math.sqrt(dx * dx + dy * dy)
 
 
-@njit(cache=True, internal=True)
+@njit(cache=True, internal=True, _nrt=False)
 def h_value(rx, ry, lx, ly, qx, qy, gx, gy):
     """Length of the shortest way from root r through the segment [L, Q] to the goal g."""
     if (rx == lx and ry == ly) or (rx == qx and ry == qy):
@@ -171,12 +178,12 @@ def request(wi, op, n_start=-1, n_goal=-1, budget=NO_BUDGET):
     wi[R_BUDGET] = budget
 
 
-@njit(cache=True, internal=True)
+@njit(cache=True, internal=True, _nrt=False, inline="always")  # a view returned without reference counting: inlined
 def _sec(a, offsets, k):
     return a[offsets[k]:offsets[k + 1]]
 
 
-@njit(cache=True, internal=True)
+@njit(cache=True, internal=True, _nrt=False)
 def _locate(px, py, xy, mi, grid, out):
     """Open polygons whose closed area contains (px, py), written to ``out``; returns their count.
 
@@ -217,7 +224,7 @@ def _locate(px, py, xy, mi, grid, out):
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def dead_ends(mi, deg, queue):
     """Fill the dead-end sections (dead / up / depth) and the skip section of the packed mesh
     ``mi`` in place; a kernel of its own, run once per query object (not part of
@@ -306,7 +313,7 @@ def dead_ends(mi, deg, queue):
                 at = e
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def search(xy, mi, wi, wf, out_pts, out_polys, sx, sy, gx, gy):
     """The one entry of the Polyanya kernels: on the packed mesh ``mi`` with the workspace (wi, wf),
     the operation of the request in the workspace's header (:func:`request`; by default a whole
@@ -424,7 +431,7 @@ def search(xy, mi, wi, wf, out_pts, out_polys, sx, sy, gx, gy):
     return FOUND, at, keep, n_polys, wi[S_EXPANSIONS], length
 
 
-@njit(cache=True, internal=True)
+@njit(cache=True, internal=True, _nrt=False)
 def _begin(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, start_polys, goal_polys, nint, ng, keys, root_g,
            sx, sy, gx, gy, eps, budget):
     """Start a search with a new stamp: mark the dead-end polygons it may enter and store the
@@ -538,7 +545,7 @@ def _begin(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, start_polys, 
     return RUNNING
 
 
-@njit(cache=True, internal=True)
+@njit(cache=True, internal=True, _nrt=False)
 def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nint, ng, keys, root_g, sx, sy, gx, gy,
          eps, budget):
     """Expand nodes until a goal polygon, an empty heap, or the expansions reaching ``budget`` (a
@@ -750,7 +757,7 @@ def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nin
     return status
 
 
-@njit(cache=True, internal=True)
+@njit(cache=True, internal=True, _nrt=False)
 def _trace(xy, mi, nroot, nslot, npar, nint, polys, pts, final, sx, sy, gx, gy):
     """Write the turning points (start ... goal) and the polygons crossed, from the final node
     (SHARED: start and goal share a polygon), to the output sections ``polys`` and ``pts``;
@@ -823,7 +830,7 @@ def _trace(xy, mi, nroot, nslot, npar, nint, polys, pts, final, sx, sy, gx, gy):
 
 
 
-@njit(cache=True, internal=True)
+@njit(cache=True, internal=True, _nrt=False)
 def _funnel(xy, mi, lca, start_polys, goal_polys, polys, portals, pts, sx, sy, gx, gy):
     """The shortest path when every start and goal polygon lies in one dead-end branch: its
     polygons form a tree, so the way from the start polygons to the goal polygons (through their
@@ -941,12 +948,14 @@ def _funnel(xy, mi, lca, start_polys, goal_polys, polys, portals, pts, sx, sy, g
     return n_pts + 1, last - first + 1
 
 
-@njit(cache=True)
-def raycast(xy, mi, sx, sy, ex, ey, start_poly):
+@njit(cache=True, _nrt=False)
+def raycast(xy, mi, sx, sy, ex, ey, start_poly, visited):
     """Walk the segment s->e through the packed mesh ``mi`` from ``start_poly`` (which contains s).
 
-    Returns (hit, t, slot, visited polygons, count): ``hit`` when a wall (an edge to nothing or
-    to a closed polygon) stops the walk at fraction ``t`` on edge ``slot``; otherwise t = 1.
+    Returns (hit, t, slot, count): ``hit`` when a wall (an edge to nothing or to a closed
+    polygon) stops the walk at fraction ``t`` on edge ``slot``; otherwise t = 1. The polygons
+    visited are the first ``count`` entries of ``visited`` (int64, one entry per polygon and one
+    more, made by the caller: the kernels allocate nothing, see the module notes).
     """
     indptr = _sec(mi, mi, M_INDPTR)
     indices = _sec(mi, mi, M_INDICES)
@@ -954,7 +963,6 @@ def raycast(xy, mi, sx, sy, ex, ey, start_poly):
     twins = _sec(mi, mi, M_TWINS)
     open_poly = _sec(mi, mi, M_OPEN)
     n_poly = len(indptr) - 1
-    visited = np.empty(n_poly + 1, np.int64)
     count = 0
     p = start_poly
     entry = -1
@@ -980,16 +988,16 @@ def raycast(xy, mi, sx, sy, ex, ey, start_poly):
                 best_t = t
                 best_e = e
         if best_e < 0:
-            return False, 1.0, -1, visited, count
+            return False, 1.0, -1, count
         if best_t < t_in:
             best_t = t_in
         q = nbr[best_e]
         if q < 0 or not open_poly[q]:
-            return True, max(best_t, 0.0), best_e, visited, count
+            return True, max(best_t, 0.0), best_e, count
         entry = twins[best_e]
         p = q
         t_in = best_t
-    return False, 1.0, -1, visited, count
+    return False, 1.0, -1, count
 
 
 plain_arguments(globals())

@@ -306,14 +306,12 @@ class MeshQuery:
             sx, sy = start
             gx, gy = goal
             if type(sx) in _FLOATS and type(sy) in _FLOATS and type(gx) in _FLOATS and type(gy) in _FLOATS:
-                call, xy, mi, wi, wf, block = self._hot
-                status, at, n_pts, n_polys, expansions, length = call(xy, mi, wi, wf, block.pts, block.polys, sx, sy,
-                                                                      gx, gy)
+                call, xy, mi, wi, wf, pts, polys, pts_ro, polys_ro, scale = self._hot
+                status, at, n_pts, n_polys, expansions, length = call(xy, mi, wi, wf, pts, polys, sx, sy, gx, gy)
                 if call is _search:  # this call compiled the kernel (or loaded it): call its code directly now
                     self._set_hot()
                 if at >= 0:  # FOUND, in the block (``at`` is -1 otherwise)
-                    return _views(block.polys_ro[at:at + n_polys], block.pts_ro[at:at + n_pts],
-                                  length * self._scale_cost, expansions)
+                    return _views(polys_ro[at:at + n_polys], pts_ro[at:at + n_pts], length * scale, expansions)
                 if status == FOUND:
                     return self._traced_path(self._ws, at, n_pts, n_polys, length, expansions, False, False)
         budget = None
@@ -439,7 +437,9 @@ class MeshQuery:
     def _set_hot(self) -> None:
         """Bind what find_path's fast path passes to the kernel (after the workspace or the output
         block changes): the kernel's compiled code itself once numba has it (:func:`kernel_code`)."""
-        self._hot = (kernel_code(_search), self._xy_mesh, self._mi, self._ws.wi, self._ws.wf, self._block)
+        b = self._block
+        self._hot = (kernel_code(_search), self._xy_mesh, self._mi, self._ws.wi, self._ws.wf, b.pts, b.polys, b.pts_ro,
+                     b.polys_ro, self._scale_cost)
 
     def _not_found(self, status, expansions, s, s_polys, s_moved, g, g_moved, budget, allow_partial) -> Path:
         """The answer when Polyanya ended without a path: out of budget (BUDGET) or EXHAUSTED."""
@@ -546,7 +546,8 @@ class MeshQuery:
         """
         s, s_polys, _ = self._endpoint("start", self._point("start", start), False)
         e = self._point("end", end)
-        hit, t, slot, visited, n = PK.raycast(self.mesh.vertices, self._mi, s[0], s[1], e[0], e[1], int(s_polys[0]))
+        visited = np.empty(self.mesh.n_polygons + 1, np.int64)
+        hit, t, slot, n = PK.raycast(self.mesh.vertices, self._mi, s[0], s[1], e[0], e[1], int(s_polys[0]), visited)
         point = s + t * (e - s) if hit else e.copy()
         normal = np.zeros(2)
         if hit:
