@@ -564,7 +564,6 @@ def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nin
     indices = _sec(mi, mi, M_INDICES)
     nbr = _sec(mi, mi, M_NBR)
     twins = _sec(mi, mi, M_TWINS)
-    owner = _sec(mi, mi, M_OWNER)
     corner = _sec(mi, mi, M_CORNER)
     skip = _sec(mi, mi, M_SKIP)
     nv = len(corner)
@@ -763,7 +762,6 @@ def _trace(xy, mi, nroot, nslot, npar, nint, polys, pts, final, sx, sy, gx, gy):
     (SHARED: start and goal share a polygon), to the output sections ``polys`` and ``pts``;
     returns (points, polygons); :func:`search` drops repeated points and sums the length."""
     nbr = _sec(mi, mi, M_NBR)
-    owner = _sec(mi, mi, M_OWNER)
     if final < 0:  # the shared polygon is in polys[0] already (begin)
         pts[0] = sx
         pts[1] = sy
