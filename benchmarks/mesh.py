@@ -220,6 +220,8 @@ def main(argv: list[str] | None = None) -> None:
         if published is not None:
             worst = float(np.max(np.abs(costs - published) / published))
             print(f"  mesh vs published lengths: worst relative difference {worst:.2e}")
+        expansions = [query.find_path(s, g).expansions for (s, g), c in zip(pairs, costs) if math.isfinite(c)]
+        print(f"  mesh: {np.mean(expansions):.1f} expansions per query (mean; a corridor step counts one)")
         for (label, build, _, times, c), m in zip(methods, means):
             print(row(label, build, times, m, c, costs, median(means[0])))
         for line in skipped:
