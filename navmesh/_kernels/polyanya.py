@@ -178,11 +178,6 @@ def request(wi, op, n_start=-1, n_goal=-1, budget=NO_BUDGET):
     wi[R_BUDGET] = budget
 
 
-@njit(cache=True, internal=True, _nrt=False, inline="always")  # a view returned without reference counting: inlined
-def _sec(a, offsets, k):
-    return a[offsets[k]:offsets[k + 1]]
-
-
 @njit(cache=True, internal=True, _nrt=False)
 def _locate(px, py, xy, mi, grid, out):
     """Open polygons whose closed area contains (px, py), written to ``out``; returns their count.
@@ -190,11 +185,11 @@ def _locate(px, py, xy, mi, grid, out):
     ``grid`` = (x0, y0, inverse cell size, nx, ny); the mesh's cell lists give, per cell
     (row-major, x fastest), the polygons whose bounding box meets it.
     """
-    indptr = _sec(mi, mi, M_INDPTR)
-    indices = _sec(mi, mi, M_INDICES)
-    cell_ptr = _sec(mi, mi, M_CELL_PTR)
-    cell_polys = _sec(mi, mi, M_CELL_POLYS)
-    open_poly = _sec(mi, mi, M_OPEN)
+    indptr = mi[mi[M_INDPTR]:mi[M_INDPTR + 1]]
+    indices = mi[mi[M_INDICES]:mi[M_INDICES + 1]]
+    cell_ptr = mi[mi[M_CELL_PTR]:mi[M_CELL_PTR + 1]]
+    cell_polys = mi[mi[M_CELL_POLYS]:mi[M_CELL_POLYS + 1]]
+    open_poly = mi[mi[M_OPEN]:mi[M_OPEN + 1]]
     nx = int(grid[3])
     ny = int(grid[4])
     if nx == 0:
@@ -238,13 +233,13 @@ def dead_ends(mi, deg, queue):
     # per polygon) and its number of steps up to the top of its branch (``depth``). A shortest
     # path enters such a branch only to reach a goal inside it, and leaves it only from a start
     # inside it, always through ``up``; inside one branch the way between two polygons is unique.
-    indptr = _sec(mi, mi, M_INDPTR)
-    indices = _sec(mi, mi, M_INDICES)
-    nbr = _sec(mi, mi, M_NBR)
-    open_poly = _sec(mi, mi, M_OPEN)
-    dead = _sec(mi, mi, M_DEAD)
-    up = _sec(mi, mi, M_UP)
-    depth = _sec(mi, mi, M_DEPTH)
+    indptr = mi[mi[M_INDPTR]:mi[M_INDPTR + 1]]
+    indices = mi[mi[M_INDICES]:mi[M_INDICES + 1]]
+    nbr = mi[mi[M_NBR]:mi[M_NBR + 1]]
+    open_poly = mi[mi[M_OPEN]:mi[M_OPEN + 1]]
+    dead = mi[mi[M_DEAD]:mi[M_DEAD + 1]]
+    up = mi[mi[M_UP]:mi[M_UP + 1]]
+    depth = mi[mi[M_DEPTH]:mi[M_DEPTH + 1]]
     n = len(indptr) - 1
     head = 0
     tail = 0
@@ -300,7 +295,7 @@ def dead_ends(mi, deg, queue):
     # live polygon (-1: none): an expansion in a live polygon steps over walls and dead ends at
     # once, and finds its first edge from the slot it entered through alone (that read does not
     # wait for the polygon's range in indptr)
-    skip = _sec(mi, mi, M_SKIP)
+    skip = mi[mi[M_SKIP]:mi[M_SKIP + 1]]
     for p in range(n):
         lo = indptr[p]
         hi = indptr[p + 1]
@@ -375,7 +370,7 @@ def search(xy, mi, wi, wf, out_pts, out_polys, sx, sy, gx, gy):
             return n_start, -1, 0, 0, 0, 0.0
         if n_start == 0 or n_goal == 0:
             return OFF_MESH, -1, 0, 0, 0, 0.0
-        comp = _sec(mi, mi, M_COMPONENT)
+        comp = mi[mi[M_COMPONENT]:mi[M_COMPONENT + 1]]
         apart = True
         for i in range(n_start):
             for j in range(n_goal):
@@ -438,14 +433,14 @@ def _begin(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, start_polys, 
     start's nodes; the state goes to the workspace's header. Returns FOUND (a start polygon is a
     goal polygon, or both ends lie in one dead-end branch: the final node is SHARED or CORRIDOR),
     NEED_SPACE, or RUNNING."""
-    indptr = _sec(mi, mi, M_INDPTR)
-    indices = _sec(mi, mi, M_INDICES)
-    nbr = _sec(mi, mi, M_NBR)
-    twins = _sec(mi, mi, M_TWINS)
-    open_poly = _sec(mi, mi, M_OPEN)
-    dead = _sec(mi, mi, M_DEAD)
-    up = _sec(mi, mi, M_UP)
-    depth = _sec(mi, mi, M_DEPTH)
+    indptr = mi[mi[M_INDPTR]:mi[M_INDPTR + 1]]
+    indices = mi[mi[M_INDICES]:mi[M_INDICES + 1]]
+    nbr = mi[mi[M_NBR]:mi[M_NBR + 1]]
+    twins = mi[mi[M_TWINS]:mi[M_TWINS + 1]]
+    open_poly = mi[mi[M_OPEN]:mi[M_OPEN + 1]]
+    dead = mi[mi[M_DEAD]:mi[M_DEAD + 1]]
+    up = mi[mi[M_UP]:mi[M_UP + 1]]
+    depth = mi[mi[M_DEPTH]:mi[M_DEPTH + 1]]
     wi[0] += 1
     stamp = wi[0]
     if stamp == 1:  # a new workspace: the polygons off the dead-end forest carry a mark valid for every search
@@ -459,7 +454,7 @@ def _begin(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, start_polys, 
         for j in range(len(goal_polys)):
             if start_polys[i] == goal_polys[j]:
                 wi[S_FINAL] = SHARED
-                _sec(wi, wi[1:], W_OUT_POLYS)[0] = start_polys[i]  # for the trace
+                wi[wi[1 + W_OUT_POLYS]] = start_polys[i]  # for the trace
                 return FOUND
     # dead-end branches the search may enter: with every end in one branch, the ways up from
     # each end to their lowest common polygon (the one corridor); otherwise the ways up from
@@ -560,12 +555,12 @@ def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nin
     size = wi[S_HEAP]
     expansions = wi[S_EXPANSIONS]
     i = wi[S_FINAL]
-    indptr = _sec(mi, mi, M_INDPTR)
-    indices = _sec(mi, mi, M_INDICES)
-    nbr = _sec(mi, mi, M_NBR)
-    twins = _sec(mi, mi, M_TWINS)
-    corner = _sec(mi, mi, M_CORNER)
-    skip = _sec(mi, mi, M_SKIP)
+    indptr = mi[mi[M_INDPTR]:mi[M_INDPTR + 1]]
+    indices = mi[mi[M_INDICES]:mi[M_INDICES + 1]]
+    nbr = mi[mi[M_NBR]:mi[M_NBR + 1]]
+    twins = mi[mi[M_TWINS]:mi[M_TWINS + 1]]
+    corner = mi[mi[M_CORNER]:mi[M_CORNER + 1]]
+    skip = mi[mi[M_SKIP]:mi[M_SKIP + 1]]
     nv = len(corner)
     status = EXHAUSTED
     while True:
@@ -761,7 +756,7 @@ def _trace(xy, mi, nroot, nslot, npar, nint, polys, pts, final, sx, sy, gx, gy):
     """Write the turning points (start ... goal) and the polygons crossed, from the final node
     (SHARED: start and goal share a polygon), to the output sections ``polys`` and ``pts``;
     returns (points, polygons); :func:`search` drops repeated points and sums the length."""
-    nbr = _sec(mi, mi, M_NBR)
+    nbr = mi[mi[M_NBR]:mi[M_NBR + 1]]
     if final < 0:  # the shared polygon is in polys[0] already (begin)
         pts[0] = sx
         pts[1] = sy
@@ -837,8 +832,8 @@ def _funnel(xy, mi, lca, start_polys, goal_polys, polys, portals, pts, sx, sy, g
     floats) receives the portals' left and right ends, (lx, ly, rx, ry) each, as seen from the
     corridor's start. Writes the polygons and the turning points like :func:`_trace`; returns
     (points, polygons)."""
-    up = _sec(mi, mi, M_UP)
-    depth = _sec(mi, mi, M_DEPTH)
+    up = mi[mi[M_UP]:mi[M_UP + 1]]
+    depth = mi[mi[M_DEPTH]:mi[M_DEPTH + 1]]
     # the corridor in one walk: up from the first start polygon to lca, then (written from the end
     # backwards) up from the first goal polygon; each polygon but lca brings the portal to its
     # ``up`` (seen from below going up, the other way round going down). Portal k lies between
@@ -955,11 +950,11 @@ def raycast(xy, mi, sx, sy, ex, ey, start_poly, visited):
     visited are the first ``count`` entries of ``visited`` (int64, one entry per polygon and one
     more, made by the caller: the kernels allocate nothing, see the module notes).
     """
-    indptr = _sec(mi, mi, M_INDPTR)
-    indices = _sec(mi, mi, M_INDICES)
-    nbr = _sec(mi, mi, M_NBR)
-    twins = _sec(mi, mi, M_TWINS)
-    open_poly = _sec(mi, mi, M_OPEN)
+    indptr = mi[mi[M_INDPTR]:mi[M_INDPTR + 1]]
+    indices = mi[mi[M_INDICES]:mi[M_INDICES + 1]]
+    nbr = mi[mi[M_NBR]:mi[M_NBR + 1]]
+    twins = mi[mi[M_TWINS]:mi[M_TWINS + 1]]
+    open_poly = mi[mi[M_OPEN]:mi[M_OPEN + 1]]
     n_poly = len(indptr) - 1
     count = 0
     p = start_poly
