@@ -438,8 +438,8 @@ class MeshQuery:
         """Bind what find_path's fast path passes to the kernel (after the workspace or the output
         block changes): the kernel's compiled code itself once numba has it (:func:`kernel_code`)."""
         b = self._block
-        self._hot = (kernel_code(_search), self._xy_mesh, self._mi, self._ws.wi, self._ws.wf, b.pts, b.polys, b.pts_ro,
-                     b.polys_ro, self._scale_cost)
+        args = (self._xy_mesh, self._mi, self._ws.wi, self._ws.wf, b.pts, b.polys)
+        self._hot = (kernel_code(_search, args + (0.0,) * 4), *args, b.pts_ro, b.polys_ro, self._scale_cost)
 
     def _not_found(self, status, expansions, s, s_polys, s_moved, g, g_moved, budget, allow_partial) -> Path:
         """The answer when Polyanya ended without a path: out of budget (BUDGET) or EXHAUSTED."""

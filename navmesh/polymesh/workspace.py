@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numba
 import numpy as np
 from numpy.typing import NDArray
 
@@ -58,15 +59,18 @@ class OutputBlock:
         self.pts_ro, self.polys_ro = pts_ro, polys_ro
 
 
-def kernel_code(kernel: Any) -> Any:
-    """The compiled code of the numba kernel ``kernel`` for its one signature, called without
+def kernel_code(kernel: Any, args: tuple[Any, ...]) -> Any:
+    """The compiled code of the numba kernel ``kernel`` for the types of ``args``, called without
     numba's dispatch (which types each argument on every call: about a quarter microsecond of
-    find_path's four on a small mesh); ``kernel`` itself until it has been compiled (or loaded from
-    the cache), with more than one signature, or with ``NUMBA_DISABLE_JIT=1`` (a plain function).
-    The code converts its arguments without checking their types: only callers that pass exactly
-    the types of the signature (the query's own arrays and Python floats) may use it."""
-    signatures = getattr(kernel, "signatures", ())
-    return kernel.get_overload(signatures[0]) if len(signatures) == 1 else kernel
+    find_path's four on a small mesh); ``kernel`` itself until numba has code for those types
+    (compiled, or loaded from the cache) and with ``NUMBA_DISABLE_JIT=1`` (a plain function). The
+    code converts its arguments without checking their types: the caller must pass arguments of
+    exactly the types of ``args`` (the query's own arrays and Python floats)."""
+    overloads = getattr(kernel, "overloads", None)
+    if not overloads:
+        return kernel
+    found = overloads.get(tuple(numba.typeof(a) for a in args))
+    return kernel if found is None else found.entry_point
 
 
 def run(xy: NDArray[np.float64], mi: NDArray[np.int64], ws: Workspace, block: OutputBlock, op: int, s: Any, g: Any,

@@ -35,7 +35,11 @@ def test_the_hot_call_uses_the_compiled_code_and_equals_the_dispatcher():
     query.find_path(*ends[0])
     call = query._hot[0]
     if hasattr(PK.search, "signatures"):  # compiled (not NUMBA_DISABLE_JIT=1)
-        assert call is not PK.search and call is kernel_code(PK.search)
+        b = query._block
+        args = (query._xy_mesh, query._mi, query._ws.wi, query._ws.wf, b.pts, b.polys, 0.0, 0.0, 0.0, 0.0)
+        assert call is not PK.search and call is kernel_code(PK.search, args)
+        # arguments of other types (a read-only array here) have no code yet: the dispatcher
+        assert kernel_code(PK.search, args[:5] + (query._block.pts_ro.reshape(-1),) + args[6:]) is PK.search
     dispatcher = MeshQuery(build_navmesh(_level()))
     for s, g in ends:
         fast = query.find_path(s, g)
