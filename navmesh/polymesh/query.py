@@ -142,6 +142,7 @@ class MeshQuery:
         self._params = np.concatenate([grid.grid, [self._eps]])  # PK's float parameters
         self._xy_mesh = np.concatenate([m.vertices, m.vertices[m.indices]])  # PK's xy: vertices, then per slot
         self._block = OutputBlock()
+        self._code = _search  # the kernel's compiled code once numba has it (_set_hot)
         self._grow(_POOL)
         PK.dead_ends(self._mi, np.zeros(n, np.int64), np.zeros(n, np.int64))
         nxt = next_slots(m.indptr)
@@ -439,7 +440,9 @@ class MeshQuery:
         block changes): the kernel's compiled code itself once numba has it (:func:`kernel_code`)."""
         b = self._block
         args = (self._xy_mesh, self._mi, self._ws.wi, self._ws.wf, b.pts, b.polys)
-        self._hot = (kernel_code(_search, args + (0.0,) * 4), *args, b.pts_ro, b.polys_ro, self._scale_cost)
+        if self._code is _search:  # looked up once: new workspaces and blocks have the same types
+            self._code = kernel_code(_search, args + (0.0,) * 4)
+        self._hot = (self._code, *args, b.pts_ro, b.polys_ro, self._scale_cost)
 
     def _not_found(self, status, expansions, s, s_polys, s_moved, g, g_moved, budget, allow_partial) -> Path:
         """The answer when Polyanya ended without a path: out of budget (BUDGET) or EXHAUSTED."""
