@@ -12,6 +12,9 @@ this folder on ``PYTHONPATH`` (a measuring tool, not part of the library).
 - ``cheap0``: navmesh's libraries run numba's "cheap" module pass at O0 without its added loop
   rotation, instruction combining and jump threading;
 - ``nofpmall``: every module skips the per-function pipeline.
+- ``mpm2`` / ``mpm1``: navmesh's libraries run numba's full module pipeline at O2 / O1;
+- ``mpmnovec``: navmesh's libraries run it without the loop vectorizer;
+- ``linkonly``: navmesh's internal kernels get no machine code of their own (``link_only.py`` here).
 
 numba's own settings (``NUMBA_OPT``, ``NUMBA_LOOP_VECTORIZE`` ...) are set as plain environment
 variables. Example, from the project root (a fresh cache each run)::
@@ -93,6 +96,22 @@ if _exp:
                 mpm_full.run(self._final_module, mpb_full)
             cg.CPUCodeLibrary.add_llvm_module = add_llvm_module
             cg.CPUCodeLibrary._optimize_final_module = _optimize_final_module
+        elif e in ("mpm2", "mpm1", "mpmnovec"):  # navmesh libraries: full module pipeline at O2/O1 or without vectorizing
+            from numba.core import config as ncfg
+            kwargs = {"mpm2": {"opt": 2}, "mpm1": {"opt": 1}, "mpmnovec": {"loop_vectorize": False}}[e]
+            orig_final = cg.CPUCodeLibrary._optimize_final_module
+            def _optimize_final_module(self, _orig=orig_final, _kw=kwargs):
+                if not any(f.name.startswith("_ZN7navmesh") for f in self._final_module.functions if not f.is_declaration):
+                    return _orig(self)
+                mpm_cheap, mpb_cheap = self._codegen._module_pass_manager(loop_vectorize=self._codegen._loopvect, slp_vectorize=False,
+                                                                         opt=self._codegen._opt_level, cost="cheap")
+                mpm_cheap.run(self._final_module, mpb_cheap)
+                mpm_full, mpb_full = self._codegen._module_pass_manager(**_kw)
+                mpm_full.run(self._final_module, mpb_full)
+            cg.CPUCodeLibrary._optimize_final_module = _optimize_final_module
+        elif e == "linkonly":
+            import link_only
+            link_only.install()
         elif e == "nofpmall":
             def _optimize_functions(self, ll_module):
                 ll_module.data_layout = self._codegen._data_layout
