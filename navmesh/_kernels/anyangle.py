@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from navmesh._kernels.heap import heap_pop, heap_push, trace_back
+from navmesh._kernels.heap import heap_pop, heap_push
 from navmesh._kernels.los import segment_free, segment_touches
 from navmesh._kernels.signatures import njit, plain_arguments
 from navmesh._kernels.status import BUDGET, EXHAUSTED, FOUND
@@ -66,7 +66,7 @@ def workspace(n_nodes: int, n_edges: int, lookback: int = 1):
 # --- the search --------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def search_run(indptr, indices, weights, xy, mult, floor, ws, los, entry_nodes, entry_costs, exits, exit_costs,
                hscale, max_expansions, lookback, slice_budget, begin):
     """Run a search for up to ``slice_budget`` expansions (0: to the end, < 0: none); return True
@@ -76,7 +76,9 @@ def search_run(indptr, indices, weights, xy, mult, floor, ws, los, entry_nodes, 
     the nodes it touched only) and the start (node n) is pushed; the goal joins from node
     ``exits[j]`` at ``exit_costs[j]`` (the cheapest when repeated). Without it, the search begun
     by an earlier call goes on (``exits`` and ``exit_costs`` are then not read). One kernel for
-    both: a separate entry point cost its own compile (about 0.7 s cold).
+    both: a separate entry point cost its own compile (about 0.7 s cold). Only :func:`solve_batch`
+    calls it (``internal``: no CPython entry point, whose unboxing of the workspace and line-of-sight
+    tuples was a quarter of this kernel's machine code): sliced searches resume through it too.
 
     The start joins ``entry_nodes`` at ``entry_costs``; node ``v`` joins the goal at
     ``exit_cost[v]``. With ``lookback`` >= 1 (Theta*) a node reached from ``u`` takes one of
@@ -212,37 +214,6 @@ def search_run(indptr, indices, weights, xy, mult, floor, ws, los, entry_nodes, 
 
 
 @njit(cache=True)
-def search_finish(g, parent, state, allow_partial):
-    """The path of an ended search as (order, cumulative costs, status, partial), before string
-    pulling (:func:`string_pull`) and before the straight walk is weighed (see :func:`solve_batch`).
-
-    ``order`` lists rows of ``xy`` (start n first); it is empty when the search failed and
-    ``allow_partial`` is False. A partial path ends at the expanded node nearest the goal (the
-    start when none was expanded). ``g``, ``parent`` and ``state`` are the workspace's (``ws[0]``,
-    ``ws[1]``, ``ws[8]``): three arrays, not the workspace's twelve, since the compiled entry point
-    pays for every array argument it unboxes (about 10 ms of cold compile each).
-    """
-    n = g.shape[0] - 2
-    status = state[ST_STATUS]
-    partial = False
-    end = -1
-    if status == FOUND:
-        end = n + 1
-    elif allow_partial:
-        end = state[ST_NEAREST] if state[ST_NEAREST] >= 0 else n
-        partial = True
-    if end < 0:
-        return np.empty(0, np.int64), np.empty(0), status, partial
-    path = trace_back(parent, end)
-    order = np.empty(path.shape[0], np.int64)  # element by element: astype is one more compiled helper
-    cum = np.empty(path.shape[0])
-    for i in range(path.shape[0]):
-        order[i] = path[i]
-        cum[i] = g[path[i]]
-    return order, cum, status, partial
-
-
-@njit(cache=True)
 def string_pull(order, xy, mult, floor, cum_cost, los):
     """Greedy string pulling of a path given as rows ``order`` of ``xy`` with cumulative costs.
 
@@ -288,7 +259,8 @@ def string_pull(order, xy, mult, floor, cum_cost, los):
 @njit(cache=True)
 def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_mult, ends_floor,
                 entry_ptr, entry_nodes, entry_costs, exit_ptr, exit_nodes, exit_costs, direct, bound,
-                hscale, max_expansions, lookback, allow_partial, pull, join_here, joins, k, near, width):
+                hscale, max_expansions, lookback, allow_partial, pull, slice_budget, begin, join_here, joins, k, near,
+                width):
     """Solve queries ``i = 0..m-1`` one after another in one workspace.
 
     Query i writes its ends into rows n and n + 1 (``ends[i]`` = sx, sy, gx, gy, with
@@ -299,6 +271,13 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
     INFO_END]`` and ``a`` the previous query's end (0 for the first); ``info[4 * i:4 * i + 4]`` also
     holds the status, partial flag (0/1) and expansions (offsets ``INFO_*``; ``info`` is flat:
     ``info.reshape(-1, 4)`` gives a row per query).
+
+    Each search runs to its end with ``slice_budget`` 0. A sliced search (one query,
+    :class:`navmesh.waypoints.sliced.SlicedSearch`) passes its budget for this call instead, and
+    ``begin`` False to resume the search an earlier call began in ``ws``: while it has not ended,
+    ``info[INFO_STATUS]`` is :data:`RUNNING` and nothing is returned; the call in which it ends
+    returns its path as above (``slice_budget`` < 0 only begins the search). One entry point for
+    both: the search, its trace-back and string pulling are compiled into this kernel once.
 
     With ``join_here`` (one query, one floor, uniform ground: ``NavQuery.find_path``'s one-call
     road) the joins, the straight walk and its bound are made here instead, from ``ends[0]`` and
@@ -323,7 +302,7 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
     if join_here:
         ids, pts, blocked, dirs, has, pgrid, pstart, pitems, taken, pend_d, pend_i, sel_d, sel_i = joins
         sx, sy, gx, gy = ends[0, 0], ends[0, 1], ends[0, 2], ends[0, 3]
-        q = ends[0].reshape((2, 2))  # the start and the goal as rows
+        q = ends[0]  # the start and the goal, flat as join_positions takes them
         free = np.empty(2, np.int64)
         free[0] = -1
         free[1] = -1
@@ -351,27 +330,28 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
             return orders[:2], cums[:2], info
         c0 = counts[0]
         c1 = counts[1]
-        entry_ptr = np.empty(2, np.int64)
-        entry_ptr[0] = 0
-        entry_ptr[1] = c0
-        exit_ptr = np.empty(2, np.int64)
-        exit_ptr[0] = 0
-        exit_ptr[1] = c1
-        entry_nodes = np.empty(c0, np.int32)
-        entry_costs = np.empty(c0)
-        exit_nodes = np.empty(c1, np.int32)
-        exit_costs = np.empty(c1)
-        for j in range(c0):
-            entry_nodes[j] = ids[picked[j]]
-            entry_costs[j] = dist[j]
-        for j in range(c1):
-            exit_nodes[j] = ids[picked[c0 + j]]
-            exit_costs[j] = dist[c0 + j]
-        direct = np.empty(1)
-        direct[0] = length if sees else np.inf
-        bound = np.empty(1)
-        bound[0] = hscale * length
-    state = ws[8]
+        # the general road's arguments as views of three arrays (each allocation site is code of
+        # its own); the join costs are join_positions' distances as they are
+        ptr = np.empty(4, np.int64)
+        ptr[0] = 0
+        ptr[1] = c0
+        ptr[2] = 0
+        ptr[3] = c1
+        entry_ptr = ptr[0:2]
+        exit_ptr = ptr[2:4]
+        nodes = np.empty(c0 + c1, np.int32)
+        for j in range(c0 + c1):
+            nodes[j] = ids[picked[j]]
+        entry_nodes = nodes[:c0]
+        exit_nodes = nodes[c0:]
+        entry_costs = dist[:c0]
+        exit_costs = dist[c0:]
+        walk = np.empty(2)
+        walk[0] = length if sees else np.inf
+        walk[1] = hscale * length
+        direct = walk[0:1]
+        bound = walk[1:2]
+    g, parent, state = ws[0], ws[1], ws[8]
     for i in range(m):
         xy[n, 0] = ends[i, 0]
         xy[n, 1] = ends[i, 1]
@@ -381,37 +361,39 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
         mult[n + 1] = ends_mult[i, 1]
         floor[n] = ends_floor[i, 0]
         floor[n + 1] = ends_floor[i, 1]
-        order = np.empty(0, np.int64)
-        cum = np.empty(0)
+        # query i's rows go straight into orders[lo:hi] / cums[lo:hi] (no array of its own: each
+        # allocation site is code of its own in this kernel)
+        lo = info[4 * (i - 1) + INFO_END] if i > 0 else 0
         st = EXHAUSTED
         part = False
+        end = -1
+        count = 0
         if direct[i] > bound[i]:  # else no path can beat the straight walk: no search
             e0, e1 = entry_ptr[i], entry_ptr[i + 1]
             x0, x1 = exit_ptr[i], exit_ptr[i + 1]
-            search_run(indptr, indices, weights, xy, mult, floor, ws, los, entry_nodes[e0:e1], entry_costs[e0:e1],
-                       exit_nodes[x0:x1], exit_costs[x0:x1], hscale, max_expansions, lookback, 0, True)
+            ended = search_run(indptr, indices, weights, xy, mult, floor, ws, los, entry_nodes[e0:e1],
+                               entry_costs[e0:e1], exit_nodes[x0:x1], exit_costs[x0:x1], hscale, max_expansions,
+                               lookback, slice_budget, begin)
             info[4 * i + INFO_EXPANSIONS] = state[ST_EXPANSIONS]
-            order, cum, st, part = search_finish(ws[0], ws[1], state, allow_partial)
-            if pull and order.shape[0] > 0:
-                keep, cum = string_pull(order, xy, mult, floor, cum, los)
-                kept = np.empty(keep.shape[0], np.int64)  # element by element: fancy indexing compiles a lot
-                for j in range(keep.shape[0]):
-                    kept[j] = order[keep[j]]
-                order = kept
-        if direct[i] < np.inf and (order.shape[0] == 0 or part or direct[i] <= cum[-1]):
-            # the straight walk wins whenever it costs no more, and whenever nothing whole was found
-            order = np.empty(2, np.int64)
-            order[0] = n
-            order[1] = n + 1
-            cum = np.empty(2)
-            cum[0] = 0.0
-            cum[1] = direct[i]
-            st = FOUND
-            part = False
-        info[4 * i + INFO_STATUS] = st
-        info[4 * i + INFO_PARTIAL] = part
-        lo = info[4 * (i - 1) + INFO_END] if i > 0 else 0
-        hi = lo + order.shape[0]
+            if not ended:  # a sliced search paused: the caller resumes it
+                info[4 * i + INFO_STATUS] = RUNNING
+                return orders[:0], cums[:0], info
+            # the path before string pulling: to the goal, or (allow_partial) to the expanded node
+            # nearest it (the start when none was expanded); none when the search failed
+            st = state[ST_STATUS]
+            if st == FOUND:
+                end = n + 1
+            elif allow_partial:
+                end = state[ST_NEAREST] if state[ST_NEAREST] >= 0 else n
+                part = True
+            if end >= 0:
+                count = 1
+                v = end
+                while parent[v] >= 0:
+                    v = parent[v]
+                    count += 1
+        # room for the path or the straight walk (2 rows)
+        hi = lo + (count if count > 2 else 2)
         if hi > cap:
             cap = 2 * hi
             grown = np.empty(cap, np.int64)
@@ -421,9 +403,29 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
                 grown_c[j] = cums[j]
             orders = grown
             cums = grown_c
-        for j in range(hi - lo):
-            orders[lo + j] = order[j]
-            cums[lo + j] = cum[j]
+        hi = lo + count
+        v = end
+        for j in range(hi - 1, lo - 1, -1):  # traced back from its end along the parent links
+            orders[j] = v
+            cums[j] = g[v]
+            v = parent[v]
+        if pull and count > 0:
+            keep, cost = string_pull(orders[lo:hi], xy, mult, floor, cums[lo:hi], los)
+            for j in range(keep.shape[0]):  # keep[j] >= j: in place, front to back
+                orders[lo + j] = orders[lo + keep[j]]
+                cums[lo + j] = cost[j]
+            hi = lo + keep.shape[0]
+        if direct[i] < np.inf and (hi == lo or part or direct[i] <= cums[hi - 1]):
+            # the straight walk wins whenever it costs no more, and whenever nothing whole was found
+            hi = lo + 2
+            orders[lo] = n
+            orders[lo + 1] = n + 1
+            cums[lo] = 0.0
+            cums[lo + 1] = direct[i]
+            st = FOUND
+            part = False
+        info[4 * i + INFO_STATUS] = st
+        info[4 * i + INFO_PARTIAL] = part
         info[4 * i + INFO_END] = hi
     end = info[4 * (m - 1) + INFO_END] if m > 0 else 0
     return orders[:end], cums[:end], info
@@ -467,8 +469,9 @@ def bucket_grid(p):
 def join_positions(q, own, p, blocked, dirs, has, k, near, max_candidates, max_distance, pgrid, start, items,
                    taken, pend_d, pend_i, sel_d, sel_i,
                    edges, w_grid, cell_ptr, cell_items, pinches, pinch_grid, pinch_ptr, pinch_items):
-    """The points of ``p`` (bucketed by :func:`bucket_grid`) that each origin ``q[i]`` joins or
-    links to: ``own[i]`` is the point the origin is (a waypoint linking to others), or -1 for a
+    """The points of ``p`` (bucketed by :func:`bucket_grid`) that each origin i, at ``(q[2 i],
+    q[2 i + 1])`` (``q`` flat: a (n, 2) array's ``reshape(-1)``, so that :func:`solve_batch` passes its
+    start and goal as they lie in a row of ``ends``, with no reshape compiled), joins or links to: ``own[i]`` is the point the origin is (a waypoint linking to others), or -1 for a
     free position (a start or goal joining the graph).
 
     Visiting the points around the origin in order of distance, it keeps the visible ones that
@@ -492,7 +495,7 @@ def join_positions(q, own, p, blocked, dirs, has, k, near, max_candidates, max_d
     first = near < 0  # only the nearest visible one
     if first:
         near = 1
-    n_q = q.shape[0]
+    n_q = q.shape[0] // 2
     m = p.shape[0]
     counts = np.empty(n_q, np.int64)
     for i in range(n_q):
@@ -514,8 +517,8 @@ def join_positions(q, own, p, blocked, dirs, has, k, near, max_candidates, max_d
             out_d = grown_d
             cap = n_out + m + cap
         was = n_out
-        ux = q[i, 0]
-        uy = q[i, 1]
+        ux = q[2 * i]
+        uy = q[2 * i + 1]
         u = own[i]
         if u >= 0 and blocked[u]:
             continue

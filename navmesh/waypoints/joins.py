@@ -196,7 +196,7 @@ class Endpoints:
         for f, fj in enumerate(self.floors):
             rows = np.flatnonzero(floor == f) if len(self.floors) > 1 else np.arange(m)
             free = np.full(len(rows), -1, np.int64)  # free positions, not waypoints
-            c, picked, dist = AK.join_positions(p2[rows], free, fj.points, fj.blocked, fj.dirs, fj.has, self.join_k,
+            c, picked, dist = AK.join_positions(p2[rows].reshape(-1), free, fj.points, fj.blocked, fj.dirs, fj.has, self.join_k,
                                                 fj.near, self.cone_width, np.inf, *fj.grid, *fj.scratch, *self.walls)
             counts[rows] = c
             owner.append(np.repeat(rows, c))

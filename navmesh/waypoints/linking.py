@@ -336,7 +336,7 @@ def _cone_pairs(points: NDArray[np.float64], p2: NDArray[np.float64],
         m = len(ids)
         own = np.arange(m, dtype=np.int64)
         scratch = (np.zeros(max(opts.k, 1), bool), np.empty(m), np.empty(m, np.int64), np.empty(m), np.empty(m, np.int64))
-        counts, v, _ = AK.join_positions(pts, own, pts, blocked[ids], np.ascontiguousarray(dirs[ids]), has[ids], opts.k,
+        counts, v, _ = AK.join_positions(pts.reshape(-1), own, pts, blocked[ids], np.ascontiguousarray(dirs[ids]), has[ids], opts.k,
                                          0, width, reach, *AK.bucket_grid(pts)[:3], *scratch, *walls)
         keys.append(pair_keys(ids[np.repeat(own, counts)], ids[v], n))
     return unique_keys(np.concatenate(keys)) if keys else np.zeros(0, np.int64)

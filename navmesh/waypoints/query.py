@@ -443,7 +443,7 @@ class NavQuery:
         orders, cums, info = AK.solve_batch(
             *self._csr, rules.weights, ep.xy, rules.mult, ep.floor, self._pool.main(plan.lookback), rules.los,
             sg.reshape(1, 4), *self._one_pair, plan.hscale, plan.budget, plan.lookback, plan.allow_partial, plan.pull,
-            True, self._joins, ep.join_k, ep.floors[0].near, ep.cone_width,
+            0, True, True, self._joins, ep.join_k, ep.floors[0].near, ep.cone_width,
         )
         _, status, partial, expansions = info.tolist()  # one query: info is its four entries
         if status == AK.NOT_JOINED:
@@ -473,7 +473,7 @@ class NavQuery:
             indptr, indices, rules.weights, ep.xy, rules.mult, ep.floor, ws, rules.los,
             ends.xy, ends.mult, ends.floor, ends.entry_ptr, ends.entry_nodes, ends.entry_costs,
             ends.exit_ptr, ends.exit_nodes, ends.exit_costs, ends.direct, ends.bound,
-            plan.hscale, plan.budget, plan.lookback, plan.allow_partial, plan.pull,
+            plan.hscale, plan.budget, plan.lookback, plan.allow_partial, plan.pull, 0, True,
             False, self._joins, ep.join_k, ep.floors[0].near, ep.cone_width,
         )
         paths, lo = [], 0

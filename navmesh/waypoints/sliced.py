@@ -51,6 +51,7 @@ class SlicedSearch:
         self._error: Exception | None = None
         self._done = bool(ends.direct[0] <= ends.bound[0])
         self._begun = False  # the search begins in the first advance() (the workspace is ours alone)
+        self._answer: tuple | None = None  # (order, cum, status, partial, expansions) once the search ends
 
     @property
     def finished(self) -> bool:
@@ -62,23 +63,27 @@ class SlicedSearch:
         """Node expansions so far."""
         return int(self._ws[8][AK.ST_EXPANSIONS]) if self._begun and self._ws is not None else 0
 
-    def _put_ends(self) -> None:
-        e = self._ends
-        self._endpoints.set_ends(e.starts[0], e.goals[0], self._rules.mult, e.mult[0],
-                                 (int(e.floor[0, 0]), int(e.floor[0, 1])))
-
     def advance(self, max_expansions: int) -> bool:
         """Run up to ``max_expansions`` (>= 1) more node expansions; return True when finished."""
         budget = check_positive_int("max_expansions", max_expansions, allow_none=False)
         if self._done:
             return True
         r, o, e, q = self._rules, self._plan, self._ends, self._endpoints
-        self._put_ends()
         indptr, indices = self._csr
-        self._done = bool(AK.search_run(indptr, indices, r.weights, q.xy, r.mult, q.floor, self._ws, r.los,
-                                        e.entry_nodes, e.entry_costs, e.exit_nodes, e.exit_costs, o.hscale, o.budget,
-                                        o.lookback, budget, not self._begun))
+        floor = q.floors[0]
+        # the one-shot search's kernel, paused after ``budget`` expansions; the call in which the
+        # search ends also traces and pulls its path, as find_path does
+        orders, cums, info = AK.solve_batch(
+            indptr, indices, r.weights, q.xy, r.mult, q.floor, self._ws, r.los, e.xy, e.mult, e.floor, e.entry_ptr,
+            e.entry_nodes, e.entry_costs, e.exit_ptr, e.exit_nodes, e.exit_costs, e.direct, e.bound, o.hscale,
+            o.budget, o.lookback, o.allow_partial, o.pull, budget, not self._begun, False, floor.kernel_arrays,
+            q.join_k, floor.near, q.cone_width,
+        )
         self._begun = True
+        _, status, partial, expansions = info.tolist()  # one query: info is its four entries
+        if status != AK.RUNNING:
+            self._done = True
+            self._answer = (orders, cums, status, bool(partial), expansions)
         return self._done
 
     def result(self) -> Path:
@@ -97,17 +102,10 @@ class SlicedSearch:
             q, e, o = self._endpoints, self._ends, self._plan
             n = q.n_nodes
             order, cum, status, partial, exp = np.empty(0, np.int64), np.empty(0), FOUND, False, 0
-            if e.direct[0] > e.bound[0]:
-                self._put_ends()
-                order, cum, status, partial = AK.search_finish(self._ws[0], self._ws[1], self._ws[8], o.allow_partial)
-                if o.pull and len(order):
-                    keep, cum = AK.string_pull(order, q.xy, self._rules.mult, q.floor, cum, self._rules.los)
-                    order = order[keep]
-                exp = self.expansions
-            direct = float(e.direct[0])
-            if direct < np.inf and (len(order) == 0 or partial or direct <= cum[-1]):
-                # the straight walk wins as in AK.solve_batch
-                order, cum, status, partial = np.array([n, n + 1]), np.array([0.0, direct]), FOUND, False
+            if self._answer is not None:  # the search's path, the straight walk weighed (AK.solve_batch)
+                order, cum, status, partial, exp = self._answer
+            elif e.direct[0] < np.inf:  # no search: no path can beat the straight walk
+                order, cum = np.array([n, n + 1]), np.array([0.0, float(e.direct[0])])
             try:
                 self._result = path_of(q.table, n, e.starts[0], e.goals[0], order, cum, int(status), bool(partial), exp,
                                        o.budget, bool(e.start_moved[0]), bool(e.goal_moved[0]), None)

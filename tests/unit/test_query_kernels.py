@@ -39,7 +39,7 @@ def test_joins_are_the_visible_ones_among_the_nearest_in_distance_order(crowded,
     walls = wall_grid_for(los)
     scratch = (np.zeros(1, bool), np.empty(m), np.empty(m, np.int64), np.empty(m), np.empty(m, np.int64))
     free = np.full(len(queries), -1, np.int64)
-    counts, picked, dist = AK.join_positions(queries, free, pts, blocked, np.zeros((m, 4)), np.zeros(m, bool), 0, near,
+    counts, picked, dist = AK.join_positions(queries.reshape(-1), free, pts, blocked, np.zeros((m, 4)), np.zeros(m, bool), 0, near,
                                              0, np.inf, *AK.bucket_grid(pts)[:3], *scratch, *walls)
     at = 0
     for q, c in zip(queries, counts):
@@ -79,7 +79,7 @@ def test_a_query_object_answers_as_a_fresh_one_whatever_it_answered_before():
 
 def test_a_new_search_leaves_no_trace_of_the_last_search():
     """What a search writes into a workspace (costs, parents, closed marks, refused parents,
-    exits) is cleared when the next search begins (search_run with begin, no expansions) for
+    exits) is cleared when the next search begins (a sliced search begun, no expansions) for
     exactly the nodes it touched: the workspace is then a fresh one with only the new start pushed."""
     blocked = np.random.default_rng(11).random((30, 30)) < 0.15
     obstacles = [shapely.box(c, r, c + 1, r + 1) for r, c in np.argwhere(blocked)]
@@ -93,11 +93,15 @@ def test_a_new_search_leaves_no_trace_of_the_last_search():
         ws = query._pool.main(1)
         refused_any |= bool((ws[11] >= 0).any())
         csr = query._csr
-        none_i, none_f = np.empty(0, np.int32), np.empty(0)
-        ended = AK.search_run(*csr, query._costs.base.weights, query._endpoints.xy, query._costs.base.mult,
-                              query._endpoints.floor, ws, query._costs.base.los, none_i, none_f, none_i, none_f, 1.0,
-                              0, 1, -1, True)
-        assert not ended
+        none_i, none_f, ptr = np.empty(0, np.int32), np.empty(0), np.zeros(2, np.int64)
+        ep, base = query._endpoints, query._costs.base
+        # one query that must search (straight walk inf > bound 0), begun with a slice budget < 0
+        _, _, info = AK.solve_batch(*csr, base.weights, ep.xy, base.mult, ep.floor, ws, base.los,
+                                    np.array([[*s, *g]]), np.ones((1, 2)), np.zeros((1, 2), np.int64), ptr, none_i,
+                                    none_f, ptr, none_i, none_f, np.full(1, np.inf), np.zeros(1), 1.0, 0, 1, False,
+                                    False, -1, True, False, ep.floors[0].kernel_arrays, ep.join_k, ep.floors[0].near,
+                                    ep.cone_width)
+        assert info[AK.INFO_STATUS] == AK.RUNNING
         fresh = AK.workspace(nav.n_nodes, nav.graph.n_edges)
         n = nav.n_nodes
         for i in (1, 2, 4, 11):  # parent, closed, exit_cost, refused

@@ -35,8 +35,8 @@ def _same(a, b):
 def test_the_fast_road_equals_the_general_road(query, options, monkeypatch):
     calls = []
     real = AK.solve_batch
-    # the one-call road is solve_batch with join_here (a[24]) set
-    monkeypatch.setattr(AK, "solve_batch", lambda *a: (a[24] and calls.append(1)) or real(*a))
+    # the one-call road is solve_batch with join_here (a[26]) set
+    monkeypatch.setattr(AK, "solve_batch", lambda *a: (a[26] and calls.append(1)) or real(*a))
     rng = np.random.default_rng(3)
     pts = rng.uniform([0.3, 0.3], [14.7, 11.7], size=(60, 2))
     checked = 0

@@ -28,7 +28,7 @@ def test_the_nearest_only_join_keeps_the_nearest_visible_point():
     blocked[::7] = True
     scratch = (np.zeros(1, bool), np.empty(m), np.empty(m, np.int64), np.empty(m), np.empty(m, np.int64))
     free = np.full(len(queries), -1, np.int64)
-    counts, picked, _ = AK.join_positions(queries, free, pts, blocked, np.zeros((m, 4)), np.zeros(m, bool), 0, -1, 0,
+    counts, picked, _ = AK.join_positions(queries.reshape(-1), free, pts, blocked, np.zeros((m, 4)), np.zeros(m, bool), 0, -1, 0,
                                           np.inf, *AK.bucket_grid(pts)[:3], *scratch, *wall_grid_for(los))
     at = 0
     hidden_first = 0
