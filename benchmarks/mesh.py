@@ -30,6 +30,8 @@ build grows quadratically), the ``k=8`` cone graph with ``refine="any_angle"``, 
 extremitypathfinder when it is installed (skipped cleanly otherwise; only on maps with at most
 ``--epf-limit`` corners, as its build and queries are slow: 1.5 s and 19 ms per query on arena).
 
+Each map's header also gives the mesh's mean node expansions per query.
+
 Last, the build of the jagged map of :mod:`benchmarks.query` (random 256 x 256 cells, 8% blocked,
 about 17,000 corners): ``build_navmesh`` with the level's line of sight made beforehand (median,
 min and max of at least 5 runs), and the line of sight itself (which a fresh level builds first; the waypoint graph
@@ -220,6 +222,8 @@ def main(argv: list[str] | None = None) -> None:
         if published is not None:
             worst = float(np.max(np.abs(costs - published) / published))
             print(f"  mesh vs published lengths: worst relative difference {worst:.2e}")
+        expansions = [query.find_path(s, g).expansions for (s, g), c in zip(pairs, costs) if math.isfinite(c)]
+        print(f"  mesh: {np.mean(expansions):.1f} expansions per query (mean; a corridor step counts one)")
         for (label, build, _, times, c), m in zip(methods, means):
             print(row(label, build, times, m, c, costs, median(means[0])))
         for line in skipped:

@@ -32,6 +32,13 @@ expansion, 1.4 of them to live polygons).
 Every search operation goes through the one entry kernel :func:`search` (one compiled call tree);
 the dead-end forest is made once per query object by :func:`dead_ends`, outside that tree.
 
+No kernel here allocates or returns an array, so they are compiled without numba's reference
+counting (``_nrt=False``): the sections they slice out of the packed arrays are views the caller
+keeps alive for the call, and counting their references (an atomic add at each slice and call,
+about a hundred per search) was a third of the kernel time of a short query. Every kernel of
+the module must keep that rule: a kernel with reference counting that called one of these, or
+the other way round, and passed an array back would miscount.
+
 Mesh arrays (see :class:`navmesh.polymesh.mesh.PolyMesh`): ``xy`` (V + E, 2): the V vertices,
 then each slot's vertex again (row V + e for slot e: a polygon's corners side by side in memory,
 read without going through ``indices`` in the expansion's inner loop), ``indptr``, ``indices``
@@ -56,19 +63,19 @@ from navmesh._kernels.status import BUDGET, EXHAUSTED, FOUND
 NEED_SPACE = 3  # the node pool is full: grow the workspace and run again
 
 
-@njit(cache=True, internal=True)
+@njit(cache=True, internal=True, _nrt=False)
 def _orient(ax, ay, bx, by, cx, cy):
     return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
 
 
-@njit(cache=True, internal=True)
+@njit(cache=True, internal=True, _nrt=False)
 def _dist(dx, dy):
     # coordinates are at most MAX_COORDINATE (1e15), so the squares cannot overflow; libm's
     # hypot guards against that at several times the cost
     return math.sqrt(dx * dx + dy * dy)
 
 
-@njit(cache=True, internal=True)
+@njit(cache=True, internal=True, _nrt=False)
 def h_value(rx, ry, lx, ly, qx, qy, gx, gy):
     """Length of the shortest way from root r through the segment [L, Q] to the goal g."""
     if (rx == lx and ry == ly) or (rx == qx and ry == qy):
@@ -124,6 +131,11 @@ SHARED = -1  # final "node": start and goal share a polygon
 CORRIDOR = -2  # final "node": start and goal in one dead-end tree: the funnel through its one corridor
 # operations of the one entry kernel :func:`search`
 OP_FIND, OP_BEGIN, OP_RUN, OP_TRACE, OP_LOCATE = range(5)
+# a search node's entry in the slot section: the slot it enters its polygon through, plus the
+# polygon times 2**32 (one read gives both: the polygon was a second read, through ``owner``,
+# on the chain of dependent reads that starts each expansion)
+POLY_SHIFT = 32
+SLOT_MASK = 2**32 - 1
 
 
 def pack(sections):
@@ -166,23 +178,18 @@ def request(wi, op, n_start=-1, n_goal=-1, budget=NO_BUDGET):
     wi[R_BUDGET] = budget
 
 
-@njit(cache=True, internal=True)
-def _sec(a, offsets, k):
-    return a[offsets[k]:offsets[k + 1]]
-
-
-@njit(cache=True, internal=True)
+@njit(cache=True, internal=True, _nrt=False)
 def _locate(px, py, xy, mi, grid, out):
     """Open polygons whose closed area contains (px, py), written to ``out``; returns their count.
 
     ``grid`` = (x0, y0, inverse cell size, nx, ny); the mesh's cell lists give, per cell
     (row-major, x fastest), the polygons whose bounding box meets it.
     """
-    indptr = _sec(mi, mi, M_INDPTR)
-    indices = _sec(mi, mi, M_INDICES)
-    cell_ptr = _sec(mi, mi, M_CELL_PTR)
-    cell_polys = _sec(mi, mi, M_CELL_POLYS)
-    open_poly = _sec(mi, mi, M_OPEN)
+    indptr = mi[mi[M_INDPTR]:mi[M_INDPTR + 1]]
+    indices = mi[mi[M_INDICES]:mi[M_INDICES + 1]]
+    cell_ptr = mi[mi[M_CELL_PTR]:mi[M_CELL_PTR + 1]]
+    cell_polys = mi[mi[M_CELL_POLYS]:mi[M_CELL_POLYS + 1]]
+    open_poly = mi[mi[M_OPEN]:mi[M_OPEN + 1]]
     nx = int(grid[3])
     ny = int(grid[4])
     if nx == 0:
@@ -212,7 +219,7 @@ def _locate(px, py, xy, mi, grid, out):
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def dead_ends(mi, deg, queue):
     """Fill the dead-end sections (dead / up / depth) and the skip section of the packed mesh
     ``mi`` in place; a kernel of its own, run once per query object (not part of
@@ -226,13 +233,13 @@ def dead_ends(mi, deg, queue):
     # per polygon) and its number of steps up to the top of its branch (``depth``). A shortest
     # path enters such a branch only to reach a goal inside it, and leaves it only from a start
     # inside it, always through ``up``; inside one branch the way between two polygons is unique.
-    indptr = _sec(mi, mi, M_INDPTR)
-    indices = _sec(mi, mi, M_INDICES)
-    nbr = _sec(mi, mi, M_NBR)
-    open_poly = _sec(mi, mi, M_OPEN)
-    dead = _sec(mi, mi, M_DEAD)
-    up = _sec(mi, mi, M_UP)
-    depth = _sec(mi, mi, M_DEPTH)
+    indptr = mi[mi[M_INDPTR]:mi[M_INDPTR + 1]]
+    indices = mi[mi[M_INDICES]:mi[M_INDICES + 1]]
+    nbr = mi[mi[M_NBR]:mi[M_NBR + 1]]
+    open_poly = mi[mi[M_OPEN]:mi[M_OPEN + 1]]
+    dead = mi[mi[M_DEAD]:mi[M_DEAD + 1]]
+    up = mi[mi[M_UP]:mi[M_UP + 1]]
+    depth = mi[mi[M_DEPTH]:mi[M_DEPTH + 1]]
     n = len(indptr) - 1
     head = 0
     tail = 0
@@ -284,22 +291,24 @@ def dead_ends(mi, deg, queue):
         p = queue[k]
         q = up[3 * p]
         depth[p] = depth[q] + 1 if q >= 0 and dead[q] else 0
-    # each slot's first slot, itself or after it round its polygon, whose edge leads to a live
-    # polygon (-1: none): an expansion in a live polygon steps over walls and dead ends at once
-    skip = _sec(mi, mi, M_SKIP)
+    # each slot's next slot round its polygon (itself after a whole turn) whose edge leads to a
+    # live polygon (-1: none): an expansion in a live polygon steps over walls and dead ends at
+    # once, and finds its first edge from the slot it entered through alone (that read does not
+    # wait for the polygon's range in indptr)
+    skip = mi[mi[M_SKIP]:mi[M_SKIP + 1]]
     for p in range(n):
         lo = indptr[p]
         hi = indptr[p + 1]
         at = -1
         for k in range(2 * (hi - lo) - 1, -1, -1):  # backwards, twice round
             e = lo + k % (hi - lo)
+            skip[e] = at
             q = nbr[e]
             if q >= 0 and open_poly[q] and not dead[q]:
                 at = e
-            skip[e] = at
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def search(xy, mi, wi, wf, out_pts, out_polys, sx, sy, gx, gy):
     """The one entry of the Polyanya kernels: on the packed mesh ``mi`` with the workspace (wi, wf),
     the operation of the request in the workspace's header (:func:`request`; by default a whole
@@ -361,7 +370,7 @@ def search(xy, mi, wi, wf, out_pts, out_polys, sx, sy, gx, gy):
             return n_start, -1, 0, 0, 0, 0.0
         if n_start == 0 or n_goal == 0:
             return OFF_MESH, -1, 0, 0, 0, 0.0
-        comp = _sec(mi, mi, M_COMPONENT)
+        comp = mi[mi[M_COMPONENT]:mi[M_COMPONENT + 1]]
         apart = True
         for i in range(n_start):
             for j in range(n_goal):
@@ -417,21 +426,21 @@ def search(xy, mi, wi, wf, out_pts, out_polys, sx, sy, gx, gy):
     return FOUND, at, keep, n_polys, wi[S_EXPANSIONS], length
 
 
-@njit(cache=True, internal=True)
+@njit(cache=True, internal=True, _nrt=False)
 def _begin(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, start_polys, goal_polys, nint, ng, keys, root_g,
            sx, sy, gx, gy, eps, budget):
     """Start a search with a new stamp: mark the dead-end polygons it may enter and store the
     start's nodes; the state goes to the workspace's header. Returns FOUND (a start polygon is a
     goal polygon, or both ends lie in one dead-end branch: the final node is SHARED or CORRIDOR),
     NEED_SPACE, or RUNNING."""
-    indptr = _sec(mi, mi, M_INDPTR)
-    indices = _sec(mi, mi, M_INDICES)
-    nbr = _sec(mi, mi, M_NBR)
-    twins = _sec(mi, mi, M_TWINS)
-    open_poly = _sec(mi, mi, M_OPEN)
-    dead = _sec(mi, mi, M_DEAD)
-    up = _sec(mi, mi, M_UP)
-    depth = _sec(mi, mi, M_DEPTH)
+    indptr = mi[mi[M_INDPTR]:mi[M_INDPTR + 1]]
+    indices = mi[mi[M_INDICES]:mi[M_INDICES + 1]]
+    nbr = mi[mi[M_NBR]:mi[M_NBR + 1]]
+    twins = mi[mi[M_TWINS]:mi[M_TWINS + 1]]
+    open_poly = mi[mi[M_OPEN]:mi[M_OPEN + 1]]
+    dead = mi[mi[M_DEAD]:mi[M_DEAD + 1]]
+    up = mi[mi[M_UP]:mi[M_UP + 1]]
+    depth = mi[mi[M_DEPTH]:mi[M_DEPTH + 1]]
     wi[0] += 1
     stamp = wi[0]
     if stamp == 1:  # a new workspace: the polygons off the dead-end forest carry a mark valid for every search
@@ -445,7 +454,7 @@ def _begin(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, start_polys, 
         for j in range(len(goal_polys)):
             if start_polys[i] == goal_polys[j]:
                 wi[S_FINAL] = SHARED
-                _sec(wi, wi[1:], W_OUT_POLYS)[0] = start_polys[i]  # for the trace
+                wi[wi[1 + W_OUT_POLYS]] = start_polys[i]  # for the trace
                 return FOUND
     # dead-end branches the search may enter: with every end in one branch, the ways up from
     # each end to their lowest common polygon (the one corridor); otherwise the ways up from
@@ -517,7 +526,7 @@ def _begin(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, start_polys, 
             if n_nodes >= len(nroot):
                 return NEED_SPACE
             nroot[n_nodes] = -1
-            nslot[n_nodes] = twins[e]
+            nslot[n_nodes] = twins[e] + (q << POLY_SHIFT)
             nint[4 * n_nodes] = bx
             nint[4 * n_nodes + 1] = by
             nint[4 * n_nodes + 2] = ax
@@ -531,7 +540,7 @@ def _begin(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, start_polys, 
     return RUNNING
 
 
-@njit(cache=True, internal=True)
+@njit(cache=True, internal=True, _nrt=False)
 def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nint, ng, keys, root_g, sx, sy, gx, gy,
          eps, budget):
     """Expand nodes until a goal polygon, an empty heap, or the expansions reaching ``budget`` (a
@@ -546,13 +555,12 @@ def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nin
     size = wi[S_HEAP]
     expansions = wi[S_EXPANSIONS]
     i = wi[S_FINAL]
-    indptr = _sec(mi, mi, M_INDPTR)
-    indices = _sec(mi, mi, M_INDICES)
-    nbr = _sec(mi, mi, M_NBR)
-    twins = _sec(mi, mi, M_TWINS)
-    owner = _sec(mi, mi, M_OWNER)
-    corner = _sec(mi, mi, M_CORNER)
-    skip = _sec(mi, mi, M_SKIP)
+    indptr = mi[mi[M_INDPTR]:mi[M_INDPTR + 1]]
+    indices = mi[mi[M_INDICES]:mi[M_INDICES + 1]]
+    nbr = mi[mi[M_NBR]:mi[M_NBR + 1]]
+    twins = mi[mi[M_TWINS]:mi[M_TWINS + 1]]
+    corner = mi[mi[M_CORNER]:mi[M_CORNER + 1]]
+    skip = mi[mi[M_SKIP]:mi[M_SKIP + 1]]
     nv = len(corner)
     status = EXHAUSTED
     while True:
@@ -565,7 +573,7 @@ def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nin
             if root >= 0 and root_stamp[root] == stamp and root_g[root] + eps < ng[i]:
                 i = -1
                 continue
-            p = owner[nslot[i]]
+            p = nslot[i] >> POLY_SHIFT
             found = False
             for j in range(len(goal_polys)):
                 if goal_polys[j] == p:
@@ -582,8 +590,8 @@ def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nin
         # call per expansion with a dozen array arguments costs more than the work on a small polygon)
         root = nroot[i]
         g = ng[i]
-        e0 = nslot[i]
-        p = owner[e0]
+        e0 = nslot[i] & SLOT_MASK
+        p = nslot[i] >> POLY_SHIFT
         rx = xy[root, 0] if root >= 0 else sx
         ry = xy[root, 1] if root >= 0 else sy
         lx = nint[4 * i]
@@ -592,9 +600,10 @@ def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nin
         qy = nint[4 * i + 3]
         lo = indptr[p]
         hi = indptr[p + 1]
-        e = e0 + 1 if e0 + 1 < hi else lo
+        e1 = e0 + 1 if e0 + 1 < hi else lo
+        e = e1
         va = indices[e0]  # left vertex
-        vb = indices[e]  # right vertex
+        vb = indices[e1]  # right vertex
         collinear = _orient(rx, ry, qx, qy, lx, ly) <= 0.0
         # collinear: turn at the nearer end (if possible) and see the whole polygon from there
         new_root = root
@@ -604,21 +613,23 @@ def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nin
             dq = _dist(qx - rx, qy - ry)
             d, ex, ey, v = (dl, lx, ly, va) if dl <= dq else (dq, qx, qy, vb)
             if d > 0.0:
-                if not (ex == xy[v, 0] and ey == xy[v, 1] and corner[v]):
+                if not (ex == xy[nv + (e0 if v == va else e1), 0] and ey == xy[nv + (e0 if v == va else e1), 1]
+                        and corner[v]):
                     e = e0  # no successor
                 new_root = v
                 new_g = g + d
-        can_right = qx == xy[vb, 0] and qy == xy[vb, 1] and corner[vb]
-        can_left = lx == xy[va, 0] and ly == xy[va, 1] and corner[va]
+        # the ends' coordinates from the slots' own rows (beside the ones the loop reads)
+        can_right = qx == xy[nv + e1, 0] and qy == xy[nv + e1, 1] and corner[vb]
+        can_left = lx == xy[nv + e0, 0] and ly == xy[nv + e0, 1] and corner[va]
         # orientations of each chain vertex against both rays, carried from edge to edge
-        srb = _orient(rx, ry, qx, qy, xy[vb, 0], xy[vb, 1])
-        slb = _orient(rx, ry, lx, ly, xy[vb, 0], xy[vb, 1])
-        at = e  # the slot whose vertex srb / slb belong to
+        srb = 0.0
+        slb = 0.0
+        at = -1  # the slot whose vertex srb / slb belong to (none yet)
         # a live polygon no dead end of this search touches: only its edges to live polygons can
         # have successors, and ``skip`` goes from one to the next (e0 is one of them)
         fast = mark[p] >= LIVE and mark[p] != LIVE + stamp
-        if fast:
-            e = skip[e]
+        if fast and e != e0:  # (e0: a collinear node that cannot turn has no successor)
+            e = skip[e0]
         while e != e0 and n_nodes >= 0:
             en = e + 1 if e + 1 < hi else lo
             ax = xy[nv + e, 0]  # the slots' own rows: the polygon's corners lie side by side
@@ -700,7 +711,7 @@ def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nin
                         n_nodes = -1
                         break
                     nroot[n_nodes] = n_root
-                    nslot[n_nodes] = twins[e]
+                    nslot[n_nodes] = twins[e] + (q << POLY_SHIFT)
                     nint[4 * n_nodes] = n_lx
                     nint[4 * n_nodes + 1] = n_ly
                     nint[4 * n_nodes + 2] = n_rx
@@ -708,7 +719,7 @@ def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nin
                     ng[n_nodes] = n_g
                     npar[n_nodes] = i
                     n_nodes += 1
-            e = skip[en] if fast else en
+            e = skip[e] if fast else en
         if n_nodes < 0:
             status = NEED_SPACE
             n_nodes = 0
@@ -720,7 +731,7 @@ def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nin
         i_next = -1
         if n_nodes == first + 1:
             i_next = first
-            p = owner[nslot[first]]
+            p = nslot[first] >> POLY_SHIFT
             for j in range(len(goal_polys)):
                 if goal_polys[j] == p:
                     i_next = -1
@@ -740,13 +751,12 @@ def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nin
     return status
 
 
-@njit(cache=True, internal=True)
+@njit(cache=True, internal=True, _nrt=False)
 def _trace(xy, mi, nroot, nslot, npar, nint, polys, pts, final, sx, sy, gx, gy):
     """Write the turning points (start ... goal) and the polygons crossed, from the final node
     (SHARED: start and goal share a polygon), to the output sections ``polys`` and ``pts``;
     returns (points, polygons); :func:`search` drops repeated points and sums the length."""
-    nbr = _sec(mi, mi, M_NBR)
-    owner = _sec(mi, mi, M_OWNER)
+    nbr = mi[mi[M_NBR]:mi[M_NBR + 1]]
     if final < 0:  # the shared polygon is in polys[0] already (begin)
         pts[0] = sx
         pts[1] = sy
@@ -795,7 +805,7 @@ def _trace(xy, mi, nroot, nslot, npar, nint, polys, pts, final, sx, sy, gx, gy):
     m = n_chain
     first = final
     while i >= 0:
-        polys[m] = owner[nslot[i]]
+        polys[m] = nslot[i] >> POLY_SHIFT
         m -= 1
         if nroot[i] != last:
             last = nroot[i]
@@ -805,7 +815,7 @@ def _trace(xy, mi, nroot, nslot, npar, nint, polys, pts, final, sx, sy, gx, gy):
                 k -= 1
         first = i
         i = npar[i]
-    polys[0] = nbr[nslot[first]]
+    polys[0] = nbr[nslot[first] & SLOT_MASK]
     pts[0] = sx
     pts[1] = sy
     return n_pts, n_chain + 1
@@ -813,7 +823,7 @@ def _trace(xy, mi, nroot, nslot, npar, nint, polys, pts, final, sx, sy, gx, gy):
 
 
 
-@njit(cache=True, internal=True)
+@njit(cache=True, internal=True, _nrt=False)
 def _funnel(xy, mi, lca, start_polys, goal_polys, polys, portals, pts, sx, sy, gx, gy):
     """The shortest path when every start and goal polygon lies in one dead-end branch: its
     polygons form a tree, so the way from the start polygons to the goal polygons (through their
@@ -822,8 +832,8 @@ def _funnel(xy, mi, lca, start_polys, goal_polys, polys, portals, pts, sx, sy, g
     floats) receives the portals' left and right ends, (lx, ly, rx, ry) each, as seen from the
     corridor's start. Writes the polygons and the turning points like :func:`_trace`; returns
     (points, polygons)."""
-    up = _sec(mi, mi, M_UP)
-    depth = _sec(mi, mi, M_DEPTH)
+    up = mi[mi[M_UP]:mi[M_UP + 1]]
+    depth = mi[mi[M_DEPTH]:mi[M_DEPTH + 1]]
     # the corridor in one walk: up from the first start polygon to lca, then (written from the end
     # backwards) up from the first goal polygon; each polygon but lca brings the portal to its
     # ``up`` (seen from below going up, the other way round going down). Portal k lies between
@@ -931,20 +941,21 @@ def _funnel(xy, mi, lca, start_polys, goal_polys, polys, portals, pts, sx, sy, g
     return n_pts + 1, last - first + 1
 
 
-@njit(cache=True)
-def raycast(xy, mi, sx, sy, ex, ey, start_poly):
+@njit(cache=True, _nrt=False)
+def raycast(xy, mi, sx, sy, ex, ey, start_poly, visited):
     """Walk the segment s->e through the packed mesh ``mi`` from ``start_poly`` (which contains s).
 
-    Returns (hit, t, slot, visited polygons, count): ``hit`` when a wall (an edge to nothing or
-    to a closed polygon) stops the walk at fraction ``t`` on edge ``slot``; otherwise t = 1.
+    Returns (hit, t, slot, count): ``hit`` when a wall (an edge to nothing or to a closed
+    polygon) stops the walk at fraction ``t`` on edge ``slot``; otherwise t = 1. The polygons
+    visited are the first ``count`` entries of ``visited`` (int64, one entry per polygon and one
+    more, made by the caller: the kernels allocate nothing, see the module notes).
     """
-    indptr = _sec(mi, mi, M_INDPTR)
-    indices = _sec(mi, mi, M_INDICES)
-    nbr = _sec(mi, mi, M_NBR)
-    twins = _sec(mi, mi, M_TWINS)
-    open_poly = _sec(mi, mi, M_OPEN)
+    indptr = mi[mi[M_INDPTR]:mi[M_INDPTR + 1]]
+    indices = mi[mi[M_INDICES]:mi[M_INDICES + 1]]
+    nbr = mi[mi[M_NBR]:mi[M_NBR + 1]]
+    twins = mi[mi[M_TWINS]:mi[M_TWINS + 1]]
+    open_poly = mi[mi[M_OPEN]:mi[M_OPEN + 1]]
     n_poly = len(indptr) - 1
-    visited = np.empty(n_poly + 1, np.int64)
     count = 0
     p = start_poly
     entry = -1
@@ -970,16 +981,16 @@ def raycast(xy, mi, sx, sy, ex, ey, start_poly):
                 best_t = t
                 best_e = e
         if best_e < 0:
-            return False, 1.0, -1, visited, count
+            return False, 1.0, -1, count
         if best_t < t_in:
             best_t = t_in
         q = nbr[best_e]
         if q < 0 or not open_poly[q]:
-            return True, max(best_t, 0.0), best_e, visited, count
+            return True, max(best_t, 0.0), best_e, count
         entry = twins[best_e]
         p = q
         t_in = best_t
-    return False, 1.0, -1, visited, count
+    return False, 1.0, -1, count
 
 
 plain_arguments(globals())

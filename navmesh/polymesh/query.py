@@ -52,7 +52,7 @@ from navmesh.polymesh.mesh import PolyMesh, next_slots, wall_corners
 from navmesh.polymesh.raycast import MeshRaycast
 from navmesh.polymesh.sliced import MeshSlicedSearch, start_search
 from navmesh.polymesh.walls import nearest_wall_point
-from navmesh.polymesh.workspace import OutputBlock, Workspace, run, traced_path
+from navmesh.polymesh.workspace import OutputBlock, Workspace, kernel_code, run, traced_path
 from navmesh.query_options import cached_query_options
 from navmesh.terrain import CostProfile
 
@@ -142,6 +142,7 @@ class MeshQuery:
         self._params = np.concatenate([grid.grid, [self._eps]])  # PK's float parameters
         self._xy_mesh = np.concatenate([m.vertices, m.vertices[m.indices]])  # PK's xy: vertices, then per slot
         self._block = OutputBlock()
+        self._code = _search  # the kernel's compiled code once numba has it (_set_hot)
         self._grow(_POOL)
         PK.dead_ends(self._mi, np.zeros(n, np.int64), np.zeros(n, np.int64))
         nxt = next_slots(m.indptr)
@@ -306,13 +307,13 @@ class MeshQuery:
             sx, sy = start
             gx, gy = goal
             if type(sx) in _FLOATS and type(sy) in _FLOATS and type(gx) in _FLOATS and type(gy) in _FLOATS:
-                block = self._block
-                status, at, n_pts, n_polys, expansions, length = _search(
-                    self._xy_mesh, self._mi, self._wi, self._wf, block.pts, block.polys, sx, sy, gx, gy)
+                call, xy, mi, wi, wf, pts, polys, pts_ro, polys_ro, scale = self._hot
+                status, at, n_pts, n_polys, expansions, length = call(xy, mi, wi, wf, pts, polys, sx, sy, gx, gy)
+                if call is _search:  # this call compiled the kernel (or loaded it): call its code directly now
+                    self._set_hot()
+                if at >= 0:  # FOUND, in the block (``at`` is -1 otherwise)
+                    return _views(polys_ro[at:at + n_polys], pts_ro[at:at + n_pts], length * scale, expansions)
                 if status == FOUND:
-                    if at >= 0:
-                        return _views(block.polys_ro[at:at + n_polys], block.pts_ro[at:at + n_pts],
-                                      length * self._scale_cost, expansions)
                     return self._traced_path(self._ws, at, n_pts, n_polys, length, expansions, False, False)
         budget = None
         if not fast:
@@ -420,6 +421,7 @@ class MeshQuery:
         path = traced_path(ws, self._block, at, n_pts, n_polys, length * self._scale_cost, expansions, s_moved, g_moved)
         if at < 0 and 4 * max(n_pts, n_polys) <= len(self._block.polys):
             self._block = OutputBlock()
+            self._set_hot()
         return path
 
     def _workspace(self, capacity: int) -> Workspace:
@@ -430,8 +432,17 @@ class MeshQuery:
         """Replace the query's own workspace by one for ``capacity`` nodes."""
         self._capacity = capacity
         self._ws = self._workspace(capacity)
-        self._wi, self._wf = self._ws.wi, self._ws.wf  # for find_path's kernel call
         self._start_at = int(self._ws.wi[1 + PK.W_START_POLYS])
+        self._set_hot()
+
+    def _set_hot(self) -> None:
+        """Bind what find_path's fast path passes to the kernel (after the workspace or the output
+        block changes): the kernel's compiled code itself once numba has it (:func:`kernel_code`)."""
+        b = self._block
+        args = (self._xy_mesh, self._mi, self._ws.wi, self._ws.wf, b.pts, b.polys)
+        if self._code is _search:  # looked up once: new workspaces and blocks have the same types
+            self._code = kernel_code(_search, args + (0.0,) * 4)
+        self._hot = (self._code, *args, b.pts_ro, b.polys_ro, self._scale_cost)
 
     def _not_found(self, status, expansions, s, s_polys, s_moved, g, g_moved, budget, allow_partial) -> Path:
         """The answer when Polyanya ended without a path: out of budget (BUDGET) or EXHAUSTED."""
@@ -538,7 +549,8 @@ class MeshQuery:
         """
         s, s_polys, _ = self._endpoint("start", self._point("start", start), False)
         e = self._point("end", end)
-        hit, t, slot, visited, n = PK.raycast(self.mesh.vertices, self._mi, s[0], s[1], e[0], e[1], int(s_polys[0]))
+        visited = np.empty(self.mesh.n_polygons + 1, np.int64)
+        hit, t, slot, n = PK.raycast(self.mesh.vertices, self._mi, s[0], s[1], e[0], e[1], int(s_polys[0]), visited)
         point = s + t * (e - s) if hit else e.copy()
         normal = np.zeros(2)
         if hit:

@@ -16,13 +16,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import numba
 import numpy as np
 from numpy.typing import NDArray
 
 from navmesh._kernels import polyanya as PK
 from navmesh.path import Path
 
-__all__ = ["BLOCK_ROWS", "OutputBlock", "Workspace", "run", "traced_path"]
+__all__ = ["BLOCK_ROWS", "OutputBlock", "Workspace", "kernel_code", "run", "traced_path"]
 
 BLOCK_ROWS = 1024  # rows of an output block: points (16 bytes each) and polygons (4 bytes each)
 _trusted, _views = Path._trusted, Path._views
@@ -56,6 +57,20 @@ class OutputBlock:
         polys_ro = self.polys[1:]
         polys_ro.flags.writeable = False
         self.pts_ro, self.polys_ro = pts_ro, polys_ro
+
+
+def kernel_code(kernel: Any, args: tuple[Any, ...]) -> Any:
+    """The compiled code of the numba kernel ``kernel`` for the types of ``args``, called without
+    numba's dispatch (which types each argument on every call: about a quarter microsecond of
+    find_path's four on a small mesh); ``kernel`` itself until numba has code for those types
+    (compiled, or loaded from the cache) and with ``NUMBA_DISABLE_JIT=1`` (a plain function). The
+    code converts its arguments without checking their types: the caller must pass arguments of
+    exactly the types of ``args`` (the query's own arrays and Python floats)."""
+    overloads = getattr(kernel, "overloads", None)
+    if not overloads:
+        return kernel
+    found = overloads.get(tuple(numba.typeof(a) for a in args))
+    return kernel if found is None else found.entry_point
 
 
 def run(xy: NDArray[np.float64], mi: NDArray[np.int64], ws: Workspace, block: OutputBlock, op: int, s: Any, g: Any,

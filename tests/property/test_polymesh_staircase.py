@@ -56,7 +56,7 @@ def test_the_skip_section_is_each_slots_next_edge_to_a_live_polygon(seed):
         lo, hi = int(indptr[p]), int(indptr[p + 1])
         for e in range(lo, hi):
             want = -1
-            for k in range(hi - lo):  # brute force: walk round the polygon from e
+            for k in range(1, hi - lo + 1):  # brute force: walk round the polygon from the slot after e
                 f = lo + (e - lo + k) % (hi - lo)
                 if nbr[f] >= 0 and sec["open"][nbr[f]] and not dead[nbr[f]]:
                     want = f
