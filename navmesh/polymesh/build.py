@@ -42,7 +42,7 @@ from navmesh.geometry import JOINS, Join, inflate
 from navmesh.level import Level
 from navmesh.polymesh.mesh import PolyMesh, match_edges, next_slots, split_pinches
 
-__all__ = ["build_navmesh", "convex_cover", "free_space", "snap_tolerance", "TILE_VERTICES"]
+__all__ = ["build_navmesh", "convex_cover", "drop_collinear", "free_space", "snap_tolerance", "TILE_VERTICES"]
 
 #: Free-space pieces with more vertices than this are cut into tiles before triangulation
 #: (GEOS's triangulation slows down quadratically with many holes in one polygon, and its
@@ -67,11 +67,60 @@ def free_space(level: Level, *, agent_radius: float = 0.0, join: Join = "mitre")
         return shapely.Polygon()
     blocked = [g for g in los.inflated if g is not None and not g.is_empty]
     if not blocked:
-        return area
+        return drop_collinear(area)
     if los.agent_radius == 0:
         # the line-of-sight tester merged the obstacles already: its parts meet at points at most
-        return shapely.difference(area, shapely.multipolygons(np.asarray(_polygons(np.asarray(blocked, dtype=object)))))
-    return shapely.difference(area, shapely.union_all(blocked))
+        free = shapely.difference(area, shapely.multipolygons(np.asarray(_polygons(np.asarray(blocked, dtype=object)))))
+    else:
+        free = shapely.difference(area, shapely.union_all(blocked))
+    return drop_collinear(free)
+
+
+def drop_collinear(geom: shapely.Geometry) -> shapely.Geometry:
+    """``geom``'s polygons without the ring vertices that lie exactly on the line through their
+    two neighbours, between them (straight wall runs of merged grid cells keep a vertex wherever
+    two cells met). Such a vertex is not a corner a path could turn at, yet it cuts the wall into
+    more edges, the triangulation into more triangles and the mesh into more polygons, and the
+    search treats it as a corner of the wall. Vertices at the same position as another vertex
+    (rings touching at a point) stay: they keep the touch where the triangulation expects it.
+
+    Examples
+    --------
+    >>> drop_collinear(shapely.Polygon([(0, 0), (1, 0), (2, 0), (2, 2), (0, 2), (0, 1)])).wkt
+    'POLYGON ((0 0, 2 0, 2 2, 0 2, 0 0))'
+    """
+    polys = np.asarray(_polygons(geom), dtype=object)
+    if not len(polys):
+        return geom
+    # every ring, grouped by polygon with its shell first (shapely.polygons(..., indices=) reads them so)
+    n_holes = shapely.get_num_interior_rings(polys)
+    rings, owner = [shapely.get_exterior_ring(polys)], [np.arange(len(polys))]
+    for k in range(int(n_holes.max())):
+        has = np.flatnonzero(n_holes > k)
+        rings.append(shapely.get_interior_ring(polys[has], k))
+        owner.append(has)
+    owner_all = np.concatenate(owner)
+    order = np.argsort(owner_all, kind="stable")
+    rings, owner_all = np.concatenate(rings)[order], owner_all[order]
+    xy, ring = shapely.get_coordinates(rings, return_index=True)
+    closing = np.append(ring[1:] != ring[:-1], True)  # each ring repeats its first point last
+    xy, ring = xy[~closing], ring[~closing]
+    start = np.searchsorted(ring, np.arange(len(rings)))
+    end = np.append(start[1:], len(ring))
+    at = np.arange(len(ring))
+    nxt, prv = at + 1, at - 1
+    nxt[end - 1], prv[start] = start, end - 1
+    u, w = xy - xy[prv], xy[nxt] - xy
+    straight = (u[:, 0] * w[:, 1] - u[:, 1] * w[:, 0] == 0) & ((u * w).sum(axis=1) > 0)
+    if not straight.any():
+        return geom
+    _, first, count = np.unique(xy, axis=0, return_inverse=True, return_counts=True)
+    straight &= count[first.reshape(-1)] == 1
+    if not straight.any():
+        return geom
+    keep = ~straight
+    out = shapely.polygons(shapely.linearrings(xy[keep], indices=ring[keep]), indices=owner_all)
+    return out[0] if len(out) == 1 else shapely.multipolygons(out)
 
 
 def _polygons(geom: shapely.Geometry | NDArray[np.object_]) -> list[shapely.Polygon]:
