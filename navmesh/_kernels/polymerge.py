@@ -50,15 +50,30 @@ def merge_convex(xy, indptr, indices, twins, tags):
     return _merge(xy, indptr, indices, twins, np.asarray(tags, np.int64), order)
 
 
+@njit(cache=True, internal=True)
+def _next_neighbour(indptr, twins, owner, p, e):
+    """The polygon across slot ``e`` of polygon ``p``, or -1 for a wall or when the slot before
+    ``e`` leads to the same polygon (the edges of a run count once)."""
+    if twins[e] < 0:
+        return -1
+    q = owner[twins[e]]
+    before = e - 1 if e > indptr[p] else indptr[p + 1] - 1
+    if twins[before] >= 0 and owner[twins[before]] == q:
+        return -1
+    return q
+
+
 @njit(cache=True)
 def live_core(indptr, twins, owner):
     """Whether each polygon is in the live core (module notes): polygons with at most one
-    neighbour across an edge (``twins[e] >= 0``) are peeled off until none is left."""
+    neighbour across an edge (``twins[e] >= 0``; a run of edges to one neighbour counts once)
+    are peeled off until none is left."""
     n_poly = len(indptr) - 1
     deg = np.zeros(n_poly, np.int64)
-    for e in range(len(twins)):
-        if twins[e] >= 0:
-            deg[owner[e]] += 1
+    for p in range(n_poly):
+        for e in range(indptr[p], indptr[p + 1]):
+            if _next_neighbour(indptr, twins, owner, p, e) >= 0:
+                deg[p] += 1
     live = np.ones(n_poly, np.bool_)
     stack = np.empty(n_poly, np.int64)
     top = 0
@@ -71,10 +86,8 @@ def live_core(indptr, twins, owner):
         top -= 1
         p = stack[top]
         for e in range(indptr[p], indptr[p + 1]):
-            if twins[e] < 0:
-                continue
-            q = owner[twins[e]]
-            if live[q]:
+            q = _next_neighbour(indptr, twins, owner, p, e)
+            if q >= 0 and live[q]:
                 deg[q] -= 1
                 if deg[q] <= 1:
                     live[q] = False

@@ -93,15 +93,7 @@ def drop_collinear(geom: shapely.Geometry) -> shapely.Geometry:
     if not len(polys):
         return geom
     # every ring, grouped by polygon with its shell first (shapely.polygons(..., indices=) reads them so)
-    n_holes = shapely.get_num_interior_rings(polys)
-    rings, owner = [shapely.get_exterior_ring(polys)], [np.arange(len(polys))]
-    for k in range(int(n_holes.max())):
-        has = np.flatnonzero(n_holes > k)
-        rings.append(shapely.get_interior_ring(polys[has], k))
-        owner.append(has)
-    owner_all = np.concatenate(owner)
-    order = np.argsort(owner_all, kind="stable")
-    rings, owner_all = np.concatenate(rings)[order], owner_all[order]
+    rings, owner_all = shapely.get_rings(polys, return_index=True)
     xy, ring = shapely.get_coordinates(rings, return_index=True)
     closing = np.append(ring[1:] != ring[:-1], True)  # each ring repeats its first point last
     xy, ring = xy[~closing], ring[~closing]
@@ -114,8 +106,10 @@ def drop_collinear(geom: shapely.Geometry) -> shapely.Geometry:
     straight = (u[:, 0] * w[:, 1] - u[:, 1] * w[:, 0] == 0) & ((u * w).sum(axis=1) > 0)
     if not straight.any():
         return geom
-    _, first, count = np.unique(xy, axis=0, return_inverse=True, return_counts=True)
-    straight &= count[first.reshape(-1)] == 1
+    # the straight vertices found at another vertex's position too (complex numbers: one sort)
+    z = np.sort(xy[:, 0] + 1j * xy[:, 1])
+    zs = xy[straight, 0] + 1j * xy[straight, 1]
+    straight[straight] = np.searchsorted(z, zs, side="right") - np.searchsorted(z, zs, side="left") == 1
     if not straight.any():
         return geom
     keep = ~straight
@@ -367,8 +361,10 @@ def convex_cover(free: shapely.Geometry, level: Level, *, tol: float, agent_radi
         indptr, indices = _insert_t_junctions(xy, indptr, indices, tol)
     _, twins = match_edges(indptr, indices, len(xy), with_twins=True)
     indptr, indices, tags = merge_convex(xy, indptr, indices, twins, tags)
+    # vertices the cuts made (tiles, terrain outlines): the rest are the corners of ``free``
+    made = ~np.isin(xy[:, 0] + 1j * xy[:, 1], _ring_points(free))
     for _ in range(3):  # removing one inner vertex may leave a neighbouring one to remove next
-        done = _drop_inner_vertices(xy, indptr, indices, tags)
+        done = _drop_inner_vertices(xy, indptr, indices, tags, made)
         if done is None:
             break
         indptr, indices, tags = done
@@ -376,55 +372,108 @@ def convex_cover(free: shapely.Geometry, level: Level, *, tol: float, agent_radi
     return xy, indptr, indices, table[tags]
 
 
+def _ring_points(geom: shapely.Geometry) -> NDArray[np.complex128]:
+    """The ring vertices of ``geom`` as complex numbers x + iy (for exact membership tests)."""
+    xy = shapely.get_coordinates(geom)
+    return xy[:, 0] + 1j * xy[:, 1]
+
+
 def _drop_inner_vertices(xy: NDArray[np.float64], indptr: NDArray[np.int64], indices: NDArray[np.int64],
-                         tags: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]] | None:
+                         tags: NDArray[np.int64], made: NDArray[np.bool_]
+                         ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]] | None:
     """Re-mesh the polygons around each vertex inside the free space (not on any wall, as where
-    tile cuts cross) that three or more polygons of one tag share: their union is triangulated
-    without that vertex and merged again. Around such a vertex the polygons form a cycle; without
+    tile cuts cross) that polygons of one tag share: their union is triangulated without that
+    vertex and merged again. Around such a vertex three or more polygons form a cycle; without
     it, a free space without holes has a tree of polygons, so the search's dead-end branches
-    cover it and a query there is a funnel through the one corridor. Returns None when there is
-    no such vertex."""
+    cover it and a query there is a funnel through the one corridor. Two polygons meet at such a
+    vertex in a straight line (a tile corner on the other tile's edge): they share two edges
+    there, and neither can go alone in a merge.
+
+    Likewise a vertex the cuts ``made`` (a tile line meeting a wall) lying exactly on the straight
+    line between its two wall neighbours, with one tag around it: the polygons around it form a
+    fan from wall to wall, re-meshed without it. It is no corner of the free space, yet the
+    search takes every wall vertex for one, and the polygons could not merge across it.
+    Returns None when there is no such vertex."""
     nbr, twins = match_edges(indptr, indices, len(xy), with_twins=True)
     nxt = next_slots(indptr)
+    prv = np.empty_like(nxt)
+    prv[nxt] = np.arange(len(nxt))
     owner = np.repeat(np.arange(len(indptr) - 1), np.diff(indptr))
+    wall = nbr < 0
     on_wall = np.zeros(len(xy), bool)
-    on_wall[indices[nbr < 0]] = True
-    on_wall[indices[nxt[nbr < 0]]] = True
+    on_wall[indices[wall]] = True
+    on_wall[indices[nxt[wall]]] = True
     count = np.bincount(indices, minlength=len(xy))
-    inner = np.flatnonzero((count >= 3) & ~on_wall)
-    if not len(inner):
+    # a wall vertex with one wall edge leaving it and one arriving, in a straight line
+    leaving = np.bincount(indices[wall], minlength=len(xy))
+    start = np.full(len(xy), -1, np.int64)  # the slot of the wall edge leaving each such vertex
+    start[indices[wall]] = np.flatnonzero(wall)
+    ws = np.flatnonzero(wall)
+    arrive_from = np.full(len(xy), -1, np.int64)
+    arrive_from[indices[nxt[ws]]] = indices[ws]
+    flat = np.flatnonzero(made & on_wall & (leaving == 1) & (np.bincount(indices[nxt[ws]], minlength=len(xy)) == 1))
+    if len(flat):
+        a, b = xy[arrive_from[flat]], xy[indices[nxt[start[flat]]]]
+        u, w = xy[flat] - a, b - xy[flat]
+        flat = flat[(u[:, 0] * w[:, 1] - u[:, 1] * w[:, 0] == 0) & ((u * w).sum(axis=1) > 0)]
+    inner = np.flatnonzero((count >= 2) & ~on_wall)
+    if not len(inner) and not len(flat):
         return None
+    fan = np.zeros(len(xy), bool)
+    fan[flat] = True
+    inner = np.concatenate([inner, flat])
     slot_of = {}
     for e in np.flatnonzero(np.isin(indices, inner)):
         slot_of.setdefault(int(indices[e]), []).append(int(e))
     taken = np.zeros(len(indptr) - 1, bool)
-    drop, new_tris, new_tags = [], [], []
+    stars, links = [], []
     for v in inner.tolist():
         slots = slot_of[v]
         star = owner[slots]
         if taken[star].any() or len(set(tags[star].tolist())) != 1:
             continue
-        # the link: each polygon's chain after v up to the vertex before v, going round v
+        # the link: each polygon's chain after v up to the vertex before v, going round v (from
+        # the wall edge leaving v to the one arriving at v, for a vertex on a wall)
         link: list[int] = []
-        e = slots[0]
+        e = int(start[v]) if fan[v] else slots[0]
         for _ in range(len(slots)):
             x = int(nxt[e])
             while indices[nxt[x]] != v:  # up to, not including, the vertex before v
                 link.append(int(indices[x]))
                 x = int(nxt[x])
             e = int(twins[x])  # across the edge into v: the next polygon's slot leaving v
-        if e != slots[0] or len(set(link)) != len(link):
+            if e < 0:  # the wall edge arriving at v: its start closes the fan
+                link.append(int(indices[x]))
+                break
+        if (e < 0) != fan[v] or (e >= 0 and e != slots[0]) or len(link) < 3 or len(set(link)) != len(link):
             continue
-        ring = xy[link]
-        try:
-            tris = shapely.get_coordinates(shapely.constrained_delaunay_triangles(shapely.Polygon(ring))).reshape(-1, 4, 2)
-        except shapely.errors.GEOSException:
+        taken[star] = True
+        stars.append(star)
+        links.append(link)
+    if not links:
+        return None
+    # one triangulation call for all the links (one polygon each)
+    sizes = np.array([len(k) for k in links])
+    flat_links = np.concatenate([np.asarray(k, np.int64) for k in links])
+    rings = shapely.polygons(shapely.linearrings(xy[flat_links], indices=np.repeat(np.arange(len(links)), sizes)))
+    try:
+        tri_sets = list(shapely.constrained_delaunay_triangles(rings))
+    except shapely.errors.GEOSException:
+        tri_sets = []
+        for ring in rings:
+            try:
+                tri_sets.append(shapely.constrained_delaunay_triangles(ring))
+            except shapely.errors.GEOSException:
+                tri_sets.append(None)
+    drop, new_tris, new_tags = [], [], []
+    for star, link, got in zip(stars, links, tri_sets):
+        if got is None:
             continue
-        ids = {tuple(p): k for k, p in zip(link, ring.tolist())}
+        tris = shapely.get_coordinates(got).reshape(-1, 4, 2)
+        ids = {tuple(p): k for k, p in zip(link, xy[link].tolist())}
         tri_ids = [[ids.get(tuple(p)) for p in t[:3].tolist()] for t in tris]
         if len(tri_ids) != len(link) - 2 or any(None in t for t in tri_ids):
             continue  # the triangulation dropped or moved a vertex: keep the polygons
-        taken[star] = True
         drop.extend(star.tolist())
         new_tris.extend(tri_ids)
         new_tags.extend([int(tags[star[0]])] * len(tri_ids))
