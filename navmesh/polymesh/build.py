@@ -4,7 +4,8 @@ Pipeline
 --------
 1. Free space: the level's bounds eroded by the agent radius minus the obstacles inflated by it,
    exactly as :class:`~navmesh.sight.LineOfSight` makes them for the waypoint graph (same
-   merging, same ``join``), so both maps share one notion of walkable.
+   merging, same ``join``), so both maps share one notion of walkable; ring vertices lying
+   exactly on a straight run between their neighbours are dropped (:func:`drop_collinear`).
 2. Terrain: the free space is cut into one piece per terrain class (painter's order: a later
    region wins where regions overlap; the rest is plain ground). With ``agent_radius > 0`` the
    pieces are cut again along each terrain class's outline grown by the radius (round joins,
@@ -16,8 +17,11 @@ Pipeline
    ``constrained_delaunay_triangles`` (no new points). Vertices closer than ``1e-12`` times the
    level size are merged, and a vertex lying inside another triangle's edge (where two pieces
    meet) is inserted into that edge, so neighbours always share whole edges.
-4. Hertel-Mehlhorn: shared edges are removed, longest first, while the union stays convex and
-   both sides have the same tag (:mod:`navmesh._kernels.polymerge`).
+4. Hertel-Mehlhorn: shared edges are removed, those inside the live core of the triangles
+   first (what Polyanya searches; dead-end branches it skips), longest first, while the union
+   stays convex and both sides have the same tag (:mod:`navmesh._kernels.polymerge`). Then the
+   polygons around each vertex the tile cuts left (inside the free space, or on a straight
+   wall) are triangulated again without it and merged again.
 5. Pinches (obstacles touching at a point, a hole touching the outline) get one vertex copy per
    side: polygons are adjacent only across edges, so paths never pass a zero-width gap, as the
    line-of-sight rule says.
