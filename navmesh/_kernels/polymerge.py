@@ -1,10 +1,18 @@
 """Hertel-Mehlhorn merging of a polygon soup into convex polygons (numba).
 
 Polygons are CSR arrays (``indptr``, ``indices``) with each edge's twin slot; the kernel removes
-shared edges, longest first, whenever both polygons of an edge have the same tag and the union
-stays convex (no reflex corner at either end of the removed edge; 180-degree corners are
-allowed), and returns the merged polygons in the same CSR form. Hertel and Mehlhorn (1983) show
-that this leaves at most four times the minimum number of convex pieces.
+shared edges whenever both polygons of an edge have the same tag and the union stays convex (no
+reflex corner at either end of the removed edge; 180-degree corners are allowed), and returns the
+merged polygons in the same CSR form. Hertel and Mehlhorn (1983) show that this leaves at most
+four times the minimum number of convex pieces, in any order.
+
+The order: first the edges between two polygons of the *live core* (the polygons left after
+peeling off, again and again, those with at most one neighbour: what remains lies on cycles
+around holes), longest first; then every other edge, longest first. Polyanya enters the
+dead-end branches peeled off only when a start or goal lies in them, so its cost grows with
+the live core: merging the core first spends the room a vertex's angle leaves for merges on
+the core, not on dead-end notches (lak303d: 321 -> 302 live polygons, 415 -> 398 expansions
+per query, with 2% more polygons in all).
 """
 
 from __future__ import annotations
@@ -27,16 +35,65 @@ def _find(parent, i):
 def merge_convex(xy, indptr, indices, twins, tags):
     """Merge polygons across shared edges while they stay convex; returns (indptr, indices, tags).
 
-    The shared edges are ordered here, longest first, with numpy's stable sort (a sort compiled
-    into the kernel costs more than a second of compile time)."""
+    The shared edges are ordered here (module notes: live core first, then longest first) with
+    numpy's stable sort (a sort compiled into the kernel costs more than a second of compile time)."""
     indptr = np.asarray(indptr, np.int64)
     indices = np.asarray(indices, np.int64)
     twins = np.asarray(twins, np.int64)
     nxt = _next_slots(indptr, len(indices))
     cand = np.flatnonzero(twins > np.arange(len(twins)))
     d = xy[indices[nxt[cand]]] - xy[indices[cand]]
-    order = cand[np.argsort(-(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1]), kind="stable")]
+    owner = np.repeat(np.arange(len(indptr) - 1), np.diff(indptr))
+    live = live_core(indptr, twins, owner)
+    dead_end = ~(live[owner[cand]] & live[owner[twins[cand]]])
+    order = cand[np.lexsort((-(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1]), dead_end))]
     return _merge(xy, indptr, indices, twins, np.asarray(tags, np.int64), order)
+
+
+@njit(cache=True, internal=True)
+def _next_neighbour(indptr, twins, owner, p, e):
+    """The polygon across slot ``e`` of polygon ``p``, or -1 for a wall or when the slot before
+    ``e`` leads to the same polygon (the edges of a run count once)."""
+    if twins[e] < 0:
+        return -1
+    q = owner[twins[e]]
+    before = e - 1 if e > indptr[p] else indptr[p + 1] - 1
+    if twins[before] >= 0 and owner[twins[before]] == q:
+        return -1
+    return q
+
+
+@njit(cache=True)
+def live_core(indptr, twins, owner):
+    """Whether each polygon is in the live core (module notes): polygons with at most one
+    neighbour across an edge (``twins[e] >= 0``; a run of edges to one neighbour counts once)
+    are peeled off until none is left."""
+    n_poly = len(indptr) - 1
+    deg = np.zeros(n_poly, np.int64)
+    for p in range(n_poly):
+        for e in range(indptr[p], indptr[p + 1]):
+            if _next_neighbour(indptr, twins, owner, p, e) >= 0:
+                deg[p] += 1
+    live = np.ones(n_poly, np.bool_)
+    stack = np.empty(n_poly, np.int64)
+    top = 0
+    for p in range(n_poly):
+        if deg[p] <= 1:
+            live[p] = False
+            stack[top] = p
+            top += 1
+    while top > 0:
+        top -= 1
+        p = stack[top]
+        for e in range(indptr[p], indptr[p + 1]):
+            q = _next_neighbour(indptr, twins, owner, p, e)
+            if q >= 0 and live[q]:
+                deg[q] -= 1
+                if deg[q] <= 1:
+                    live[q] = False
+                    stack[top] = q
+                    top += 1
+    return live
 
 
 @njit(cache=True)

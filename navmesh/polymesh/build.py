@@ -4,7 +4,8 @@ Pipeline
 --------
 1. Free space: the level's bounds eroded by the agent radius minus the obstacles inflated by it,
    exactly as :class:`~navmesh.sight.LineOfSight` makes them for the waypoint graph (same
-   merging, same ``join``), so both maps share one notion of walkable.
+   merging, same ``join``), so both maps share one notion of walkable; ring vertices lying
+   exactly on a straight run between their neighbours are dropped (:func:`drop_collinear`).
 2. Terrain: the free space is cut into one piece per terrain class (painter's order: a later
    region wins where regions overlap; the rest is plain ground). With ``agent_radius > 0`` the
    pieces are cut again along each terrain class's outline grown by the radius (round joins,
@@ -16,8 +17,11 @@ Pipeline
    ``constrained_delaunay_triangles`` (no new points). Vertices closer than ``1e-12`` times the
    level size are merged, and a vertex lying inside another triangle's edge (where two pieces
    meet) is inserted into that edge, so neighbours always share whole edges.
-4. Hertel-Mehlhorn: shared edges are removed, longest first, while the union stays convex and
-   both sides have the same tag (:mod:`navmesh._kernels.polymerge`).
+4. Hertel-Mehlhorn: shared edges are removed, those inside the live core of the triangles
+   first (what Polyanya searches; dead-end branches it skips), longest first, while the union
+   stays convex and both sides have the same tag (:mod:`navmesh._kernels.polymerge`). Then the
+   polygons around each vertex the tile cuts left (inside the free space, or on a straight
+   wall) are triangulated again without it and merged again.
 5. Pinches (obstacles touching at a point, a hole touching the outline) get one vertex copy per
    side: polygons are adjacent only across edges, so paths never pass a zero-width gap, as the
    line-of-sight rule says.
@@ -42,7 +46,7 @@ from navmesh.geometry import JOINS, Join, inflate
 from navmesh.level import Level
 from navmesh.polymesh.mesh import PolyMesh, match_edges, next_slots, split_pinches
 
-__all__ = ["build_navmesh", "convex_cover", "free_space", "snap_tolerance", "TILE_VERTICES"]
+__all__ = ["build_navmesh", "convex_cover", "drop_collinear", "free_space", "snap_tolerance", "TILE_VERTICES"]
 
 #: Free-space pieces with more vertices than this are cut into tiles before triangulation
 #: (GEOS's triangulation slows down quadratically with many holes in one polygon, and its
@@ -67,11 +71,54 @@ def free_space(level: Level, *, agent_radius: float = 0.0, join: Join = "mitre")
         return shapely.Polygon()
     blocked = [g for g in los.inflated if g is not None and not g.is_empty]
     if not blocked:
-        return area
+        return drop_collinear(area)
     if los.agent_radius == 0:
         # the line-of-sight tester merged the obstacles already: its parts meet at points at most
-        return shapely.difference(area, shapely.multipolygons(np.asarray(_polygons(np.asarray(blocked, dtype=object)))))
-    return shapely.difference(area, shapely.union_all(blocked))
+        free = shapely.difference(area, shapely.multipolygons(np.asarray(_polygons(np.asarray(blocked, dtype=object)))))
+    else:
+        free = shapely.difference(area, shapely.union_all(blocked))
+    return drop_collinear(free)
+
+
+def drop_collinear(geom: shapely.Geometry) -> shapely.Geometry:
+    """``geom``'s polygons without the ring vertices that lie exactly on the line through their
+    two neighbours, between them (straight wall runs of merged grid cells keep a vertex wherever
+    two cells met). Such a vertex is not a corner a path could turn at, yet it cuts the wall into
+    more edges, the triangulation into more triangles and the mesh into more polygons, and the
+    search treats it as a corner of the wall. Vertices at the same position as another vertex
+    (rings touching at a point) stay: they keep the touch where the triangulation expects it.
+
+    Examples
+    --------
+    >>> drop_collinear(shapely.Polygon([(0, 0), (1, 0), (2, 0), (2, 2), (0, 2), (0, 1)])).wkt
+    'POLYGON ((0 0, 2 0, 2 2, 0 2, 0 0))'
+    """
+    polys = np.asarray(_polygons(geom), dtype=object)
+    if not len(polys):
+        return geom
+    # every ring, grouped by polygon with its shell first (shapely.polygons(..., indices=) reads them so)
+    rings, owner_all = shapely.get_rings(polys, return_index=True)
+    xy, ring = shapely.get_coordinates(rings, return_index=True)
+    closing = np.append(ring[1:] != ring[:-1], True)  # each ring repeats its first point last
+    xy, ring = xy[~closing], ring[~closing]
+    start = np.searchsorted(ring, np.arange(len(rings)))
+    end = np.append(start[1:], len(ring))
+    at = np.arange(len(ring))
+    nxt, prv = at + 1, at - 1
+    nxt[end - 1], prv[start] = start, end - 1
+    u, w = xy - xy[prv], xy[nxt] - xy
+    straight = (u[:, 0] * w[:, 1] - u[:, 1] * w[:, 0] == 0) & ((u * w).sum(axis=1) > 0)
+    if not straight.any():
+        return geom
+    # the straight vertices found at another vertex's position too (complex numbers: one sort)
+    z = np.sort(xy[:, 0] + 1j * xy[:, 1])
+    zs = xy[straight, 0] + 1j * xy[straight, 1]
+    straight[straight] = np.searchsorted(z, zs, side="right") - np.searchsorted(z, zs, side="left") == 1
+    if not straight.any():
+        return geom
+    keep = ~straight
+    out = shapely.polygons(shapely.linearrings(xy[keep], indices=ring[keep]), indices=owner_all)
+    return out[0] if len(out) == 1 else shapely.multipolygons(out)
 
 
 def _polygons(geom: shapely.Geometry | NDArray[np.object_]) -> list[shapely.Polygon]:
@@ -318,8 +365,10 @@ def convex_cover(free: shapely.Geometry, level: Level, *, tol: float, agent_radi
         indptr, indices = _insert_t_junctions(xy, indptr, indices, tol)
     _, twins = match_edges(indptr, indices, len(xy), with_twins=True)
     indptr, indices, tags = merge_convex(xy, indptr, indices, twins, tags)
+    # vertices the cuts made (tiles, terrain outlines): the rest are the corners of ``free``
+    made = ~np.isin(xy[:, 0] + 1j * xy[:, 1], _ring_points(free))
     for _ in range(3):  # removing one inner vertex may leave a neighbouring one to remove next
-        done = _drop_inner_vertices(xy, indptr, indices, tags)
+        done = _drop_inner_vertices(xy, indptr, indices, tags, made)
         if done is None:
             break
         indptr, indices, tags = done
@@ -327,55 +376,108 @@ def convex_cover(free: shapely.Geometry, level: Level, *, tol: float, agent_radi
     return xy, indptr, indices, table[tags]
 
 
+def _ring_points(geom: shapely.Geometry) -> NDArray[np.complex128]:
+    """The ring vertices of ``geom`` as complex numbers x + iy (for exact membership tests)."""
+    xy = shapely.get_coordinates(geom)
+    return xy[:, 0] + 1j * xy[:, 1]
+
+
 def _drop_inner_vertices(xy: NDArray[np.float64], indptr: NDArray[np.int64], indices: NDArray[np.int64],
-                         tags: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]] | None:
+                         tags: NDArray[np.int64], made: NDArray[np.bool_]
+                         ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]] | None:
     """Re-mesh the polygons around each vertex inside the free space (not on any wall, as where
-    tile cuts cross) that three or more polygons of one tag share: their union is triangulated
-    without that vertex and merged again. Around such a vertex the polygons form a cycle; without
+    tile cuts cross) that polygons of one tag share: their union is triangulated without that
+    vertex and merged again. Around such a vertex three or more polygons form a cycle; without
     it, a free space without holes has a tree of polygons, so the search's dead-end branches
-    cover it and a query there is a funnel through the one corridor. Returns None when there is
-    no such vertex."""
+    cover it and a query there is a funnel through the one corridor. Two polygons meet at such a
+    vertex in a straight line (a tile corner on the other tile's edge): they share two edges
+    there, and neither can go alone in a merge.
+
+    Likewise a vertex the cuts ``made`` (a tile line meeting a wall) lying exactly on the straight
+    line between its two wall neighbours, with one tag around it: the polygons around it form a
+    fan from wall to wall, re-meshed without it. It is no corner of the free space, yet the
+    search takes every wall vertex for one, and the polygons could not merge across it.
+    Returns None when there is no such vertex."""
     nbr, twins = match_edges(indptr, indices, len(xy), with_twins=True)
     nxt = next_slots(indptr)
+    prv = np.empty_like(nxt)
+    prv[nxt] = np.arange(len(nxt))
     owner = np.repeat(np.arange(len(indptr) - 1), np.diff(indptr))
+    wall = nbr < 0
     on_wall = np.zeros(len(xy), bool)
-    on_wall[indices[nbr < 0]] = True
-    on_wall[indices[nxt[nbr < 0]]] = True
+    on_wall[indices[wall]] = True
+    on_wall[indices[nxt[wall]]] = True
     count = np.bincount(indices, minlength=len(xy))
-    inner = np.flatnonzero((count >= 3) & ~on_wall)
-    if not len(inner):
+    # a wall vertex with one wall edge leaving it and one arriving, in a straight line
+    leaving = np.bincount(indices[wall], minlength=len(xy))
+    start = np.full(len(xy), -1, np.int64)  # the slot of the wall edge leaving each such vertex
+    start[indices[wall]] = np.flatnonzero(wall)
+    ws = np.flatnonzero(wall)
+    arrive_from = np.full(len(xy), -1, np.int64)
+    arrive_from[indices[nxt[ws]]] = indices[ws]
+    flat = np.flatnonzero(made & on_wall & (leaving == 1) & (np.bincount(indices[nxt[ws]], minlength=len(xy)) == 1))
+    if len(flat):
+        a, b = xy[arrive_from[flat]], xy[indices[nxt[start[flat]]]]
+        u, w = xy[flat] - a, b - xy[flat]
+        flat = flat[(u[:, 0] * w[:, 1] - u[:, 1] * w[:, 0] == 0) & ((u * w).sum(axis=1) > 0)]
+    inner = np.flatnonzero((count >= 2) & ~on_wall)
+    if not len(inner) and not len(flat):
         return None
+    fan = np.zeros(len(xy), bool)
+    fan[flat] = True
+    inner = np.concatenate([inner, flat])
     slot_of = {}
     for e in np.flatnonzero(np.isin(indices, inner)):
         slot_of.setdefault(int(indices[e]), []).append(int(e))
     taken = np.zeros(len(indptr) - 1, bool)
-    drop, new_tris, new_tags = [], [], []
+    stars, links = [], []
     for v in inner.tolist():
         slots = slot_of[v]
         star = owner[slots]
         if taken[star].any() or len(set(tags[star].tolist())) != 1:
             continue
-        # the link: each polygon's chain after v up to the vertex before v, going round v
+        # the link: each polygon's chain after v up to the vertex before v, going round v (from
+        # the wall edge leaving v to the one arriving at v, for a vertex on a wall)
         link: list[int] = []
-        e = slots[0]
+        e = int(start[v]) if fan[v] else slots[0]
         for _ in range(len(slots)):
             x = int(nxt[e])
             while indices[nxt[x]] != v:  # up to, not including, the vertex before v
                 link.append(int(indices[x]))
                 x = int(nxt[x])
             e = int(twins[x])  # across the edge into v: the next polygon's slot leaving v
-        if e != slots[0] or len(set(link)) != len(link):
+            if e < 0:  # the wall edge arriving at v: its start closes the fan
+                link.append(int(indices[x]))
+                break
+        if (e < 0) != fan[v] or (e >= 0 and e != slots[0]) or len(link) < 3 or len(set(link)) != len(link):
             continue
-        ring = xy[link]
-        try:
-            tris = shapely.get_coordinates(shapely.constrained_delaunay_triangles(shapely.Polygon(ring))).reshape(-1, 4, 2)
-        except shapely.errors.GEOSException:
+        taken[star] = True
+        stars.append(star)
+        links.append(link)
+    if not links:
+        return None
+    # one triangulation call for all the links (one polygon each)
+    sizes = np.array([len(k) for k in links])
+    flat_links = np.concatenate([np.asarray(k, np.int64) for k in links])
+    rings = shapely.polygons(shapely.linearrings(xy[flat_links], indices=np.repeat(np.arange(len(links)), sizes)))
+    try:
+        tri_sets = list(shapely.constrained_delaunay_triangles(rings))
+    except shapely.errors.GEOSException:
+        tri_sets = []
+        for ring in rings:
+            try:
+                tri_sets.append(shapely.constrained_delaunay_triangles(ring))
+            except shapely.errors.GEOSException:
+                tri_sets.append(None)
+    drop, new_tris, new_tags = [], [], []
+    for star, link, got in zip(stars, links, tri_sets):
+        if got is None:
             continue
-        ids = {tuple(p): k for k, p in zip(link, ring.tolist())}
+        tris = shapely.get_coordinates(got).reshape(-1, 4, 2)
+        ids = {tuple(p): k for k, p in zip(link, xy[link].tolist())}
         tri_ids = [[ids.get(tuple(p)) for p in t[:3].tolist()] for t in tris]
         if len(tri_ids) != len(link) - 2 or any(None in t for t in tri_ids):
             continue  # the triangulation dropped or moved a vertex: keep the polygons
-        taken[star] = True
         drop.extend(star.tolist())
         new_tris.extend(tri_ids)
         new_tags.extend([int(tags[star[0]])] * len(tri_ids))
