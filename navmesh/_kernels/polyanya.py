@@ -124,6 +124,10 @@ P_GRID, P_EPS, N_PARAMS = 0, 5, 6
 NO_BUDGET = 2**62  # "no budget"
 LIVE = 2**62  # the mark of a polygon off the dead-end forest: later than every search stamp
 # (LIVE + stamp: a live polygon next to a dead-end branch this search may enter: see _begin)
+# where an interval's end crosses an edge within this fraction of the edge from one of its vertices,
+# it is that vertex: a ray through a corner computed a hair to one side would leave the
+# interval's end a hair off the corner, and the search could no longer turn there
+T_SNAP = 1e-12
 MAX_HITS = 64  # polygons one point may touch (a vertex shared by many polygons)
 OFF_MESH = 4  # status: an endpoint lies in no open polygon (the caller applies its endpoint policy)
 RUNNING = 5  # begin: the search goes on in run
@@ -656,12 +660,14 @@ def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nin
                     tr = 1.0
                 else:
                     tr = sra / (sra - srb) if sra < 0.0 else 0.0
+                    tr = 0.0 if tr < T_SNAP else 1.0 if tr > 1.0 - T_SNAP else tr
                 if sla <= 0.0 and slb <= 0.0:
                     tl = 1.0
                 elif sla >= 0.0 and slb >= 0.0:
                     tl = 0.0
                 else:
                     tl = sla / (sla - slb) if sla < 0.0 else 1.0
+                    tl = 0.0 if tl < T_SNAP else 1.0 if tl > 1.0 - T_SNAP else tl
                 if tl < tr:
                     tl = tr
                 dx = bx - ax

@@ -93,3 +93,18 @@ def test_staircase_paths_equal_the_visibility_graph(seed):
             assert got.cost == pytest.approx(want.cost, rel=1e-6, abs=1e-9), (a.tolist(), b.tolist())
             compared += 1
     assert compared >= 20
+
+
+def test_a_ray_grazing_a_corner_still_turns_at_the_next_corner():
+    # found by a staircase level: the path from s grazes corner (7, 9) on its way to corner
+    # (3, 10), which the ray through (7, 9) meets with an orientation of -1.8e-15 instead of 0; the
+    # interval's end then lay a hair off (3, 10) and the search could not turn there (9.3007, the
+    # way back 8.8155): an end within T_SNAP of a vertex is the vertex
+    level = staircase_level(4)
+    query = MeshQuery(build_navmesh(level))
+    oracle = NavQuery(build_waypoint_graph(level, corners=True, k=None))
+    s, g = (9.666666666666666, 8.333333333333334), (2.0, 11.666666666666666)
+    want = oracle.find_path(s, g, refine="none", strict=True).cost
+    assert want == pytest.approx(8.815493340977866, rel=1e-12)
+    assert query.find_path(s, g).cost == pytest.approx(want, rel=1e-9)
+    assert query.find_path(g, s).cost == pytest.approx(want, rel=1e-9)
