@@ -104,10 +104,10 @@ def json_mutations(draw) -> bytes:
                 del parent[where[-1]]
             elif isinstance(parent, dict):
                 parent[draw(st.sampled_from(["extra", "x" * 100_000, "holes"]))] = draw(st.sampled_from(BAD_JSON_VALUES))
-            else:
+            elif isinstance(parent, list):
                 parent.append(draw(st.sampled_from(BAD_JSON_VALUES)))
         except (KeyError, IndexError, TypeError):
-            continue  # an earlier change removed this spot
+            continue  # an earlier change removed or replaced this spot
     text = json.dumps(tree, ensure_ascii=True)
     rarely = st.sampled_from([False, False, False, True])
     if draw(rarely):
