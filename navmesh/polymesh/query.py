@@ -60,7 +60,7 @@ __all__ = ["MeshQuery", "MeshRaycast"]
 
 _EPS = 1e-10  # root pruning slack, relative to the mesh's size
 _POOL = 1024  # initial search node capacity (grows on demand)
-_search, _NEED_SPACE, _views = PK.search, PK.NEED_SPACE, Path._views  # bound once: find_path is hot
+_search, _NEED_SPACE, _Path, _new, _views = PK.search, PK.NEED_SPACE, Path, object.__new__, Path._views  # bound once: find_path is hot
 _PAIRS = (tuple, list, np.ndarray)
 _SEQS = (tuple, list)
 _FLOATS = (float, np.float64)  # numba takes both as float64
@@ -300,21 +300,32 @@ class MeshQuery:
         """
         fast = max_expansions is None and allow_partial is False and strict is False  # the default options
         status = _NEED_SPACE  # no kernel call yet
-        if fast and self._uniform and type(start) in _SEQS and type(goal) in _SEQS and len(start) == 2 == len(goal):
+        if fast and type(start) in _SEQS and type(goal) in _SEQS:
             # the hot loop of a game: (x, y) pairs of floats, the kernel's default request (arguments
             # one by one: a *args call costs more; it finds NaN or too large values off the mesh), a
-            # Path of views of its output block; anything else (ints, arrays, errors) goes through _xy
-            sx, sy = start
-            gx, gy = goal
-            if type(sx) in _FLOATS and type(sy) in _FLOATS and type(gx) in _FLOATS and type(gy) in _FLOATS:
+            # Path of views of its output block; anything else (ints, arrays, other lengths, errors)
+            # goes through _xy. Every step here is counted: a query on a small map takes 2-3 us.
+            try:
+                sx, sy = start
+                gx, gy = goal
+            except ValueError:  # not two pairs: the long way gives the error
+                sx = None
+            if type(sx) in _FLOATS and type(sy) in _FLOATS and type(gx) in _FLOATS and type(gy) in _FLOATS \
+                    and self._uniform:
                 call, xy, mi, wi, wf, pts, polys, pts_ro, polys_ro, scale = self._hot
                 status, at, n_pts, n_polys, expansions, length = call(xy, mi, wi, wf, pts, polys, sx, sy, gx, gy)
                 if call is _search:  # this call compiled the kernel (or loaded it): call its code directly now
                     self._set_hot()
-                if at >= 0:  # FOUND, in the block (``at`` is -1 otherwise)
-                    return _views(polys_ro[at:at + n_polys], pts_ro[at:at + n_pts], length * scale, expansions)
-                if status == FOUND:
-                    return self._traced_path(self._ws, at, n_pts, n_polys, length, expansions, False, False)
+                if at >= 0:  # FOUND, in the block (``at`` is -1 otherwise): Path._views, inlined
+                    path = _new(_Path)
+                    fields = path.__dict__
+                    fields["nodes"] = polys_ro[at:at + n_polys]
+                    fields["points"] = pts_ro[at:at + n_pts]
+                    fields["cost"] = length * scale
+                    fields["expansions"] = expansions
+                    return path
+                if status == FOUND:  # the block had no room
+                    return self._retraced_path(sx, sy, gx, gy, n_pts, n_polys, length, expansions)
         budget = None
         if not fast:
             opts = cached_query_options("any_angle", 1.0, max_expansions, allow_partial, strict, 1)  # one set of checks
@@ -420,9 +431,32 @@ class MeshQuery:
         a full output block is replaced for the next ones."""
         path = traced_path(ws, self._block, at, n_pts, n_polys, length * self._scale_cost, expansions, s_moved, g_moved)
         if at < 0 and 4 * max(n_pts, n_polys) <= len(self._block.polys):
+            self._next_block()
+        return path
+
+    def _retraced_path(self, sx: float, sy: float, gx: float, gy: float, n_pts: int, n_polys: int, length: float,
+                       expansions: int) -> Path:
+        """find_path's hot call, when its FOUND search found the output block full: the path
+        traced again (``OP_TRACE``: the kernel's compiled code, warm, unlike numpy's copies on
+        this once-a-block path, which cost 10-40 us) into the next block (:meth:`_next_block`);
+        a path longer than a quarter block gets arrays of its own."""
+        if 4 * max(n_pts, n_polys) > len(self._block.polys):
+            return self._traced_path(self._ws, -1, n_pts, n_polys, length, expansions, False, False)
+        self._next_block()
+        call, xy, mi, wi, wf, pts, polys, pts_ro, polys_ro, scale = self._hot
+        PK.request(wi, PK.OP_TRACE)
+        _, at, n_pts, n_polys, expansions, length = call(xy, mi, wi, wf, pts, polys, sx, sy, gx, gy)
+        return _views(polys_ro[at:at + n_polys], pts_ro[at:at + n_pts], length * scale, expansions)
+
+    def _next_block(self) -> None:
+        """After the output block filled up: the same block, emptied, when none of its paths is
+        alive any more (a loop that keeps no path: no new memory to allocate and fault in, which
+        cost 5-50 us per block), otherwise a new one (the old one lives as long as its paths)."""
+        if self._block.in_use():
             self._block = OutputBlock()
             self._set_hot()
-        return path
+        else:
+            self._block.clear()
 
     def _workspace(self, capacity: int) -> Workspace:
         """A search workspace for ``capacity`` nodes on this mesh."""
