@@ -61,8 +61,7 @@ __all__ = ["MeshQuery", "MeshRaycast"]
 _EPS = 1e-10  # root pruning slack, relative to the mesh's size
 _POOL = 1024  # initial search node capacity (grows on demand)
 _search, _NEED_SPACE, _Path, _new, _views = PK.search, PK.NEED_SPACE, Path, object.__new__, Path._views  # bound once: find_path is hot
-_PAIRS = (tuple, list, np.ndarray)
-_SEQS = (tuple, list)
+_PAIRS = (tuple, list, np.ndarray)  # what find_path unpacks as (x, y) itself
 _FLOATS = (float, np.float64)  # numba takes both as float64
 _REALS = (float, int, np.float64)  # exactly these types (bool, a subclass of int, goes the long way)
 
@@ -155,7 +154,7 @@ class MeshQuery:
     def _xy(self, name: str, point: ArrayLike) -> tuple[float, float]:
         """A checked position as two Python floats (numba takes them faster than numpy scalars)."""
         kind = type(point)
-        if kind in _PAIRS and len(point) == 2:
+        if kind in _PAIRS and (point.shape == (2,) if kind is np.ndarray else len(point) == 2):  # len fails on 0-d
             # the common (x, y) of plain numbers (or a numpy row, as Python floats: they compare
             # several times faster than numpy scalars), without numpy's conversion machinery;
             # anything odd (too large, NaN, not numbers) takes the long way and its error
@@ -300,15 +299,16 @@ class MeshQuery:
         """
         fast = max_expansions is None and allow_partial is False and strict is False  # the default options
         status = _NEED_SPACE  # no kernel call yet
-        if fast and type(start) in _SEQS and type(goal) in _SEQS:
-            # the hot loop of a game: (x, y) pairs of floats, the kernel's default request (arguments
-            # one by one: a *args call costs more; it finds NaN or too large values off the mesh), a
-            # Path of views of its output block; anything else (ints, arrays, other lengths, errors)
-            # goes through _xy. Every step here is counted: a query on a small map takes 2-3 us.
+        if fast and type(start) in _PAIRS and type(goal) in _PAIRS:
+            # the hot loop of a game: (x, y) pairs of floats (a float64 array's items are numpy
+            # floats), the kernel's default request (arguments one by one: a *args call costs more;
+            # it finds NaN or too large values off the mesh), a Path of views of its output block;
+            # anything else (ints, other lengths or dtypes, errors) goes through _xy. Every step
+            # here is counted: a query on a small map takes 2-3 us.
             try:
                 sx, sy = start
                 gx, gy = goal
-            except ValueError:  # not two pairs: the long way gives the error
+            except (ValueError, TypeError):  # not two pairs (TypeError: a 0-d array): the long way gives the error
                 sx = None
             if type(sx) in _FLOATS and type(sy) in _FLOATS and type(gx) in _FLOATS and type(gy) in _FLOATS \
                     and self._uniform:
@@ -428,7 +428,7 @@ class MeshQuery:
     def _traced_path(self, ws: Workspace, at: int, n_pts: int, n_polys: int, length: float, expansions: int,
                      s_moved: bool, g_moved: bool) -> Path:
         """The Path of a FOUND search on ``ws`` (:func:`~navmesh.polymesh.workspace.traced_path`);
-        a full output block is replaced for the next ones."""
+        a full output block makes way for the next one (:meth:`_next_block`)."""
         path = traced_path(ws, self._block, at, n_pts, n_polys, length * self._scale_cost, expansions, s_moved, g_moved)
         if at < 0 and 4 * max(n_pts, n_polys) <= len(self._block.polys):
             self._next_block()

@@ -44,7 +44,8 @@ def _same(a: Path, b: Path) -> None:
 
 
 def _forms(x: float, y: float) -> list:
-    return [(x, y), [x, y], (np.float64(x), np.float64(y)), np.array([x, y])]
+    return [(x, y), [x, y], (np.float64(x), np.float64(y)), np.array([x, y]),
+            np.array([[x, y]])[0], np.array([x, y, 0.0])[:2], np.array([x, 0.0, y])[::2]]
 
 
 TOL = ENDPOINT_TOLERANCE * 10  # the level's size is 10
@@ -84,7 +85,8 @@ def test_strict_and_far_outside_raise_for_every_form(start, error):
 
 
 @pytest.mark.parametrize("bad", [(1.0, 2.0, 3.0), (1.0,), (), ((1.0, 2.0), (3.0, 4.0)), ("1.0", 2.0),
-                                 [1.0, None]])
+                                 [1.0, None], np.array(1.0), np.zeros((2, 1)), np.zeros(3), np.array(["1", "2"]),
+                                 np.array([1.0, np.nan])])
 def test_what_is_not_a_pair_of_numbers_raises_the_checked_error(bad):
     query = _wall_query()
     with pytest.raises(InvalidGeometryError, match="start="):
