@@ -50,9 +50,10 @@ from navmesh.polymesh.corridor import corridor_search, funnel
 from navmesh.polymesh.locate import bucket_grid
 from navmesh.polymesh.mesh import PolyMesh, next_slots, wall_corners
 from navmesh.polymesh.raycast import MeshRaycast
+from navmesh.polymesh.sample import random_open_point
 from navmesh.polymesh.sliced import MeshSlicedSearch, start_search
 from navmesh.polymesh.walls import nearest_wall_point
-from navmesh.polymesh.workspace import OutputBlock, Workspace, kernel_code, run, traced_path
+from navmesh.polymesh.workspace import OutputBlock, Workspace, kernel_code, place_ends, run, traced_path
 from navmesh.query_options import cached_query_options
 from navmesh.terrain import CostProfile
 
@@ -300,11 +301,9 @@ class MeshQuery:
         fast = max_expansions is None and allow_partial is False and strict is False  # the default options
         status = _NEED_SPACE  # no kernel call yet
         if fast and type(start) in _PAIRS and type(goal) in _PAIRS:
-            # the hot loop of a game: (x, y) pairs of floats (a float64 array's items are numpy
-            # floats), the kernel's default request (arguments one by one: a *args call costs more;
-            # it finds NaN or too large values off the mesh), a Path of views of its output block;
-            # anything else (ints, other lengths or dtypes, errors) goes through _xy. Every step
-            # here is counted: a query on a small map takes 2-3 us.
+            # a game's hot loop: (x, y) pairs of floats (or float64 arrays), the kernel's default
+            # request (arguments one by one: *args costs more; it finds NaN or too large values off
+            # the mesh), a Path of views of its output block; anything else goes through _xy
             try:
                 sx, sy = start
                 gx, gy = goal
@@ -401,7 +400,7 @@ class MeshQuery:
         budget = PK.NO_BUDGET if budget is None else budget
         while True:
             ws = self._ws
-            n_start, n_goal = self._place(ws, s_polys, g_polys)
+            n_start, n_goal = place_ends(ws, s_polys, g_polys)
             status, at, n_pts, n_polys, expansions, length = self._kernel(PK.OP_FIND, ws, s, g, n_start, n_goal, budget)
             if status != _NEED_SPACE:
                 break
@@ -409,21 +408,6 @@ class MeshQuery:
         if status != FOUND:
             return None, status, expansions
         return self._traced_path(ws, at, n_pts, n_polys, length, expansions, s_moved, g_moved), status, expansions
-
-    @staticmethod
-    def _place(ws: Workspace, s_polys: NDArray[np.int64] | None, g_polys: NDArray[np.int64] | None) -> tuple[int, int]:
-        """Write the start / goal polygons (at most ``PK.MAX_HITS`` each) to the workspace's
-        sections; returns their counts for the kernels (-1 for None: locate in the kernel)."""
-        if s_polys is None and g_polys is None:  # the fast path of find_path
-            return -1, -1
-        wi = ws.wi
-        counts = []
-        for k, polys in ((PK.W_START_POLYS, s_polys), (PK.W_GOAL_POLYS, g_polys)):
-            n = -1 if polys is None else min(len(polys), PK.MAX_HITS)
-            if n > 0:
-                wi[wi[1 + k]:wi[1 + k] + n] = polys[:n]
-            counts.append(n)
-        return counts[0], counts[1]
 
     def _traced_path(self, ws: Workspace, at: int, n_pts: int, n_polys: int, length: float, expansions: int,
                      s_moved: bool, g_moved: bool) -> Path:
@@ -434,12 +418,10 @@ class MeshQuery:
             self._next_block()
         return path
 
-    def _retraced_path(self, sx: float, sy: float, gx: float, gy: float, n_pts: int, n_polys: int, length: float,
-                       expansions: int) -> Path:
-        """find_path's hot call, when its FOUND search found the output block full: the path
-        traced again (``OP_TRACE``: the kernel's compiled code, warm, unlike numpy's copies on
-        this once-a-block path, which cost 10-40 us) into the next block (:meth:`_next_block`);
-        a path longer than a quarter block gets arrays of its own."""
+    def _retraced_path(self, sx, sy, gx, gy, n_pts, n_polys, length, expansions) -> Path:
+        """find_path's hot call when the output block had no room: the path traced again (OP_TRACE:
+        warm compiled code; numpy's copies here, cold, cost 10-40 us) into the next block, unless
+        it is longer than a quarter block (then arrays of its own)."""
         if 4 * max(n_pts, n_polys) > len(self._block.polys):
             return self._traced_path(self._ws, -1, n_pts, n_polys, length, expansions, False, False)
         self._next_block()
@@ -449,9 +431,8 @@ class MeshQuery:
         return _views(polys_ro[at:at + n_polys], pts_ro[at:at + n_pts], length * scale, expansions)
 
     def _next_block(self) -> None:
-        """After the output block filled up: the same block, emptied, when none of its paths is
-        alive any more (a loop that keeps no path: no new memory to allocate and fault in, which
-        cost 5-50 us per block), otherwise a new one (the old one lives as long as its paths)."""
+        """After the output block filled up: the same one emptied when no path holds it any more
+        (no new memory to fault in: 5-50 us), else a new one (module notes of workspace)."""
         if self._block.in_use():
             self._block = OutputBlock()
             self._set_hot()
@@ -613,18 +594,4 @@ class MeshQuery:
         True
         """
         gen = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
-        m = self.mesh
-        areas = np.where(self._open, m.areas(), 0.0)
-        total = areas.sum()
-        if total <= 0:
-            raise NodeNotFoundError("the mesh has no walkable polygon for this profile")
-        p = int(np.searchsorted(np.cumsum(areas), gen.random() * total, side="right"))
-        p = min(p, m.n_polygons - 1)
-        pts = m.polygon_points(p)
-        a, b, c = pts[0], pts[1:-1], pts[2:]
-        tri = np.abs((b[:, 0] - a[0]) * (c[:, 1] - a[1]) - (b[:, 1] - a[1]) * (c[:, 0] - a[0]))
-        k = min(int(np.searchsorted(np.cumsum(tri), gen.random() * tri.sum(), side="right")), len(tri) - 1)
-        u, v = gen.random(2)
-        if u + v > 1:
-            u, v = 1 - u, 1 - v
-        return a + u * (b[k] - a) + v * (c[k] - a)
+        return random_open_point(self.mesh, self._open, gen)

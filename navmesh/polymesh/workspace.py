@@ -27,7 +27,7 @@ from numpy.typing import NDArray
 from navmesh._kernels import polyanya as PK
 from navmesh.path import Path
 
-__all__ = ["BLOCK_ROWS", "OutputBlock", "Workspace", "kernel_code", "run", "traced_path"]
+__all__ = ["BLOCK_ROWS", "OutputBlock", "Workspace", "kernel_code", "place_ends", "run", "traced_path"]
 
 BLOCK_ROWS = 1024  # rows of an output block: points (16 bytes each) and polygons (4 bytes each)
 _trusted, _views = Path._trusted, Path._views
@@ -94,6 +94,21 @@ def kernel_code(kernel: Any, args: tuple[Any, ...]) -> Any:
         return kernel
     found = overloads.get(tuple(numba.typeof(a) for a in args))
     return kernel if found is None else found.entry_point
+
+
+def place_ends(ws: Workspace, s_polys: NDArray[np.int64] | None, g_polys: NDArray[np.int64] | None) -> tuple[int, int]:
+    """Write the start / goal polygons (at most ``PK.MAX_HITS`` each) to the workspace's
+    sections; returns their counts for the kernels (-1 for None: locate in the kernel)."""
+    if s_polys is None and g_polys is None:  # the fast path of find_path
+        return -1, -1
+    wi = ws.wi
+    counts = []
+    for k, polys in ((PK.W_START_POLYS, s_polys), (PK.W_GOAL_POLYS, g_polys)):
+        n = -1 if polys is None else min(len(polys), PK.MAX_HITS)
+        if n > 0:
+            wi[wi[1 + k]:wi[1 + k] + n] = polys[:n]
+        counts.append(n)
+    return counts[0], counts[1]
 
 
 def run(xy: NDArray[np.float64], mi: NDArray[np.int64], ws: Workspace, block: OutputBlock, op: int, s: Any, g: Any,
