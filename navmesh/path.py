@@ -96,7 +96,11 @@ class Path:
         int32 of shape (k,), ``points`` float64 of shape (p, 2), ``cost`` a Python float): taken as
         they are (library use only). The flags left out read their defaults (False) from the class."""
         path = _new(cls)
-        _set(path, "__dict__", {"nodes": nodes, "points": points, "cost": cost, "expansions": expansions})
+        fields = path.__dict__  # filled in place: quicker than assigning a new dictionary
+        fields["nodes"] = nodes
+        fields["points"] = points
+        fields["cost"] = cost
+        fields["expansions"] = expansions
         return path
 
     @property

@@ -50,9 +50,10 @@ from navmesh.polymesh.corridor import corridor_search, funnel
 from navmesh.polymesh.locate import bucket_grid
 from navmesh.polymesh.mesh import PolyMesh, next_slots, wall_corners
 from navmesh.polymesh.raycast import MeshRaycast
+from navmesh.polymesh.sample import random_open_point
 from navmesh.polymesh.sliced import MeshSlicedSearch, start_search
 from navmesh.polymesh.walls import nearest_wall_point
-from navmesh.polymesh.workspace import OutputBlock, Workspace, kernel_code, run, traced_path
+from navmesh.polymesh.workspace import OutputBlock, Workspace, kernel_code, place_ends, run, traced_path
 from navmesh.query_options import cached_query_options
 from navmesh.terrain import CostProfile
 
@@ -60,9 +61,8 @@ __all__ = ["MeshQuery", "MeshRaycast"]
 
 _EPS = 1e-10  # root pruning slack, relative to the mesh's size
 _POOL = 1024  # initial search node capacity (grows on demand)
-_search, _NEED_SPACE, _views = PK.search, PK.NEED_SPACE, Path._views  # bound once: find_path is hot
-_PAIRS = (tuple, list, np.ndarray)
-_SEQS = (tuple, list)
+_search, _NEED_SPACE, _Path, _new, _views = PK.search, PK.NEED_SPACE, Path, object.__new__, Path._views  # bound once: find_path is hot
+_PAIRS = (tuple, list, np.ndarray)  # what find_path unpacks as (x, y) itself
 _FLOATS = (float, np.float64)  # numba takes both as float64
 _REALS = (float, int, np.float64)  # exactly these types (bool, a subclass of int, goes the long way)
 
@@ -155,7 +155,7 @@ class MeshQuery:
     def _xy(self, name: str, point: ArrayLike) -> tuple[float, float]:
         """A checked position as two Python floats (numba takes them faster than numpy scalars)."""
         kind = type(point)
-        if kind in _PAIRS and len(point) == 2:
+        if kind in _PAIRS and (point.shape == (2,) if kind is np.ndarray else len(point) == 2):  # len fails on 0-d
             # the common (x, y) of plain numbers (or a numpy row, as Python floats: they compare
             # several times faster than numpy scalars), without numpy's conversion machinery;
             # anything odd (too large, NaN, not numbers) takes the long way and its error
@@ -300,21 +300,31 @@ class MeshQuery:
         """
         fast = max_expansions is None and allow_partial is False and strict is False  # the default options
         status = _NEED_SPACE  # no kernel call yet
-        if fast and self._uniform and type(start) in _SEQS and type(goal) in _SEQS and len(start) == 2 == len(goal):
-            # the hot loop of a game: (x, y) pairs of floats, the kernel's default request (arguments
-            # one by one: a *args call costs more; it finds NaN or too large values off the mesh), a
-            # Path of views of its output block; anything else (ints, arrays, errors) goes through _xy
-            sx, sy = start
-            gx, gy = goal
-            if type(sx) in _FLOATS and type(sy) in _FLOATS and type(gx) in _FLOATS and type(gy) in _FLOATS:
+        if fast and type(start) in _PAIRS and type(goal) in _PAIRS:
+            # a game's hot loop: (x, y) pairs of floats (or float64 arrays), the kernel's default
+            # request (arguments one by one: *args costs more; it finds NaN or too large values off
+            # the mesh), a Path of views of its output block; anything else goes through _xy
+            try:
+                sx, sy = start
+                gx, gy = goal
+            except (ValueError, TypeError):  # not two pairs (TypeError: a 0-d array): the long way gives the error
+                sx = None
+            if type(sx) in _FLOATS and type(sy) in _FLOATS and type(gx) in _FLOATS and type(gy) in _FLOATS \
+                    and self._uniform:
                 call, xy, mi, wi, wf, pts, polys, pts_ro, polys_ro, scale = self._hot
                 status, at, n_pts, n_polys, expansions, length = call(xy, mi, wi, wf, pts, polys, sx, sy, gx, gy)
                 if call is _search:  # this call compiled the kernel (or loaded it): call its code directly now
                     self._set_hot()
-                if at >= 0:  # FOUND, in the block (``at`` is -1 otherwise)
-                    return _views(polys_ro[at:at + n_polys], pts_ro[at:at + n_pts], length * scale, expansions)
-                if status == FOUND:
-                    return self._traced_path(self._ws, at, n_pts, n_polys, length, expansions, False, False)
+                if at >= 0:  # FOUND, in the block (``at`` is -1 otherwise): Path._views, inlined
+                    path = _new(_Path)
+                    fields = path.__dict__
+                    fields["nodes"] = polys_ro[at:at + n_polys]
+                    fields["points"] = pts_ro[at:at + n_pts]
+                    fields["cost"] = length * scale
+                    fields["expansions"] = expansions
+                    return path
+                if status == FOUND:  # the block had no room
+                    return self._retraced_path(sx, sy, gx, gy, n_pts, n_polys, length, expansions)
         budget = None
         if not fast:
             opts = cached_query_options("any_angle", 1.0, max_expansions, allow_partial, strict, 1)  # one set of checks
@@ -390,7 +400,7 @@ class MeshQuery:
         budget = PK.NO_BUDGET if budget is None else budget
         while True:
             ws = self._ws
-            n_start, n_goal = self._place(ws, s_polys, g_polys)
+            n_start, n_goal = place_ends(ws, s_polys, g_polys)
             status, at, n_pts, n_polys, expansions, length = self._kernel(PK.OP_FIND, ws, s, g, n_start, n_goal, budget)
             if status != _NEED_SPACE:
                 break
@@ -399,30 +409,35 @@ class MeshQuery:
             return None, status, expansions
         return self._traced_path(ws, at, n_pts, n_polys, length, expansions, s_moved, g_moved), status, expansions
 
-    @staticmethod
-    def _place(ws: Workspace, s_polys: NDArray[np.int64] | None, g_polys: NDArray[np.int64] | None) -> tuple[int, int]:
-        """Write the start / goal polygons (at most ``PK.MAX_HITS`` each) to the workspace's
-        sections; returns their counts for the kernels (-1 for None: locate in the kernel)."""
-        if s_polys is None and g_polys is None:  # the fast path of find_path
-            return -1, -1
-        wi = ws.wi
-        counts = []
-        for k, polys in ((PK.W_START_POLYS, s_polys), (PK.W_GOAL_POLYS, g_polys)):
-            n = -1 if polys is None else min(len(polys), PK.MAX_HITS)
-            if n > 0:
-                wi[wi[1 + k]:wi[1 + k] + n] = polys[:n]
-            counts.append(n)
-        return counts[0], counts[1]
-
     def _traced_path(self, ws: Workspace, at: int, n_pts: int, n_polys: int, length: float, expansions: int,
                      s_moved: bool, g_moved: bool) -> Path:
         """The Path of a FOUND search on ``ws`` (:func:`~navmesh.polymesh.workspace.traced_path`);
-        a full output block is replaced for the next ones."""
+        a full output block makes way for the next one (:meth:`_next_block`)."""
         path = traced_path(ws, self._block, at, n_pts, n_polys, length * self._scale_cost, expansions, s_moved, g_moved)
         if at < 0 and 4 * max(n_pts, n_polys) <= len(self._block.polys):
+            self._next_block()
+        return path
+
+    def _retraced_path(self, sx, sy, gx, gy, n_pts, n_polys, length, expansions) -> Path:
+        """find_path's hot call when the output block had no room: the path traced again (OP_TRACE:
+        warm compiled code; numpy's copies here, cold, cost 10-40 us) into the next block, unless
+        it is longer than a quarter block (then arrays of its own)."""
+        if 4 * max(n_pts, n_polys) > len(self._block.polys):
+            return self._traced_path(self._ws, -1, n_pts, n_polys, length, expansions, False, False)
+        self._next_block()
+        call, xy, mi, wi, wf, pts, polys, pts_ro, polys_ro, scale = self._hot
+        PK.request(wi, PK.OP_TRACE)
+        _, at, n_pts, n_polys, expansions, length = call(xy, mi, wi, wf, pts, polys, sx, sy, gx, gy)
+        return _views(polys_ro[at:at + n_polys], pts_ro[at:at + n_pts], length * scale, expansions)
+
+    def _next_block(self) -> None:
+        """After the output block filled up: the same one emptied when no path holds it any more
+        (no new memory to fault in: 5-50 us), else a new one (module notes of workspace)."""
+        if self._block.in_use():
             self._block = OutputBlock()
             self._set_hot()
-        return path
+        else:
+            self._block.clear()
 
     def _workspace(self, capacity: int) -> Workspace:
         """A search workspace for ``capacity`` nodes on this mesh."""
@@ -579,18 +594,4 @@ class MeshQuery:
         True
         """
         gen = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
-        m = self.mesh
-        areas = np.where(self._open, m.areas(), 0.0)
-        total = areas.sum()
-        if total <= 0:
-            raise NodeNotFoundError("the mesh has no walkable polygon for this profile")
-        p = int(np.searchsorted(np.cumsum(areas), gen.random() * total, side="right"))
-        p = min(p, m.n_polygons - 1)
-        pts = m.polygon_points(p)
-        a, b, c = pts[0], pts[1:-1], pts[2:]
-        tri = np.abs((b[:, 0] - a[0]) * (c[:, 1] - a[1]) - (b[:, 1] - a[1]) * (c[:, 0] - a[0]))
-        k = min(int(np.searchsorted(np.cumsum(tri), gen.random() * tri.sum(), side="right")), len(tri) - 1)
-        u, v = gen.random(2)
-        if u + v > 1:
-            u, v = 1 - u, 1 - v
-        return a + u * (b[k] - a) + v * (c[k] - a)
+        return random_open_point(self.mesh, self._open, gen)

@@ -27,6 +27,7 @@ from navmesh._kernels import polyanya as PK
 from navmesh._kernels.status import BUDGET, FOUND
 from navmesh.errors import InvalidOptionError, NoPathError, SearchBudgetError
 from navmesh.path import Path
+from navmesh.polymesh.workspace import place_ends
 from navmesh.query_options import cached_query_options
 
 if TYPE_CHECKING:  # the query module imports this one
@@ -120,7 +121,7 @@ class MeshSlicedSearch:
         s, s_polys, _, g, g_polys, _ = self._ends
         while True:
             self._ws = q._workspace(capacity)
-            n_start, n_goal = q._place(self._ws, s_polys, g_polys)
+            n_start, n_goal = place_ends(self._ws, s_polys, g_polys)
             status, _, _, _, self._expansions, _ = q._kernel(PK.OP_BEGIN, self._ws, s, g, n_start, n_goal,
                                                             self._cap())
             if status != PK.NEED_SPACE:

@@ -7,13 +7,17 @@ A path found by the kernel is copied once, by the kernel itself, into the query'
 a float array of (x, y) rows and an int32 array of polygon ids, made read-only for everybody
 but the kernel. The Path's ``points`` and ``nodes`` are read-only views of the rows it wrote, so
 no array is allocated, converted or frozen per query (that was about half of a short query's
-time). A block holds :data:`BLOCK_ROWS` rows; when it is full the query starts a new one, and
-an old block lives on only as long as some path of its still does (at most about 20 kB per
-block). A path longer than a block gets arrays of its own.
+time). A block holds :data:`BLOCK_ROWS` rows; when it is full the query empties it and writes
+on from its start if none of its paths (nor any view of one) is alive any more, as in a loop
+that keeps no path (a new block's memory costs 5-50 us to allocate and fault in), and starts a
+new one otherwise: an old block lives on only as long as some path of its still does (at most
+about 20 kB per block). A path longer than a quarter block gets arrays of its own when the
+block has no room for it.
 """
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import numba
@@ -23,7 +27,7 @@ from numpy.typing import NDArray
 from navmesh._kernels import polyanya as PK
 from navmesh.path import Path
 
-__all__ = ["BLOCK_ROWS", "OutputBlock", "Workspace", "kernel_code", "run", "traced_path"]
+__all__ = ["BLOCK_ROWS", "OutputBlock", "Workspace", "kernel_code", "place_ends", "run", "traced_path"]
 
 BLOCK_ROWS = 1024  # rows of an output block: points (16 bytes each) and polygons (4 bytes each)
 _trusted, _views = Path._trusted, Path._views
@@ -45,18 +49,37 @@ class Workspace:
 class OutputBlock:
     """The block paths are written to (module notes): ``pts`` (flat x, y) and ``polys`` (entry 0:
     rows used) for the kernel, ``pts_ro`` / ``polys_ro`` read-only views, row-aligned, for the
-    paths."""
+    paths.
 
-    __slots__ = ("pts", "polys", "pts_ro", "polys_ro")
+    The read-only views are made from a read-only array over a memoryview of each array
+    (``_roots``): numpy sets the ``base`` of a view to the first array up the chain that owns its
+    data or whose base is not an array, so every array a path holds (and every view of one) has
+    a root as its ``base``, and the roots' reference counts tell whether any path of the block is
+    still alive (:meth:`in_use`), whatever the query itself holds (the kernel gets the
+    writeable arrays).
+    """
+
+    __slots__ = ("pts", "polys", "pts_ro", "polys_ro", "_roots", "_own_refs")
 
     def __init__(self, rows: int = BLOCK_ROWS) -> None:
         self.pts = np.empty(2 * rows, np.float64)
         self.polys = np.zeros(rows + 1, np.int32)
-        pts_ro = self.pts.reshape(rows, 2)[:]
-        pts_ro.flags.writeable = False
-        polys_ro = self.polys[1:]
-        polys_ro.flags.writeable = False
-        self.pts_ro, self.polys_ro = pts_ro, polys_ro
+        self._roots = (np.frombuffer(memoryview(self.pts).toreadonly(), np.float64),
+                       np.frombuffer(memoryview(self.polys).toreadonly(), np.int32))
+        self.pts_ro = self._roots[0].reshape(rows, 2)
+        self.polys_ro = self._roots[1][1:]
+        self._own_refs = self._refs()
+
+    def _refs(self) -> tuple[int, int]:
+        return sys.getrefcount(self._roots[0]), sys.getrefcount(self._roots[1])
+
+    def in_use(self) -> bool:
+        """Whether a path (or any view of one) still holds some rows of the block."""
+        return self._refs() != self._own_refs
+
+    def clear(self) -> None:
+        """Mark every row free again (only when not :meth:`in_use`: later paths overwrite them)."""
+        self.polys[0] = 0
 
 
 def kernel_code(kernel: Any, args: tuple[Any, ...]) -> Any:
@@ -71,6 +94,21 @@ def kernel_code(kernel: Any, args: tuple[Any, ...]) -> Any:
         return kernel
     found = overloads.get(tuple(numba.typeof(a) for a in args))
     return kernel if found is None else found.entry_point
+
+
+def place_ends(ws: Workspace, s_polys: NDArray[np.int64] | None, g_polys: NDArray[np.int64] | None) -> tuple[int, int]:
+    """Write the start / goal polygons (at most ``PK.MAX_HITS`` each) to the workspace's
+    sections; returns their counts for the kernels (-1 for None: locate in the kernel)."""
+    if s_polys is None and g_polys is None:  # the fast path of find_path
+        return -1, -1
+    wi = ws.wi
+    counts = []
+    for k, polys in ((PK.W_START_POLYS, s_polys), (PK.W_GOAL_POLYS, g_polys)):
+        n = -1 if polys is None else min(len(polys), PK.MAX_HITS)
+        if n > 0:
+            wi[wi[1 + k]:wi[1 + k] + n] = polys[:n]
+        counts.append(n)
+    return counts[0], counts[1]
 
 
 def run(xy: NDArray[np.float64], mi: NDArray[np.int64], ws: Workspace, block: OutputBlock, op: int, s: Any, g: Any,
