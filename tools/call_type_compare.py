@@ -70,13 +70,16 @@ def masked(data: bytes) -> bytes:
     return _ADDRESS.sub(b"0x?", data)
 
 
-def compare(a: dict[str, bytes], b: dict[str, bytes]) -> tuple[list[str], list[str], int]:
-    """(files in one cache only, files that differ with addresses masked, files that differ only
-    in addresses)."""
+def compare(a: dict[str, bytes], b: dict[str, bytes]) -> tuple[list[str], list[str], list[str]]:
+    """(files in one cache only, files in both that are the same with addresses masked, files in
+    both that differ with addresses masked), each sorted by name (the one compare loop of the
+    cache-comparing tools)."""
     only = sorted(set(a) ^ set(b))
-    both = sorted(set(a) & set(b))
-    differ = [name for name in both if masked(a[name]) != masked(b[name])]
-    return only, differ, sum(a[name] != b[name] for name in both) - len(differ)
+    same: list[str] = []
+    differ: list[str] = []
+    for name in sorted(set(a) & set(b)):
+        (same if masked(a[name]) == masked(b[name]) else differ).append(name)
+    return only, same, differ
 
 
 def run(runs: list[tuple[str, int]], parts: list[str], keep: str | None = None,
@@ -114,7 +117,8 @@ def main() -> int:
         runs, label = [("on", args.seed), ("off", args.seed)], f"cache on vs off, hash seed {args.seed}"
     start = time.time()
     (a, b), notes = run(runs, parts, args.keep)
-    only, differ, addresses = compare(a, b)
+    only, same, differ = compare(a, b)
+    addresses = sum(a[name] != b[name] for name in same)
     print(f"{label}; parts {','.join(parts)}; {len(a)} and {len(b)} cache files; "
           f"remembered answers in the first run: {notes[0]}; {time.time() - start:.0f} s")
     for name in only:

@@ -89,14 +89,10 @@ def main() -> int:
     ctc.CHILD = CHILD
     start = time.time()
     (a, b), _ = ctc.run([("on", args.seed), ("off", args.seed)], parts, args.keep)
-    only = sorted(set(a) ^ set(b))
-    identical = 0
+    only, same, differ = ctc.compare(a, b)
     kinds: dict[str, int] = {}
     wrong: list[str] = []
-    for name in sorted(set(a) & set(b)):
-        if ctc.masked(a[name]) == ctc.masked(b[name]):
-            identical += 1
-            continue
+    for name in differ:
         if not name.endswith(".nbc"):
             wrong.append(f"{name}: index differs")
             continue
@@ -111,7 +107,7 @@ def main() -> int:
         print(f"  in one cache only: {name}")
     for line in wrong:
         print(f"  wrong: {line}")
-    print(f"  byte-identical files (addresses masked): {identical}; other data records: {kinds}")
+    print(f"  byte-identical files (addresses masked): {len(same)}; other data records: {kinds}")
     return 1 if only or wrong else 0
 
 

@@ -23,14 +23,16 @@ the messages are the same strings.
 
 Both replacements change numba for the whole process (a game's own numba code compiles with them
 too); the compiled code is unaffected (the same object code is cached). :func:`install` also puts
-in place the remembered call typing of :mod:`.call_type_cache` (its own guards, its own module).
+in place the remembered call typing of :mod:`.call_type_cache`, the cheaper IR walks of
+:mod:`.ir_walk_speedup` and the rarer garbage collections of :mod:`.compile_gc_speedup` (each with
+its own guards, in its own module).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from navmesh._kernels import call_type_cache
+from navmesh._kernels import call_type_cache, compile_gc_speedup, ir_walk_speedup
 
 #: numba's own ``TargetConfig`` methods and ``ColorShell``, kept when :func:`install` replaces them
 #: (its test compares).
@@ -42,7 +44,8 @@ CHECKED_NUMBA = ((0, 68),)
 
 def install() -> bool:
     """Replace ``TargetConfig.values``, ``__eq__`` and ``__hash__``, and ``ColorShell`` (see the
-    module's docstring), and install :mod:`.call_type_cache` (:func:`.call_type_cache.install`).
+    module's docstring), and install :mod:`.call_type_cache`, :mod:`.ir_walk_speedup` and
+    :mod:`.compile_gc_speedup` (each with its own guards and result).
 
     Returns
     -------
@@ -52,6 +55,8 @@ def install() -> bool:
         against (numba is then left alone).
     """
     call_type_cache.install()
+    ir_walk_speedup.install()
+    compile_gc_speedup.install()
     return _install_compare()
 
 

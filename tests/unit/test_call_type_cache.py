@@ -335,3 +335,25 @@ def test_install_is_idempotent_and_uninstall_restores_numbas_method() -> None:
         "assert call_type_cache.install() is True and functions.BaseFunction.get_call_type is not own\n"
     )
     assert run.returncode == 0, run.stderr
+
+
+def test_inherits_agrees_with_issubclass_for_every_template_class_and_kind() -> None:
+    from numba.core.typing import templates
+
+    context = cpu_target.typing_context
+    context.refresh()
+    classes = set()
+    for fn, _ in _calls():
+        classes.update(context.resolve_value_type(fn).templates)
+    stack = [templates.FunctionTemplate]
+    while stack:  # every template class numba and navmesh defined so far
+        cls = stack.pop()
+        classes.add(cls)
+        stack.extend(cls.__subclasses__())
+    kinds = list(ctc._kind_methods())
+    assert len(classes) > 500
+    for cls in classes:
+        for kind in kinds:
+            assert ctc.inherits(cls, kind) is issubclass(cls, kind), (cls, kind)
+    assert ctc.inherits(templates.ConcreteTemplate, templates.ConcreteTemplate)
+    assert not ctc.inherits(object, templates.ConcreteTemplate)

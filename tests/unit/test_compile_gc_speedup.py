@@ -1,0 +1,163 @@
+"""navmesh._kernels.compile_gc_speedup: rarer garbage collections while numba compiles, same code."""
+
+from __future__ import annotations
+
+import gc
+import os
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numba
+import pytest
+from numba.core import event
+
+import navmesh._kernels  # noqa: F401  (installs the listener)
+from navmesh._kernels import compile_gc_speedup
+
+_ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = [
+    pytest.mark.skipif("listener" not in compile_gc_speedup._STATE,
+                       reason=f"numba {numba.__version__} is left alone"),
+    pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="compiles functions"),
+]
+
+
+class _Thresholds(event.Listener):
+    """Records the collector's thresholds at the start of each compilation."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: list[tuple[int, ...]] = []
+
+    def on_start(self, ev: event.Event) -> None:
+        self.seen.append(gc.get_threshold())
+
+    def on_end(self, ev: event.Event) -> None:
+        pass
+
+
+def _compile_fresh() -> list[tuple[int, ...]]:
+    """Compile a fresh kernel calling another; the thresholds each compilation started with."""
+
+    @numba.njit
+    def inner(x):
+        return x * 2 + 1
+
+    @numba.njit
+    def outer(x):
+        return inner(x) + inner(x + 1.0)
+
+    recorder = _Thresholds()
+    with event.install_listener("numba:compile", recorder):
+        assert outer(2.0) == 5.0 + 7.0
+    return recorder.seen
+
+
+def test_thresholds_are_raised_while_compiling_and_restored_after() -> None:
+    before = gc.get_threshold()
+    gc.set_threshold(1234, 5, 6)
+    try:
+        seen = _compile_fresh()
+        assert len(seen) >= 2  # outer and, nested inside it, inner
+        assert set(seen) == {compile_gc_speedup.COMPILE_THRESHOLDS}
+        assert gc.get_threshold() == (1234, 5, 6)
+        assert compile_gc_speedup._STATE["listener"].holders == 0
+    finally:
+        gc.set_threshold(*before)
+
+
+def test_thresholds_changed_during_a_compilation_are_kept() -> None:
+    before = gc.get_threshold()
+    listener = compile_gc_speedup._STATE["listener"]
+    try:
+        listener.on_start(None)
+        assert gc.get_threshold() == compile_gc_speedup.COMPILE_THRESHOLDS
+        gc.set_threshold(999, 9, 9)  # someone's own choice, made meanwhile
+        listener.on_end(None)
+        assert gc.get_threshold() == (999, 9, 9)
+    finally:
+        gc.set_threshold(*before)
+
+
+def test_install_is_idempotent() -> None:
+    listener = compile_gc_speedup._STATE["listener"]
+    assert compile_gc_speedup.install() is True
+    assert compile_gc_speedup._STATE["listener"] is listener
+
+
+def test_an_unchecked_numba_version_is_left_alone() -> None:
+    code = (
+        "import numba\n"
+        "numba.__version__ = '0.99.0'\n"
+        "import navmesh._kernels\n"
+        "from navmesh._kernels import compile_gc_speedup\n"
+        "assert compile_gc_speedup.install() is False\n"
+        "assert not compile_gc_speedup._STATE\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=str(_ROOT))
+    assert run.returncode == 0, run.stderr
+
+
+_KERNELS = '''
+import numba, numpy as np
+
+@numba.njit(cache=True)
+def rows(n):
+    out = []
+    for i in range(n):
+        out.append(np.arange(i + 1).sum())
+    return np.array(out)
+
+@numba.njit(cache=True)
+def grid(g, n):
+    out = np.empty((n, n), np.int32)
+    for i in range(n):
+        for j in range(n):
+            out[i, j] = g[i % g.shape[0], j % g.shape[1]] + np.int32(abs(i - j))
+    return np.sqrt(out.astype(np.float64)).sum() + rows(n).sum()
+'''
+
+_CHILD = '''
+import gc, sys
+import numpy as np
+sys.path.insert(0, sys.argv[2])
+import navmesh._kernels
+from numba.core import event
+from navmesh._kernels import compile_gc_speedup
+if sys.argv[1] == "off":
+    event.unregister("numba:compiler_lock", compile_gc_speedup._STATE["listener"])
+counts = []
+gc.callbacks.append(lambda phase, info: counts.append(1) if phase == "start" else None)
+import small_kernels as k
+k.grid(np.arange(6, dtype=np.int32).reshape(2, 3), 4)
+for f in (k.rows, k.grid):
+    for sig in f.signatures:
+        print(f.inspect_llvm(sig))
+print("COLLECTIONS", len(counts))
+'''
+
+
+def test_small_kernels_compile_to_the_same_ir_and_object_code_with_and_without(tmp_path) -> None:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "small_kernels.py").write_text(textwrap.dedent(_KERNELS))
+    outputs, caches = {}, {}
+    for mode in ("on", "off"):
+        cache = tmp_path / f"cache-{mode}"
+        env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), PYTHONHASHSEED="0", PYTHONPATH=str(_ROOT))
+        run = subprocess.run([sys.executable, "-c", _CHILD, mode, str(tmp_path / "src")], capture_output=True,
+                             text=True, cwd=str(_ROOT), env=env)
+        assert run.returncode == 0, run.stderr[-3000:]
+        outputs[mode] = run.stdout
+        caches[mode] = {str(p.relative_to(cache)): p.read_bytes() for p in sorted(cache.rglob("*"))
+                        if p.suffix in (".nbi", ".nbc")}
+    collections = {mode: int(out.rsplit("COLLECTIONS", 1)[1]) for mode, out in outputs.items()}
+    assert collections["on"] * 3 < collections["off"]  # the listener really acted in one run only
+    ir = {mode: re.sub(r"0x[0-9a-f]{6,}", "0x?", out.rsplit("COLLECTIONS", 1)[0]) for mode, out in outputs.items()}
+    assert ir["on"].count("define ") >= 2 and ir["on"] == ir["off"]
+    assert len(caches["on"]) >= 4 and caches["on"].keys() == caches["off"].keys()
+    for name, data in caches["on"].items():
+        assert re.sub(rb"0x[0-9a-f]{6,}", b"0x?", data) == re.sub(rb"0x[0-9a-f]{6,}", b"0x?", caches["off"][name]), name
