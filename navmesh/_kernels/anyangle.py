@@ -66,7 +66,7 @@ def workspace(n_nodes: int, n_edges: int, lookback: int = 1):
 # --- the search --------------------------------------------------------------------------------
 
 
-@njit(cache=True, internal=True)
+@njit(cache=True, internal=True, _nrt=False)
 def search_run(indptr, indices, weights, xy, mult, floor, ws, los, entry_nodes, entry_costs, exits, exit_costs,
                hscale, max_expansions, lookback, slice_budget, begin):
     """Run a search for up to ``slice_budget`` expansions (0: to the end, < 0: none); return True
@@ -78,7 +78,9 @@ def search_run(indptr, indices, weights, xy, mult, floor, ws, los, entry_nodes, 
     by an earlier call goes on (``exits`` and ``exit_costs`` are then not read). One kernel for
     both: a separate entry point cost its own compile (about 0.7 s cold). Only :func:`solve_batch`
     calls it (``internal``: no CPython entry point, whose unboxing of the workspace and line-of-sight
-    tuples was a quarter of this kernel's machine code): sliced searches resume through it too.
+    tuples was a quarter of this kernel's machine code): sliced searches resume through it too. It
+    neither allocates nor returns an array: no reference counting (``_nrt=False``) of the 24 arrays
+    it unpacks.
 
     The start joins ``entry_nodes`` at ``entry_costs``; node ``v`` joins the goal at
     ``exit_cost[v]``. With ``lookback`` >= 1 (Theta*) a node reached from ``u`` takes one of
@@ -213,31 +215,33 @@ def search_run(indptr, indices, weights, xy, mult, floor, ws, los, entry_nodes, 
     return status != RUNNING
 
 
-@njit(cache=True)
-def string_pull(order, xy, mult, floor, cum_cost, los):
-    """Greedy string pulling of a path given as rows ``order`` of ``xy`` with cumulative costs.
+@njit(cache=True, internal=True, _nrt=False)
+def string_pull_in_place(order, cum, xy, mult, floor, los):
+    """Greedy string pulling of a path given as rows ``order`` of ``xy`` with cumulative costs
+    ``cum`` (``cum[0]`` = 0), in place; returns the number of points kept, whose rows and
+    cumulative costs are then ``order[:count]`` and ``cum[:count]``.
 
     From each kept point, jump to the farthest later point reachable by an allowed straight
     shortcut that costs no more than the path between them; stop scanning at the first point
-    that is not. Returns (kept positions into ``order``, their cumulative costs).
+    that is not. In place (no allocation, no reference counting): :func:`solve_batch` pulls its
+    paths where they lie, and the pulling is no compiled entry point of its own.
     """
     w_edges, w_grid, w_cptr, w_citems, p_pts, p_grid, p_ptr, p_items, b_edges, b_grid, b_cptr, b_citems = los
     k = order.shape[0]
-    keep = np.empty(k, np.int64)
-    cost = np.empty(k)
-    keep[0] = 0
-    cost[0] = 0.0
-    n_keep = 1
+    count = 1
+    kept_cost = 0.0
     i = 0
+    cum_i = cum[0]  # the path's cumulative cost at point i (cum[i] may hold a kept cost by now)
+    cum[0] = 0.0
     while i < k - 1:
         j_best = i + 1
-        c_best = cost[n_keep - 1] + (cum_cost[i + 1] - cum_cost[i])
+        c_best = kept_cost + (cum[i + 1] - cum_i)
         j = i + 2
         while j < k:
             u, v = order[i], order[j]
             # the straight walk's cost if it stays in u's terrain class (inf in closed terrain)
             c = mult[u] * np.sqrt((xy[v, 0] - xy[u, 0]) ** 2 + (xy[v, 1] - xy[u, 1]) ** 2)
-            if not c <= cum_cost[j] - cum_cost[i] or floor[u] != floor[v]:
+            if not c <= cum[j] - cum_i or floor[u] != floor[v]:
                 break
             # the shortcut rule (module notes), as in search_run
             if b_edges.shape[0] > 0 and segment_touches(xy[u, 0], xy[u, 1], xy[v, 0], xy[v, 1], b_edges, b_grid,
@@ -247,13 +251,31 @@ def string_pull(order, xy, mult, floor, cum_cost, los):
                                 p_grid, p_ptr, p_items):
                 break
             j_best = j
-            c_best = cost[n_keep - 1] + c
+            c_best = kept_cost + c
             j += 1
-        keep[n_keep] = j_best
-        cost[n_keep] = c_best
-        n_keep += 1
+        # count <= j_best: what is written lies at or before point j_best, and is read no more
+        cum_i = cum[j_best]
+        order[count] = order[j_best]
+        cum[count] = c_best
+        kept_cost = c_best
+        count += 1
         i = j_best
-    return keep[:n_keep], cost[:n_keep]
+    return count
+
+
+@njit(cache=True)
+def string_pull(order, xy, mult, floor, cum_cost, los):
+    """:func:`string_pull_in_place` on copies: returns (kept rows of ``order``, their cumulative
+    costs). For :meth:`NavQuery.smooth_path <navmesh.waypoints.query.NavQuery.smooth_path>`;
+    searches pull inside :func:`solve_batch`."""
+    k = order.shape[0]
+    kept = np.empty(k, np.int64)
+    cost = np.empty(k)
+    for j in range(k):  # element by element: see join_positions
+        kept[j] = order[j]
+        cost[j] = cum_cost[j]
+    count = string_pull_in_place(kept, cost, xy, mult, floor, los)
+    return kept[:count], cost[:count]
 
 
 @njit(cache=True)
@@ -410,11 +432,7 @@ def solve_batch(indptr, indices, weights, xy, mult, floor, ws, los, ends, ends_m
             cums[j] = g[v]
             v = parent[v]
         if pull and count > 0:
-            keep, cost = string_pull(orders[lo:hi], xy, mult, floor, cums[lo:hi], los)
-            for j in range(keep.shape[0]):  # keep[j] >= j: in place, front to back
-                orders[lo + j] = orders[lo + keep[j]]
-                cums[lo + j] = cost[j]
-            hi = lo + keep.shape[0]
+            hi = lo + string_pull_in_place(orders[lo:hi], cums[lo:hi], xy, mult, floor, los)
         if direct[i] < np.inf and (hi == lo or part or direct[i] <= cums[hi - 1]):
             # the straight walk wins whenever it costs no more, and whenever nothing whole was found
             hi = lo + 2

@@ -23,7 +23,7 @@ H_CHEBYSHEV = 4
 _SQRT2_MINUS_1 = 0.41421356237309515
 
 
-@njit(cache=True, internal=True)
+@njit(cache=True, internal=True, _nrt=False)
 def metric(points, u, target, code):
     """Distance from node ``u`` to the point ``target`` under heuristic ``code`` (unscaled)."""
     if code == H_ZERO:

@@ -6,6 +6,8 @@ float64, ``vals`` int64: every caller passes these two types, so each heap kerne
 for the graph, waypoint and Polyanya searches together) with a size counter, so a search
 allocates it once per call (or borrows a workspace) and never calls Python. Entries with equal keys come out in an
 unspecified but deterministic order (the graph kernels' order is the one they had before).
+The heap kernels neither allocate nor return arrays: compiled without reference counting
+(``_nrt=False``), so callers with and without it share them.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import numpy as np
 from navmesh._kernels.signatures import njit, plain_arguments
 
 
-@njit(cache=True, internal=True)
+@njit(cache=True, internal=True, _nrt=False)
 def heap_push(keys, vals, size, key, val):
     """Push (key, val) on the heap stored in ``keys``/``vals``; return the new size.
 
@@ -34,7 +36,7 @@ def heap_push(keys, vals, size, key, val):
     return size + 1
 
 
-@njit(cache=True, internal=True)
+@njit(cache=True, internal=True, _nrt=False)
 def heap_sift_down(keys, vals, size, i, key, val):
     """Place (key, val) at slot ``i`` or below, moving smaller children up (heap of ``size``)."""
     while True:
@@ -52,7 +54,7 @@ def heap_sift_down(keys, vals, size, i, key, val):
     vals[i] = val
 
 
-@njit(cache=True, internal=True)
+@njit(cache=True, internal=True, _nrt=False)
 def heap_pop(keys, vals, size):
     """Remove the smallest entry; return (key, val, new size). ``size`` must be > 0."""
     top_key = keys[0]
@@ -62,7 +64,7 @@ def heap_pop(keys, vals, size):
     return top_key, top_val, size
 
 
-@njit(cache=True, internal=True)
+@njit(cache=True, internal=True, _nrt=False)
 def heapify(keys, vals, size):
     """Restore the heap order of the first ``size`` entries (after entries were dropped in place)."""
     for i in range((size - 2) // 2, -1, -1):

@@ -17,7 +17,11 @@ from its blocked side, passes or touches each wall corner inside that corner's c
 gap table.
 
 Kernels trust their inputs (walkable segment ends) and also run as plain Python with
-``NUMBA_DISABLE_JIT=1``.
+``NUMBA_DISABLE_JIT=1``. The per-segment kernels neither allocate nor return arrays, so they are
+compiled without numba's reference counting (``_nrt=False``, as Polyanya's): every caller links
+them, and the counting of each array argument at every call was code (and atomic updates) of its
+own. :func:`_orient_exact` allocates, so it names reference counting (``_nrt=True``): numba would
+otherwise pass a caller's ``_nrt=False`` on to it.
 """
 
 from __future__ import annotations
@@ -158,13 +162,13 @@ def _bucket(edges, grid, fill, cell_ptr, cell_items, write):
 # expressions keep Python's semantics: min(a, b) is ``b if b < a else a``, max(a, b) is ``b if b > a else a``.
 
 
-@njit(cache=True, internal=True)
+@njit(cache=True, internal=True, _nrt=False)
 def _clamp(i, hi):
     """``min(max(i, 0), hi)``."""
     return 0 if i < 0 else (hi if i > hi else i)
 
 
-@njit(cache=True, internal=True)
+@njit(cache=True, internal=True, _nrt=False)
 def _col_range(ax, bx, grid):
     ox, cs, nx = grid[0], grid[2], np.int64(grid[3])
     ua = ((bx if bx < ax else ax) - ox) / cs
@@ -173,7 +177,7 @@ def _col_range(ax, bx, grid):
     return _clamp(np.int64(np.floor(ua - _EPS_CELL)), nx - 1), _clamp(np.int64(np.floor(ub + _EPS_CELL)), nx - 1)
 
 
-@njit(cache=True, internal=True)
+@njit(cache=True, internal=True, _nrt=False)
 def _row_range(ax, ay, bx, by, ix, grid):
     """Rows of column ``ix`` that the segment may touch (conservative)."""
     ox, oy, cs, nx, ny = grid[0], grid[1], grid[2], np.int64(grid[3]), np.int64(grid[4])
@@ -203,7 +207,7 @@ def _row_range(ax, ay, bx, by, ix, grid):
 
 
 # -- exact orientation ------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def _orient_exact(ax, ay, bx, by, cx, cy):
     """Exact sign of the orientation determinant: the six products of its expansion summed as a
     non-overlapping floating-point expansion (Shewchuk's grow-expansion); the sign is that of
@@ -244,7 +248,7 @@ def _orient_exact(ax, ay, bx, by, cx, cy):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def orient(ax, ay, bx, by, cx, cy):
     """Exact sign of the turn a -> b -> c: 1 counter-clockwise (c left of a->b), -1 clockwise, 0
     collinear."""
@@ -261,7 +265,7 @@ def orient(ax, ay, bx, by, cx, cy):
     return _orient_exact(ax, ay, bx, by, cx, cy)
 
 
-@njit(cache=True, internal=True)
+@njit(cache=True, internal=True, _nrt=False)
 def _place(ax, ay, bx, by, px, py):
     """Where a point p on the line a-b lies: 0 at a, 1 strictly between, 2 at b, -1 outside.
     Collinear points are ordered exactly by one coordinate that differs between a and b."""
@@ -278,7 +282,7 @@ def _place(ax, ay, bx, by, px, py):
     return -1
 
 
-@njit(cache=True, internal=True)
+@njit(cache=True, internal=True, _nrt=False)
 def _in_wedge(ax, ay, bx, by, vx, vy, qx, qy, rx, ry, s):
     """Whether direction ``s * (b - a)`` (s = +1 or -1) from v, a point on the line a-b, lies in
     the closed wedge swept counter-clockwise from ray v->q to ray v->r."""
@@ -299,7 +303,7 @@ def _in_wedge(ax, ay, bx, by, vx, vy, qx, qy, rx, ry, s):
     return True  # q and r on one ray: the whole turn
 
 
-@njit(cache=True, internal=True)
+@njit(cache=True, internal=True, _nrt=False)
 def segment_free(ax, ay, bx, by, edges, grid, cell_ptr, cell_items, gaps, gap_grid, gap_ptr, gap_items):
     """Line of sight from (ax, ay) to (bx, by) under the rule of :mod:`navmesh.sight`.
 
@@ -382,7 +386,7 @@ def segment_free(ax, ay, bx, by, edges, grid, cell_ptr, cell_items, gaps, gap_gr
     return True
 
 
-@njit(cache=True, internal=True)
+@njit(cache=True, internal=True, _nrt=False)
 def segment_touches(ax, ay, bx, by, edges, grid, cell_ptr, cell_items):
     """Whether the closed segment meets any edge at all (crossing, touching or overlapping)."""
     nx = np.int64(grid[3])

@@ -428,8 +428,7 @@ class NavQuery:
         steps = straight.copy()
         steps[lead : lead + len(arcs)] = np.where(np.isfinite(arcs), arcs, straight[lead : lead + len(arcs)])
         cum = np.concatenate([[0.0], np.cumsum(steps)])
-        keep, cost = AK.string_pull(order, ep.xy, rules.mult, ep.floor, cum, rules.los)
-        kept = order[keep]
+        kept, cost = AK.string_pull(order, ep.xy, rules.mult, ep.floor, cum, rules.los)
         return Path(kept[kept < n].astype(np.int32), ep.table[kept], float(cost[-1]), path.expansions,
                     path.partial, path.start_moved, path.goal_moved)
 

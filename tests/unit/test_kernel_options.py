@@ -40,7 +40,11 @@ def test_every_kernel_has_the_project_options_and_a_disk_cache():
     internal = {**expected, **INTERNAL_OPTIONS}  # (a kernel only other kernels call)
     # either set without reference counting (_nrt=False: Polyanya's kernels): numba then refuses to
     # compile any allocation, so such a kernel never compiles a second copy of numpy's implementations
-    sets = (expected, internal, {**expected, "_nrt": False}, {**internal, "_nrt": False})
+    # Or reference counting named explicitly (_nrt=True, the default): numba passes a caller's
+    # _nrt=False on to callees that do not set it, so a kernel that allocates and is called from
+    # one without reference counting must set it (the same flags as the default: numpy's
+    # implementations are still compiled once)
+    sets = (expected, internal, {**expected, "_nrt": False}, {**internal, "_nrt": False}, {**expected, "_nrt": True})
     odd = {}
     for name, dispatcher in found.items():
         options = {k: v for k, v in dispatcher.targetoptions.items() if k not in ("nopython", "boundscheck", "parallel")}
