@@ -54,29 +54,29 @@ def merge_convex(xy, indptr, indices, twins, tags):
     return out_ptr[:count + 1].copy(), out_idx[:pos].copy(), out_tag[:count].copy()
 
 
-@njit(cache=True, internal=True)
-def _next_neighbour(indptr, twins, owner, p, e):
-    """The polygon across slot ``e`` of polygon ``p``, or -1 for a wall or when the slot before
-    ``e`` leads to the same polygon (the edges of a run count once)."""
-    if twins[e] < 0:
-        return -1
-    q = owner[twins[e]]
-    before = e - 1 if e > indptr[p] else indptr[p + 1] - 1
-    if twins[before] >= 0 and owner[twins[before]] == q:
-        return -1
-    return q
-
-
-@njit(cache=True)
 def live_core(indptr, twins, owner):
     """Whether each polygon is in the live core (module notes): polygons with at most one
     neighbour across an edge (``twins[e] >= 0``; a run of edges to one neighbour counts once)
     are peeled off until none is left."""
+    n = len(twins)
+    slots = np.arange(n)
+    lo = indptr[:-1][owner]
+    before = np.where(slots > lo, slots - 1, indptr[1:][owner] - 1)
+    across = np.where(twins >= 0, owner[np.maximum(twins, 0)], -1)  # the polygon across each slot
+    # a run of edges to one neighbour counts at its first slot
+    run_start = np.where((across >= 0) & (across[before] != across), across, -1)
+    return _peel(indptr, run_start)
+
+
+@njit(cache=True)
+def _peel(indptr, across):
+    """The peeling of :func:`live_core`; ``across``: the neighbour at the start of each run of
+    slots leading to it, else -1."""
     n_poly = len(indptr) - 1
     deg = np.zeros(n_poly, np.int64)
     for p in range(n_poly):
         for e in range(indptr[p], indptr[p + 1]):
-            if _next_neighbour(indptr, twins, owner, p, e) >= 0:
+            if across[e] >= 0:
                 deg[p] += 1
     live = np.ones(n_poly, np.bool_)
     stack = np.empty(n_poly, np.int64)
@@ -90,7 +90,7 @@ def live_core(indptr, twins, owner):
         top -= 1
         p = stack[top]
         for e in range(indptr[p], indptr[p + 1]):
-            q = _next_neighbour(indptr, twins, owner, p, e)
+            q = across[e]
             if q >= 0 and live[q]:
                 deg[q] -= 1
                 if deg[q] <= 1:
