@@ -223,12 +223,12 @@ def _locate(px, py, xy, mi, grid, out):
     return count
 
 
-@njit(cache=True, _nrt=False)
 def dead_ends(mi, deg, queue):
     """Fill the dead-end sections (dead / up / depth) and the skip section of the packed mesh
-    ``mi`` in place; a kernel of its own, run once per query object (not part of
-    :func:`search`'s call tree). ``deg`` and ``queue``: int64 scratch arrays of one entry per
-    polygon, zeros (made by the caller: a kernel that allocates compiles numpy's code for it)."""
+    ``mi`` in place; run once per query object (not part of :func:`search`'s call tree).
+    ``deg`` and ``queue``: int64 scratch arrays of one entry per polygon, zeros. The peeling is the
+    kernel :func:`_peel`; the counting before it and the skip section after it are numpy (a
+    smaller kernel to compile on the way to a first mesh query)."""
     # The dead-end forest, written to the mesh's dead / up / depth sections: polygons peeled off
     # by repeatedly removing open polygons with at most one open neighbour left (neighbours counted
     # once however many edges they share), for each its neighbour towards the rest (``up[3p]``, -1
@@ -237,36 +237,50 @@ def dead_ends(mi, deg, queue):
     # per polygon) and its number of steps up to the top of its branch (``depth``). A shortest
     # path enters such a branch only to reach a goal inside it, and leaves it only from a start
     # inside it, always through ``up``; inside one branch the way between two polygons is unique.
-    indptr = mi[mi[M_INDPTR]:mi[M_INDPTR + 1]]
+    indptr, nbr, open_poly = (mi[mi[k]:mi[k + 1]] for k in (M_INDPTR, M_NBR, M_OPEN))
+    dead, up, depth, skip = (mi[mi[k]:mi[k + 1]] for k in (M_DEAD, M_UP, M_DEPTH, M_SKIP))
+    n = len(indptr) - 1
+    owner = np.repeat(np.arange(n), np.diff(indptr))  # each slot's polygon
+    lo = indptr[:-1][owner]
+    hi = indptr[1:][owner]
+    slots = np.arange(len(owner))
+    before = np.where(slots > lo, slots - 1, hi - 1)
+    linked = (nbr >= 0) & (open_poly[np.maximum(nbr, 0)] != 0)  # an edge to an open polygon
+    # the edges a polygon shares with one neighbour are consecutive: count the first
+    first = linked & ((hi - lo < 2) | (nbr[before] != nbr)) & (open_poly[owner] != 0)
+    deg[:] = np.bincount(owner[first], minlength=n)
+    leaves = np.flatnonzero((open_poly != 0) & (deg <= 1))
+    dead[:] = 0
+    up[:] = -1
+    depth[:] = 0
+    queue[:len(leaves)] = leaves
+    dead[leaves] = 2  # queued
+    _peel(mi, deg, queue, len(leaves))
+    # each slot's next slot round its polygon (itself after a whole turn) whose edge leads to a
+    # live polygon (-1: none): an expansion in a live polygon steps over walls and dead ends at
+    # once, and finds its first edge from the slot it entered through alone (that read does not
+    # wait for the polygon's range in indptr)
+    live = np.flatnonzero(linked & (dead[np.maximum(nbr, 0)] == 0))
+    skip[:] = -1
+    if len(live):
+        after = live[np.minimum(np.searchsorted(live, slots, side="right"), len(live) - 1)]
+        round_start = live[np.minimum(np.searchsorted(live, lo), len(live) - 1)]  # its polygon's first
+        skip[:] = np.where((after > slots) & (after < hi), after,
+                           np.where((round_start >= lo) & (round_start < hi), round_start, -1))
+
+
+@njit(cache=True, _nrt=False)
+def _peel(mi, deg, queue, tail):
+    """The peeling of :func:`dead_ends`: the ``tail`` polygons first in ``queue`` (marked queued
+    in the dead section), each polygon's count of open neighbours in ``deg``."""
     indices = mi[mi[M_INDICES]:mi[M_INDICES + 1]]
+    indptr = mi[mi[M_INDPTR]:mi[M_INDPTR + 1]]
     nbr = mi[mi[M_NBR]:mi[M_NBR + 1]]
     open_poly = mi[mi[M_OPEN]:mi[M_OPEN + 1]]
     dead = mi[mi[M_DEAD]:mi[M_DEAD + 1]]
     up = mi[mi[M_UP]:mi[M_UP + 1]]
     depth = mi[mi[M_DEPTH]:mi[M_DEPTH + 1]]
-    n = len(indptr) - 1
     head = 0
-    tail = 0
-    for p in range(n):
-        dead[p] = 0
-        up[3 * p] = -1
-        up[3 * p + 1] = -1
-        up[3 * p + 2] = -1
-        depth[p] = 0
-    for p in range(n):
-        if not open_poly[p]:
-            continue
-        lo = indptr[p]
-        hi = indptr[p + 1]
-        for e in range(lo, hi):
-            q = nbr[e]
-            # the edges a polygon shares with one neighbour are consecutive: count the first
-            if q >= 0 and open_poly[q] and (hi - lo < 2 or nbr[e - 1 if e > lo else hi - 1] != q):
-                deg[p] += 1
-        if deg[p] <= 1:
-            queue[tail] = p
-            tail += 1
-            dead[p] = 2  # queued
     while head < tail:
         p = queue[head]
         head += 1
@@ -277,15 +291,13 @@ def dead_ends(mi, deg, queue):
             q = nbr[e]
             if q >= 0 and open_poly[q] and dead[q] != 1 and nbr[e - 1 if e > lo else hi - 1] != q:
                 up[3 * p] = q
-                # the portal: the edges p shares with q are one straight run of its slots, a..b
-                a = e
-                while nbr[a - 1 if a > lo else hi - 1] == q and (a - 1 if a > lo else hi - 1) != e:
-                    a = a - 1 if a > lo else hi - 1
+                # the portal: the edges p shares with q are one straight run of its slots, e..b
+                # (e starts the run: the slot before it leads elsewhere)
                 b = e
-                while nbr[b + 1 if b + 1 < hi else lo] == q and (b + 1 if b + 1 < hi else lo) != a:
+                while nbr[b + 1 if b + 1 < hi else lo] == q and (b + 1 if b + 1 < hi else lo) != e:
                     b = b + 1 if b + 1 < hi else lo
                 up[3 * p + 1] = indices[b + 1 if b + 1 < hi else lo]
-                up[3 * p + 2] = indices[a]
+                up[3 * p + 2] = indices[e]
                 deg[q] -= 1
                 if deg[q] <= 1 and dead[q] == 0:
                     queue[tail] = q
@@ -295,21 +307,6 @@ def dead_ends(mi, deg, queue):
         p = queue[k]
         q = up[3 * p]
         depth[p] = depth[q] + 1 if q >= 0 and dead[q] else 0
-    # each slot's next slot round its polygon (itself after a whole turn) whose edge leads to a
-    # live polygon (-1: none): an expansion in a live polygon steps over walls and dead ends at
-    # once, and finds its first edge from the slot it entered through alone (that read does not
-    # wait for the polygon's range in indptr)
-    skip = mi[mi[M_SKIP]:mi[M_SKIP + 1]]
-    for p in range(n):
-        lo = indptr[p]
-        hi = indptr[p + 1]
-        at = -1
-        for k in range(2 * (hi - lo) - 1, -1, -1):  # backwards, twice round
-            e = lo + k % (hi - lo)
-            skip[e] = at
-            q = nbr[e]
-            if q >= 0 and open_poly[q] and not dead[q]:
-                at = e
 
 
 @njit(cache=True, _nrt=False)

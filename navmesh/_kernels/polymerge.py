@@ -47,32 +47,36 @@ def merge_convex(xy, indptr, indices, twins, tags):
     live = live_core(indptr, twins, owner)
     dead_end = ~(live[owner[cand]] & live[owner[twins[cand]]])
     order = cand[np.lexsort((-(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1]), dead_end))]
-    return _merge(xy, indptr, indices, twins, np.asarray(tags, np.int64), order)
+    prv = np.empty_like(nxt)
+    prv[nxt] = np.arange(len(nxt))
+    out_ptr, out_idx, out_tag, count, pos = _merge(xy, indices, twins, np.asarray(tags, np.int64), order, nxt, prv,
+                                                   owner)
+    return out_ptr[:count + 1].copy(), out_idx[:pos].copy(), out_tag[:count].copy()
 
 
-@njit(cache=True, internal=True)
-def _next_neighbour(indptr, twins, owner, p, e):
-    """The polygon across slot ``e`` of polygon ``p``, or -1 for a wall or when the slot before
-    ``e`` leads to the same polygon (the edges of a run count once)."""
-    if twins[e] < 0:
-        return -1
-    q = owner[twins[e]]
-    before = e - 1 if e > indptr[p] else indptr[p + 1] - 1
-    if twins[before] >= 0 and owner[twins[before]] == q:
-        return -1
-    return q
-
-
-@njit(cache=True)
 def live_core(indptr, twins, owner):
     """Whether each polygon is in the live core (module notes): polygons with at most one
     neighbour across an edge (``twins[e] >= 0``; a run of edges to one neighbour counts once)
     are peeled off until none is left."""
+    n = len(twins)
+    slots = np.arange(n)
+    lo = indptr[:-1][owner]
+    before = np.where(slots > lo, slots - 1, indptr[1:][owner] - 1)
+    across = np.where(twins >= 0, owner[np.maximum(twins, 0)], -1)  # the polygon across each slot
+    # a run of edges to one neighbour counts at its first slot
+    run_start = np.where((across >= 0) & (across[before] != across), across, -1)
+    return _peel(indptr, run_start)
+
+
+@njit(cache=True)
+def _peel(indptr, across):
+    """The peeling of :func:`live_core`; ``across``: the neighbour at the start of each run of
+    slots leading to it, else -1."""
     n_poly = len(indptr) - 1
     deg = np.zeros(n_poly, np.int64)
     for p in range(n_poly):
         for e in range(indptr[p], indptr[p + 1]):
-            if _next_neighbour(indptr, twins, owner, p, e) >= 0:
+            if across[e] >= 0:
                 deg[p] += 1
     live = np.ones(n_poly, np.bool_)
     stack = np.empty(n_poly, np.int64)
@@ -86,7 +90,7 @@ def live_core(indptr, twins, owner):
         top -= 1
         p = stack[top]
         for e in range(indptr[p], indptr[p + 1]):
-            q = _next_neighbour(indptr, twins, owner, p, e)
+            q = across[e]
             if q >= 0 and live[q]:
                 deg[q] -= 1
                 if deg[q] <= 1:
@@ -97,20 +101,13 @@ def live_core(indptr, twins, owner):
 
 
 @njit(cache=True)
-def _merge(xy, indptr, indices, twins, tags, order):
-    """The kernel of :func:`merge_convex`: remove the shared edges (a slot of each) in ``order``."""
-    n_poly = len(indptr) - 1
+def _merge(xy, indices, twins, tags, order, nxt, prv, face):
+    """The kernel of :func:`merge_convex`: remove the shared edges (a slot of each) in ``order``.
+    ``nxt`` / ``prv``: each slot's next / previous slot round its polygon (updated in place as
+    polygons merge), ``face``: each slot's polygon. Returns the merged (indptr, indices, tags)
+    with room to spare, and the number of polygons and of slots used."""
+    n_poly = len(tags)
     n = len(indices)
-    nxt = np.empty(n, np.int64)
-    prv = np.empty(n, np.int64)
-    face = np.empty(n, np.int64)
-    for p in range(n_poly):
-        lo = indptr[p]
-        hi = indptr[p + 1]
-        for e in range(lo, hi):
-            nxt[e] = e + 1 if e + 1 < hi else lo
-            prv[e] = e - 1 if e > lo else hi - 1
-            face[e] = p
     alive = np.empty(n, np.bool_)
     seen = np.empty(n, np.bool_)
     for e in range(n):
@@ -174,107 +171,76 @@ def _merge(xy, indptr, indices, twins, tags, order):
             x = nxt[x]
         count += 1
         out_ptr[count] = pos
-    return out_ptr[: count + 1].copy(), out_idx[:pos].copy(), out_tag[:count].copy()
+    return out_ptr, out_idx, out_tag, count, pos
 
 
 
-@njit(cache=True)
 def edge_points(xy, a, b, verts, tol):
     """Pairs (vertex, edge) where vertex ``verts[i]`` lies within ``tol`` of the segment
     ``xy[a[j]] -> xy[b[j]]`` strictly between its ends, with the position ``t`` in (0, 1) along
-    it. Segments are bucketed in a uniform grid of about one cell per segment, so the cost is
-    linear for evenly sized segments. Returns (vertex, edge, t) arrays.
+    it, in the order of ``verts``, then of the edges. Segments are bucketed in a uniform grid of
+    about one cell per segment, so the cost is linear for evenly sized segments. Returns (vertex,
+    edge, t) arrays.
+
+    numpy, not a kernel: it runs once per build, and its kernel was two seconds of a cold compile.
     """
+    a = np.asarray(a, np.int64)
+    b = np.asarray(b, np.int64)
+    verts = np.asarray(verts, np.int64)
     m = len(a)
     if m == 0 or len(verts) == 0:
         return np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0, np.float64)
-    x0 = np.inf
-    y0 = np.inf
-    x1 = -np.inf
-    y1 = -np.inf
-    for j in range(m):
-        for v in (a[j], b[j]):
-            x0 = min(x0, xy[v, 0])
-            y0 = min(y0, xy[v, 1])
-            x1 = max(x1, xy[v, 0])
-            y1 = max(y1, xy[v, 1])
-    x0 -= tol
-    y0 -= tol
+    ax, ay, bx, by = xy[a, 0], xy[a, 1], xy[b, 0], xy[b, 1]
+    x0 = min(ax.min(), bx.min()) - tol
+    y0 = min(ay.min(), by.min()) - tol
+    x1 = max(ax.max(), bx.max())
+    y1 = max(ay.max(), by.max())
     size = max(x1 - x0 + tol, y1 - y0 + tol) / max(math.sqrt(m), 1.0)
     if not size > 0.0:
         size = 1.0
     nx = int((x1 + tol - x0) / size) + 1
     ny = int((y1 + tol - y0) / size) + 1
-    # counting pass, then the fill pass of a CSR bucket list
-    count = np.empty(nx * ny + 1, np.int64)
-    for c in range(nx * ny + 1):
-        count[c] = 0
-    for sweep in range(2):
-        if sweep == 1:
-            for c in range(nx * ny):
-                count[c + 1] += count[c]
-            items = np.empty(count[nx * ny], np.int64)
-            fill = count[:nx * ny].copy()
-        for j in range(m):
-            ax = xy[a[j], 0]
-            ay = xy[a[j], 1]
-            bx = xy[b[j], 0]
-            by = xy[b[j], 1]
-            cx0 = int((min(ax, bx) - tol - x0) / size)
-            cx1 = int((max(ax, bx) + tol - x0) / size)
-            cy0 = int((min(ay, by) - tol - y0) / size)
-            cy1 = int((max(ay, by) + tol - y0) / size)
-            for cy in range(max(cy0, 0), min(cy1, ny - 1) + 1):
-                for cx in range(max(cx0, 0), min(cx1, nx - 1) + 1):
-                    if sweep == 0:
-                        count[cy * nx + cx + 1] += 1
-                    else:
-                        items[fill[cy * nx + cx]] = j
-                        fill[cy * nx + cx] += 1
-    # a counting pass, then the filling pass (no growing arrays: one allocation per output)
-    k = 0
-    out_v = np.empty(0, np.int64)
-    out_e = np.empty(0, np.int64)
-    out_t = np.empty(0, np.float64)
-    for sweep in range(2):
-        if sweep == 1:
-            out_v = np.empty(k, np.int64)
-            out_e = np.empty(k, np.int64)
-            out_t = np.empty(k, np.float64)
-            k = 0
-        for i in range(len(verts)):
-            v = verts[i]
-            px = xy[v, 0]
-            py = xy[v, 1]
-            cx = int((px - x0) / size)
-            cy = int((py - y0) / size)
-            if cx < 0 or cy < 0 or cx >= nx or cy >= ny:
-                continue
-            c = cy * nx + cx
-            for q in range(count[c], count[c + 1]):
-                j = items[q]
-                if a[j] == v or b[j] == v:
-                    continue
-                ax = xy[a[j], 0]
-                ay = xy[a[j], 1]
-                dx = xy[b[j], 0] - ax
-                dy = xy[b[j], 1] - ay
-                dd = dx * dx + dy * dy
-                if dd == 0.0:
-                    continue
-                t = ((px - ax) * dx + (py - ay) * dy) / dd
-                if not (0.0 < t < 1.0):
-                    continue
-                ex = ax + t * dx - px
-                ey = ay + t * dy - py
-                if ex * ex + ey * ey > tol * tol:
-                    continue
-                if sweep == 1:
-                    out_v[k] = v
-                    out_e[k] = j
-                    out_t[k] = t
-                k += 1
-    return out_v, out_e, out_t
+    # each segment's box of cells (widened by tol, clipped to the grid), row by row
+    cx0 = np.maximum(((np.minimum(ax, bx) - tol - x0) / size).astype(np.int64), 0)
+    cx1 = np.minimum(((np.maximum(ax, bx) + tol - x0) / size).astype(np.int64), nx - 1)
+    cy0 = np.maximum(((np.minimum(ay, by) - tol - y0) / size).astype(np.int64), 0)
+    cy1 = np.minimum(((np.maximum(ay, by) + tol - y0) / size).astype(np.int64), ny - 1)
+    width = np.maximum(cx1 - cx0 + 1, 0)
+    seg, k = _expand(width * np.maximum(cy1 - cy0 + 1, 0))
+    cell = (cy0[seg] + k // width[seg]) * nx + cx0[seg] + k % width[seg]
+    # the cells' segment lists (CSR), each in segment order
+    ptr = np.zeros(nx * ny + 1, np.int64)
+    np.cumsum(np.bincount(cell, minlength=nx * ny), out=ptr[1:])
+    items = seg[np.argsort(cell, kind="stable")]
+    # each vertex against the segments of its cell
+    px, py = xy[verts, 0], xy[verts, 1]
+    cx = ((px - x0) / size).astype(np.int64)
+    cy = ((py - y0) / size).astype(np.int64)
+    inside = (cx >= 0) & (cy >= 0) & (cx < nx) & (cy < ny)
+    c = np.where(inside, cy * nx + cx, 0)
+    vi, k = _expand(np.where(inside, ptr[c + 1] - ptr[c], 0))
+    j = items[ptr[c[vi]] + k]
+    v = verts[vi]
+    px, py = px[vi], py[vi]
+    ax, ay = ax[j], ay[j]
+    dx = bx[j] - ax
+    dy = by[j] - ay
+    dd = dx * dx + dy * dy
+    keep = (a[j] != v) & (b[j] != v) & (dd != 0.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = ((px - ax) * dx + (py - ay) * dy) / dd
+        ex = ax + t * dx - px
+        ey = ay + t * dy - py
+        keep &= (0.0 < t) & (t < 1.0) & ~(ex * ex + ey * ey > tol * tol)
+    return v[keep], j[keep], t[keep]
+
+
+def _expand(counts):
+    """(owner, rank) of each entry when entry i of ``counts`` stands for ``counts[i]`` entries in a
+    row: the owner's index and the entry's rank among its owner's."""
+    owner = np.repeat(np.arange(len(counts)), counts)
+    first = np.cumsum(counts) - counts
+    return owner, np.arange(len(owner)) - first[owner]
 
 
 @njit(cache=True)

@@ -297,28 +297,36 @@ def safe_move(px, py, qx, qy, cls, edges, grid, cell_ptr, cell_items, ref, eps):
     return px, py
 
 
-@njit(cache=True)
 def cell_refs(cell_ptr, cell_items, edges, grid, base, n_cells):
     """A reference point per cell of one class, as far from the cell's edges as a 5 x 5 grid of
-    candidates allows: (n_cells, 3) rows x, y, clearance."""
+    candidates allows: (n_cells, 3) rows x, y, clearance.
+
+    numpy, not a kernel: it runs once per wall build, and its kernel was half a second of a cold
+    compile (the same arithmetic, element by element, so the same points)."""
     ox, oy, cs, nx = grid[0], grid[1], grid[2], int(grid[3])
-    out = np.empty((n_cells, 3))
-    for c in range(n_cells):
-        ix, iy = c % nx, c // nx
-        best = -1.0
-        bx_, by_ = 0.0, 0.0
-        for a in range(5):
-            for b in range(5):
-                x = ox + (ix + (a + 0.5 + 0.137 * (b - 2) / 5.0) / 5.0) * cs
-                y = oy + (iy + (b + 0.5 + 0.113 * (a - 2) / 5.0) / 5.0) * cs
-                d = 1e300
-                for k in range(cell_ptr[base + c], cell_ptr[base + c + 1]):
-                    e = cell_items[k]
-                    d = min(d, _seg_dist2(x, y, edges[e, 0], edges[e, 1], edges[e, 2], edges[e, 3]))
-                if d > best:
-                    best, bx_, by_ = d, x, y
-        out[c, 0], out[c, 1], out[c, 2] = bx_, by_, math.sqrt(best)
-    return out
+    c = np.repeat(np.arange(n_cells), 25)  # each cell's candidates (a, b), b fastest
+    a = np.tile(np.repeat(np.arange(5), 5), n_cells)
+    b = np.tile(np.arange(5), 5 * n_cells)
+    x = ox + (c % nx + (a + 0.5 + 0.137 * (b - 2) / 5.0) / 5.0) * cs
+    y = oy + (c // nx + (b + 0.5 + 0.113 * (a - 2) / 5.0) / 5.0) * cs
+    # every (candidate, edge of its cell) pair, grouped by candidate
+    lo = cell_ptr[base + c]
+    count = cell_ptr[base + c + 1] - lo
+    cand = np.repeat(np.arange(len(c)), count)
+    e = cell_items[lo[cand] + np.arange(len(cand)) - np.repeat(np.cumsum(count) - count, count)]
+    px, py = x[cand], y[cand]
+    ax, ay = edges[e, 0], edges[e, 1]
+    dx, dy = edges[e, 2] - ax, edges[e, 3] - ay
+    ll = dx * dx + dy * dy
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(ll > 0.0, ((px - ax) * dx + (py - ay) * dy) / ll, 0.0)
+    t = np.where(t > 0.0, t, 0.0)
+    t = np.where(t < 1.0, t, 1.0)
+    qx, qy = ax + t * dx - px, ay + t * dy - py
+    d = np.full(len(c), 1e300)
+    np.minimum.at(d, cand, qx * qx + qy * qy)
+    best = np.argmax(d.reshape(n_cells, 25), axis=1) + 25 * np.arange(n_cells)  # the first farthest
+    return np.column_stack([x[best], y[best], np.sqrt(d[best])])
 
 
 plain_arguments(globals())
