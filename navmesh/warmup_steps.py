@@ -245,16 +245,13 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "crowds on graphs": ("waypoint joins", "sliced paths", "graph searches", "crowds on grids"),
 }
 
-# Cold compile CPU seconds of each step after the steps it needs (measured 2026-11-27, idle, with
-# process_time() around each step of a serial cold run; sliced paths and waypoint paths re-weighed at noon, when
-# sliced searches began to run through solve_batch; the waypoint steps re-weighed at 14:45, when string
-# pulling moved into solve_batch's compile unit: two serial cold runs under load, joins 6.2 / 7.7,
-# paths 8.6 / 8.8, graph searches 3.5 / 3.6 against main's 7.5 / 7.6, 10.1 / 9.7, 3.1 / 3.0 measured
-# the same way, the ratios applied to the idle figures; graph searches left as it was; they only
-# order the steps between processes).
+# Cold compile CPU seconds of each step after the steps it needs (process_time() around each step of
+# a serial cold run; measured idle on 2026-11-27, then the waypoint and mesh steps re-weighed by the
+# ratios of their A/B runs when string pulling moved into solve_batch and the mesh build kernels
+# became partly numpy). They only order the steps between processes.
 COST: dict[str, float] = {
     "kernel cache": 0.5, "waypoint graph": 0.4, "waypoint joins": 6.1, "sliced paths": 0.1, "waypoint paths": 8.8,
     "group paths": 0.1, "graph searches": 4.7, "grid paths": 6.5, "grid A*": 1.9, "first steps": 1.1,
-    "jump point search": 0.1, "flow field": 2.4, "path followers": 0.1, "crowds on grids": 10.5,
-    "crowds on graphs": 2.4, "mesh build": 4.9, "mesh paths": 15.8,
+    "jump point search": 0.1, "flow field": 2.4, "path followers": 0.1, "crowds on grids": 10.1,
+    "crowds on graphs": 2.4, "mesh build": 2.7, "mesh paths": 15.2,
 }
