@@ -6,9 +6,7 @@ import itertools
 import operator
 import os
 import re
-import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import numba
@@ -21,7 +19,9 @@ from numba.core.types import functions
 import navmesh._kernels  # noqa: F401  (installs the cache)
 from navmesh._kernels import call_type_cache as ctc
 
-_ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from fresh_python import compile_on_and_off, run_fresh  # noqa: E402
+
 
 pytestmark = pytest.mark.skipif(
     not ctc.ORIGINALS, reason=f"numba {numba.__version__} keeps its own call typing"
@@ -263,18 +263,7 @@ print("REMEMBERED", len(call_type_cache.CALL_TYPES))
 
 @pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="compiles functions")
 def test_small_kernels_compile_to_the_same_ir_and_object_code_with_and_without_the_cache(tmp_path) -> None:
-    (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "small_kernels.py").write_text(textwrap.dedent(_KERNELS))
-    outputs, caches = {}, {}
-    for mode in ("on", "off"):
-        cache = tmp_path / f"cache-{mode}"
-        env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), PYTHONHASHSEED="0", PYTHONPATH=str(_ROOT))
-        run = subprocess.run([sys.executable, "-c", _CHILD, mode, str(tmp_path / "src")], capture_output=True,
-                             text=True, cwd=str(_ROOT), env=env)
-        assert run.returncode == 0, run.stderr[-3000:]
-        outputs[mode] = run.stdout
-        caches[mode] = {str(p.relative_to(cache)): p.read_bytes() for p in sorted(cache.rglob("*"))
-                        if p.suffix in (".nbi", ".nbc")}
+    outputs, caches = compile_on_and_off(tmp_path, _KERNELS, _CHILD)
     on_count = int(outputs["on"].rsplit("REMEMBERED", 1)[1])
     off_count = int(outputs["off"].rsplit("REMEMBERED", 1)[1])
     assert on_count > 20 and off_count == 0  # the cache really served one run and not the other
@@ -287,12 +276,8 @@ def test_small_kernels_compile_to_the_same_ir_and_object_code_with_and_without_t
         assert re.sub(rb"0x[0-9a-f]{6,}", b"0x?", data) == re.sub(rb"0x[0-9a-f]{6,}", b"0x?", caches["off"][name]), name
 
 
-def _run_fresh(code: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=str(_ROOT))
-
-
 def test_an_unchecked_numba_version_is_left_alone() -> None:
-    run = _run_fresh(
+    run = run_fresh(
         "import numba\n"
         "numba.__version__ = '0.99.0'\n"
         "from numba.core.types import functions\n"
@@ -306,7 +291,7 @@ def test_an_unchecked_numba_version_is_left_alone() -> None:
 
 
 def test_a_get_call_type_replaced_by_someone_else_is_left_alone() -> None:
-    run = _run_fresh(
+    run = run_fresh(
         "from numba.core.types import functions\n"
         "own = functions.BaseFunction.get_call_type\n"
         "def theirs(self, context, args, kws):\n"
@@ -322,7 +307,7 @@ def test_a_get_call_type_replaced_by_someone_else_is_left_alone() -> None:
 
 
 def test_install_is_idempotent_and_uninstall_restores_numbas_method() -> None:
-    run = _run_fresh(
+    run = run_fresh(
         "from numba.core.types import functions\n"
         "own = functions.BaseFunction.get_call_type\n"
         "import navmesh._kernels\n"

@@ -5,9 +5,7 @@ from __future__ import annotations
 import gc
 import os
 import re
-import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import numba
@@ -17,7 +15,9 @@ from numba.core import event
 import navmesh._kernels  # noqa: F401  (installs the listener)
 from navmesh._kernels import compile_gc_speedup
 
-_ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from fresh_python import compile_on_and_off, run_fresh  # noqa: E402
+
 
 pytestmark = [
     pytest.mark.skipif("listener" not in compile_gc_speedup._STATE,
@@ -98,7 +98,7 @@ def test_an_unchecked_numba_version_is_left_alone() -> None:
         "assert compile_gc_speedup.install() is False\n"
         "assert not compile_gc_speedup._STATE\n"
     )
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=str(_ROOT))
+    run = run_fresh(code)
     assert run.returncode == 0, run.stderr
 
 
@@ -142,18 +142,7 @@ print("COLLECTIONS", len(counts))
 
 
 def test_small_kernels_compile_to_the_same_ir_and_object_code_with_and_without(tmp_path) -> None:
-    (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "small_kernels.py").write_text(textwrap.dedent(_KERNELS))
-    outputs, caches = {}, {}
-    for mode in ("on", "off"):
-        cache = tmp_path / f"cache-{mode}"
-        env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), PYTHONHASHSEED="0", PYTHONPATH=str(_ROOT))
-        run = subprocess.run([sys.executable, "-c", _CHILD, mode, str(tmp_path / "src")], capture_output=True,
-                             text=True, cwd=str(_ROOT), env=env)
-        assert run.returncode == 0, run.stderr[-3000:]
-        outputs[mode] = run.stdout
-        caches[mode] = {str(p.relative_to(cache)): p.read_bytes() for p in sorted(cache.rglob("*"))
-                        if p.suffix in (".nbi", ".nbc")}
+    outputs, caches = compile_on_and_off(tmp_path, _KERNELS, _CHILD)
     collections = {mode: int(out.rsplit("COLLECTIONS", 1)[1]) for mode, out in outputs.items()}
     assert collections["on"] * 3 < collections["off"]  # the listener really acted in one run only
     ir = {mode: re.sub(r"0x[0-9a-f]{6,}", "0x?", out.rsplit("COLLECTIONS", 1)[0]) for mode, out in outputs.items()}

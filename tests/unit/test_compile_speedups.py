@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -16,7 +15,9 @@ from numba.core.compiler import Flags
 import navmesh._kernels  # noqa: F401  (installs the faster methods)
 from navmesh._kernels import compile_speedups
 
-_ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from fresh_python import run_fresh  # noqa: E402
+
 
 pytestmark = pytest.mark.skipif(
     not compile_speedups.ORIGINALS, reason=f"numba {numba.__version__} keeps its own TargetConfig methods"
@@ -131,5 +132,5 @@ def test_an_unchecked_numba_version_is_left_alone() -> None:
         "assert getattr(errors, 'ColorShell', None) is shell\n"
         "assert not compile_speedups.ORIGINALS\n"
     )
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=str(_ROOT))
+    run = run_fresh(code)
     assert run.returncode == 0, run.stderr

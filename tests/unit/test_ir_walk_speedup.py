@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -15,7 +14,9 @@ from numba.core import byteflow, ir
 import navmesh._kernels  # noqa: F401  (installs the faster walks)
 from navmesh._kernels import ir_walk_speedup
 
-_ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from fresh_python import run_fresh  # noqa: E402
+
 
 pytestmark = pytest.mark.skipif(
     not ir_walk_speedup.ORIGINALS, reason=f"numba {numba.__version__} keeps its own IR walks"
@@ -132,7 +133,7 @@ def test_an_unchecked_numba_version_is_left_alone() -> None:
         "assert (ir.Inst._rec_list_vars, byteflow._flatten_inst_regs) == own\n"
         "assert not ir_walk_speedup.ORIGINALS\n"
     )
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=str(_ROOT))
+    run = run_fresh(code)
     assert run.returncode == 0, run.stderr
 
 
@@ -147,5 +148,5 @@ def test_a_walk_replaced_by_someone_else_is_left_alone() -> None:
         "assert ir_walk_speedup.install() is False\n"
         "assert byteflow._flatten_inst_regs is theirs\n"
     )
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=str(_ROOT))
+    run = run_fresh(code)
     assert run.returncode == 0, run.stderr
