@@ -1,6 +1,6 @@
 """Navigation meshes: PolyMesh build time and exact Polyanya queries against waypoint graphs.
 
-Run: ``python -m benchmarks.mesh [--runs 3] [--rounds 15] [--queries 200] [--maps arena lak303d Berlin_0_256
+Run: ``python -m benchmarks.mesh [--runs 3] [--rounds 15] [--seconds 3] [--block 0.005] [--queries 200] [--maps arena lak303d Berlin_0_256
 maze512-1-0] [--exact-limit 6000] [--epf-limit 500]``.
 
 Maps are Moving AI maps taken as polygons (blocked cells -> obstacles, the map rectangle -> the
@@ -10,31 +10,32 @@ mesh and its query object, the graphs and their query objects, one warm-up call 
 
 Timing, the same for every method (one Python call per query, validation included):
 
-- ``mean`` and the ``x .. of mesh`` ratio: ``--rounds`` rounds, each running every method's own loop
-  over all the queries, repeated until it has run at least 50 ms (one pass of arena's 160
-  queries takes well under a millisecond on the mesh, too short to time reliably); methods
-  interleaved, their order reversed every other round, so a burst of load on a shared machine
-  falls on both sides alike; a round's mean is its loop time
-  over the number of queries, and the table shows the median of the rounds' means (the spread of
-  the rounds beside it). The ratio divides the two medians.
-- ``best x``: the same ratio from each method's fastest round (the least disturbed one; the
-  rounds' spread shows how much a busy machine adds).
+- the ``x .. of mesh`` ratio: each peer is timed against the mesh in rounds of two blocks, the
+  mesh's loop over all the queries and the peer's, back to back (their order swapped every other
+  round), each repeated until it has run at least ``--block`` seconds (5 ms; one pass of arena's
+  160 queries takes well under a millisecond on the mesh); at least ``--rounds`` rounds, more
+  until ``--seconds`` have passed. A round's ratio divides the peer's mean by the mesh's, and
+  the table shows the median of the rounds' ratios (their spread beside it).
+- ``mean``: the median of the method's blocks' means (seconds per query; the spread of the
+  blocks beside it); the mesh's over its blocks against every peer.
+- ``best x``: the ratio of the two fastest blocks (the least disturbed ones).
 - ``median`` and ``p95`` over queries: the same queries timed one by one ``--runs`` times, each
   query's best (on a shared machine the scheduler's 10-20 ms pauses would otherwise swamp
   sub-millisecond queries).
 
-Why the means move between rounds and runs (looked into for issue 19; arena: a mesh query of
-2.4-2.7 us in a quiet loop): the machine, not the loop. A pure-Python loop timed alternately with
-the mesh loop slows in step with it (correlation 0.54 over 400 passes), by 2x at times, in
-spells of 10-50 ms; the 4 ms stalls are scheduler ticks given to other processes (HZ = 250)
-and come every few ms under load. The loops themselves: no garbage collection runs inside a
-timed loop (counted with ``gc.callbacks``); the first mesh pass after a graph pass is 24%
-slower (cold caches), which over the ~100 passes of a 50 ms round is 0.25%; and the one
-library cost that came in bursts, a new output block for the mesh's paths every ~160 queries
-(5-90 us each, page faults of fresh memory), is gone from the library (a block nobody holds is
-reused). So the rounds stay 50 ms, methods interleaved; ``--rounds`` went from 7 to 15 (the
-median of more rounds moves less); the load averages of the machine are printed first; and
-the best rounds' ratio is shown beside the medians' one.
+Why paired rounds of short blocks (looked into for issue 19; arena: a mesh query of 2.4-2.7 us
+in a quiet loop): this machine's speed, not the loops, moves the means. A pure-Python loop timed
+alternately with the mesh loop slows in step with it (correlation 0.54 over 400 passes), by 2x
+at times, in spells of 10-50 ms; the 4 ms stalls are scheduler ticks given to other processes
+(HZ = 250). Rounds of 50 ms per method, with the medians of each method's rounds divided,
+gave arena 19.3x-29.0x in four estimates of one process (one method's median from a fast
+spell, the other's from a slow one); rounds of 5 ms blocks, each round's ratio taken on its
+own, gave 21.8x-23.7x on the same queries in the same process, and their best blocks' ratio
+23.2x-23.9x. A short block is no help to the mesh: its first pass after a peer's block is
+about 24% slower (cold caches), which over the ~10 passes of a 5 ms block is about 2% more.
+The loops themselves: no garbage collection runs inside a timed loop (counted with
+``gc.callbacks``), and the mesh's paths reuse their output block once nobody holds it (a new
+block's fresh memory cost 5-90 us every ~160 queries).
 
 The table also shows the build time and how the lengths compare with the mesh's (``exact``: all within
 1e-6 relative, with the largest relative difference; how many of a peer's paths are shorter than the
@@ -123,25 +124,30 @@ def _loop(fn, pairs) -> None:
             pass
 
 
-def round_means(fns: list, pairs, rounds: int, min_round: float = 0.05) -> list[list[float]]:
-    """Seconds per query of each function's own loop over ``pairs``, one value per round; the
-    functions take turns within a round, in reversed order every other round, and each repeats
-    its loop until it has run at least ``min_round`` seconds (counted once, before the rounds)
-    (module notes)."""
-    repeats = []
-    for fn in fns:
-        t = time.perf_counter()
-        _loop(fn, pairs)
-        repeats.append(max(1, math.ceil(min_round / max(time.perf_counter() - t, 1e-9))))
-    means: list[list[float]] = [[] for _ in fns]
-    for r in range(rounds):
-        order = range(len(fns)) if r % 2 == 0 else range(len(fns) - 1, -1, -1)
-        for k in order:
-            fn = fns[k]
+def _repeats(fn, pairs, block: float) -> int:
+    """How many passes over ``pairs`` make ``fn``'s loop last at least ``block`` seconds."""
+    t = time.perf_counter()
+    _loop(fn, pairs)
+    return max(1, math.ceil(block / max(time.perf_counter() - t, 1e-9)))
+
+
+def paired_rounds(base, peer, pairs, rounds: int, seconds: float, block: float) -> tuple[list[float], list[float]]:
+    """Seconds per query of ``base``'s and ``peer``'s loops over ``pairs``, one value each per
+    round: the two blocks back to back, in swapped order every other round, each repeating its
+    loop for at least ``block`` seconds; at least ``rounds`` rounds, more until ``seconds`` have
+    passed, at most 20 times ``rounds`` (module notes)."""
+    fns = (base, peer)
+    repeats = [_repeats(fn, pairs, block) for fn in fns]
+    means: tuple[list[float], list[float]] = ([], [])
+    t_start = time.perf_counter()
+    r = 0
+    while r < rounds or (time.perf_counter() - t_start < seconds and r < 20 * rounds):
+        for k in ((0, 1) if r % 2 == 0 else (1, 0)):
             t = time.perf_counter()
             for _ in range(repeats[k]):
-                _loop(fn, pairs)
+                _loop(fns[k], pairs)
             means[k].append((time.perf_counter() - t) / (len(pairs) * repeats[k]))
+        r += 1
     return means
 
 
@@ -156,18 +162,22 @@ def timed(fn, runs: int):
 
 def row(name: str, build: float, times: np.ndarray, means: list[float], costs: np.ndarray, ref: np.ndarray,
         base_means: list[float]) -> str:
+    """One method's line; ``means`` and ``base_means`` (the mesh's): the paired rounds' values
+    (the mesh's own line: the same list twice)."""
     ok = np.isfinite(costs) & np.isfinite(ref)
     worst = float(np.max(np.abs(costs[ok] - ref[ok]) / np.maximum(ref[ok], 1.0))) if ok.any() else 0.0
     exact = worst <= 1e-6 and ok.sum() == np.isfinite(ref).sum()
     ratio = float(np.mean(costs[ok] / np.maximum(ref[ok], 1e-300))) if ok.any() else float("nan")
     # no valid path is shorter than the exact one: a peer shorter than the mesh shows a mesh error
     shorter = int(np.count_nonzero(costs[ok] < ref[ok] * (1 - 1e-9)))
-    mean = median(means)
-    return (f"  {name:<22} build {build:8.3f} s  query mean {mean * 1e6:9.1f} us (rounds {min(means) * 1e6:.1f}-"
-            f"{max(means) * 1e6:.1f})  median {np.median(times) * 1e6:9.1f} us  p95 {np.percentile(times, 95) * 1e6:9.1f} us  "
-            f"x{mean / median(base_means):7.1f} of mesh (best x{min(means) / min(base_means):.1f})  "
-            f"{'exact' if exact else 'NOT exact'} (max rel diff "
-            f"{worst:.1e}, {shorter} shorter than the mesh)  ratio {ratio:.5f}")
+    ratios = [m / b for m, b in zip(means, base_means)]
+    rounds = (f"{len(means)} blocks" if means is base_means else
+              f"rounds x{min(ratios):.1f}-{max(ratios):.1f}, best x{min(means) / min(base_means):.1f}, {len(ratios)} rounds")
+    return (f"  {name:<22} build {build:8.3f} s  query mean {median(means) * 1e6:9.1f} us (blocks "
+            f"{min(means) * 1e6:.1f}-{max(means) * 1e6:.1f})  median {np.median(times) * 1e6:9.1f} us  p95 "
+            f"{np.percentile(times, 95) * 1e6:9.1f} us  x{median(ratios):7.1f} of mesh ({rounds})  "
+            f"{'exact' if exact else 'NOT exact'} (max rel diff {worst:.1e}, {shorter} shorter than the mesh)  "
+            f"ratio {ratio:.5f}")
 
 
 def jagged_build(runs: int) -> None:
@@ -188,7 +198,9 @@ def jagged_build(runs: int) -> None:
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=3, help="per-query timings (median, p95): best of this many runs")
-    ap.add_argument("--rounds", type=int, default=15, help="interleaved rounds of every method's loop (mean, ratio)")
+    ap.add_argument("--rounds", type=int, default=15, help="paired rounds of the mesh and each peer, at least")
+    ap.add_argument("--seconds", type=float, default=3.0, help="more paired rounds per peer until this much time")
+    ap.add_argument("--block", type=float, default=0.005, help="seconds a method's block of a round lasts, at least")
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--maps", nargs="+", default=["arena", "lak303d", "Berlin_0_256", "maze512-1-0"])
     ap.add_argument("--exact-limit", type=int, default=6000)
@@ -232,18 +244,20 @@ def main(argv: list[str] | None = None) -> None:
             m[2](*pairs[0])  # warm-up call
             times, res = per_query_times(m[2], pairs, args.runs)
             m += [times, np.array([p if isinstance(p, float) else p.cost for p in res], dtype=float)]
-        means = round_means([m[2] for m in methods], pairs, args.rounds)
+        paired = [paired_rounds(methods[0][2], m[2], pairs, args.rounds, args.seconds, args.block)
+                  for m in methods[1:]]
+        mesh_means = [t for base, _ in paired for t in base]
         costs = methods[0][4]
         print(f"{name}: {mesh.n_polygons} polygons, {mesh.n_vertices} vertices ({corners} corners), "
-              f"{len(pairs)} queries; mean: median of {args.rounds} interleaved rounds, median / p95: best of "
+              f"{len(pairs)} queries; ratio: median of at least {args.rounds} paired rounds' ratios, median / p95: best of "
               f"{args.runs} runs per query; mesh build from a fresh level (line of sight included) {t_fresh:.3f} s")
         if published is not None:
             worst = float(np.max(np.abs(costs - published) / published))
             print(f"  mesh vs published lengths: worst relative difference {worst:.2e}")
         expansions = [query.find_path(s, g).expansions for (s, g), c in zip(pairs, costs) if math.isfinite(c)]
         print(f"  mesh: {np.mean(expansions):.1f} expansions per query (mean; a corridor step counts one)")
-        for (label, build, _, times, c), m in zip(methods, means):
-            print(row(label, build, times, m, c, costs, means[0]))
+        for (label, build, _, times, c), (base, m) in zip(methods, [(mesh_means, mesh_means), *paired]):
+            print(row(label, build, times, m, c, costs, base))
         for line in skipped:
             print(f"  {line}")
     if not args.no_jagged:
