@@ -298,16 +298,15 @@ class MeshQuery:
             # a game's hot loop: (x, y) pairs of floats (or float64 rows), the kernel's default request
             # (arguments one by one: *args costs more; it finds NaN or too large values off the mesh),
             # a Path of views of its output block; anything else takes the long way and its errors
-            if type(start) in _SEQS and type(goal) in _SEQS:
-                s_xy, g_xy = start, goal
-            elif type(start) in _PAIRS and type(goal) in _PAIRS:  # numpy rows as Python floats (iterating
-                s_xy = start.tolist() if type(start) is _ndarray else start  # one makes numpy scalars: 0.6 us)
-                g_xy = goal.tolist() if type(goal) is _ndarray else goal
-            else:
-                s_xy = g_xy = ()
             try:
-                sx, sy = s_xy
-                gx, gy = g_xy
+                if type(start) in _SEQS and type(goal) in _SEQS:
+                    sx, sy = start
+                    gx, gy = goal
+                elif type(start) in _PAIRS and type(goal) in _PAIRS:  # numpy rows as Python floats (iterating
+                    sx, sy = start.tolist() if type(start) is _ndarray else start  # one makes numpy scalars:
+                    gx, gy = goal.tolist() if type(goal) is _ndarray else goal  # about 0.6 us a row)
+                else:
+                    sx = None
             except (ValueError, TypeError):  # not two pairs (TypeError: a 0-d array)
                 sx = None
             if type(sx) in _FLOATS and type(sy) in _FLOATS and type(gx) in _FLOATS and type(gy) in _FLOATS:
