@@ -449,8 +449,9 @@ class MeshQuery:
 
     def _set_hot(self) -> None:
         """Bind what find_path's fast path passes to the kernel (after the workspace or the output
-        block changes): the kernel's compiled code itself once numba has it (:func:`kernel_code`);
-        until then (and with uniform costs only) find_path takes the long way, which compiles it."""
+        block changes): the kernel's compiled code itself once numba has it (:func:`kernel_code`). The
+        hot call runs with uniform costs once that code is bound; until then find_path's long way
+        calls numba's dispatcher (which compiles or loads the kernel) and binds it (:meth:`_polyanya`)."""
         b = self._block
         args = (self._xy_mesh, self._mi, self._ws.wi, self._ws.wf, b.pts, b.polys)
         if self._code is _search:  # looked up once: new workspaces and blocks have the same types
