@@ -62,23 +62,19 @@ __all__ = ["MeshQuery", "MeshRaycast"]
 _EPS = 1e-10  # root pruning slack, relative to the mesh's size
 _POOL = 1024  # initial search node capacity (grows on demand)
 _search, _NEED_SPACE, _Path, _new, _views = PK.search, PK.NEED_SPACE, Path, object.__new__, Path._views  # bound once: find_path is hot
-_PAIRS = (tuple, list, np.ndarray)  # what find_path unpacks as (x, y) itself
+_SEQS, _ndarray = (tuple, list), np.ndarray  # find_path unpacks these as (x, y) itself; numpy rows by tolist
+_PAIRS = (*_SEQS, _ndarray)
 _FLOATS = (float, np.float64)  # numba takes both as float64
 _REALS = (float, int, np.float64)  # exactly these types (bool, a subclass of int, goes the long way)
 
 
-def _check_mesh(mesh: Any) -> PolyMesh:
+def _checked(mesh: Any, profile: Any) -> tuple[PolyMesh, CostProfile]:
+    """MeshQuery's arguments, checked (profile None: everything x1)."""
     if not isinstance(mesh, PolyMesh):
         raise InvalidOptionError(f"mesh={describe(mesh)} is not a PolyMesh (see build_navmesh)")
-    return mesh
-
-
-def _check_profile(profile: Any) -> CostProfile:
-    if profile is None:
-        return CostProfile()
-    if not isinstance(profile, CostProfile):
+    if profile is not None and not isinstance(profile, CostProfile):
         raise InvalidOptionError(f"profile={describe(profile)} is not a CostProfile")
-    return profile
+    return mesh, CostProfile() if profile is None else profile
 
 
 class MeshQuery:
@@ -109,8 +105,7 @@ class MeshQuery:
     """
 
     def __init__(self, mesh: PolyMesh, profile: CostProfile | None = None) -> None:
-        self.mesh = _check_mesh(mesh)
-        self.profile = _check_profile(profile)
+        self.mesh, self.profile = _checked(mesh, profile)
         m = self.mesh
         grid = bucket_grid(m)
         mult = self.profile.tag_multipliers(m.tag_names)  # the one cost rule: inf where closed
@@ -298,23 +293,25 @@ class MeshQuery:
         >>> round(path.cost, 6), path.start_moved
         (17.231546, False)
         """
-        fast = max_expansions is None and allow_partial is False and strict is False  # the default options
         status = _NEED_SPACE  # no kernel call yet
-        if fast and type(start) in _PAIRS and type(goal) in _PAIRS:
-            # a game's hot loop: (x, y) pairs of floats (or float64 arrays), the kernel's default
-            # request (arguments one by one: *args costs more; it finds NaN or too large values off
-            # the mesh), a Path of views of its output block; anything else goes through _xy
+        if max_expansions is None and allow_partial is False and strict is False and self._hot_ready:
+            # a game's hot loop: (x, y) pairs of floats (or float64 rows), the kernel's default request
+            # (arguments one by one: *args costs more; it finds NaN or too large values off the mesh),
+            # a Path of views of its output block; anything else takes the long way and its errors
             try:
-                sx, sy = start
-                gx, gy = goal
-            except (ValueError, TypeError):  # not two pairs (TypeError: a 0-d array): the long way gives the error
+                if type(start) in _SEQS and type(goal) in _SEQS:
+                    sx, sy = start
+                    gx, gy = goal
+                elif type(start) in _PAIRS and type(goal) in _PAIRS:  # numpy rows as Python floats (iterating
+                    sx, sy = start.tolist() if type(start) is _ndarray else start  # one makes numpy scalars:
+                    gx, gy = goal.tolist() if type(goal) is _ndarray else goal  # about 0.6 us a row)
+                else:
+                    sx = None
+            except (ValueError, TypeError):  # not two pairs (TypeError: a 0-d array)
                 sx = None
-            if type(sx) in _FLOATS and type(sy) in _FLOATS and type(gx) in _FLOATS and type(gy) in _FLOATS \
-                    and self._uniform:
+            if type(sx) in _FLOATS and type(sy) in _FLOATS and type(gx) in _FLOATS and type(gy) in _FLOATS:
                 call, xy, mi, wi, wf, pts, polys, pts_ro, polys_ro, scale = self._hot
                 status, at, n_pts, n_polys, expansions, length = call(xy, mi, wi, wf, pts, polys, sx, sy, gx, gy)
-                if call is _search:  # this call compiled the kernel (or loaded it): call its code directly now
-                    self._set_hot()
                 if at >= 0:  # FOUND, in the block (``at`` is -1 otherwise): Path._views, inlined
                     path = _new(_Path)
                     fields = path.__dict__
@@ -325,10 +322,8 @@ class MeshQuery:
                     return path
                 if status == FOUND:  # the block had no room
                     return self._retraced_path(sx, sy, gx, gy, n_pts, n_polys, length, expansions)
-        budget = None
-        if not fast:
-            opts = cached_query_options("any_angle", 1.0, max_expansions, allow_partial, strict, 1)  # one set of checks
-            strict, allow_partial, budget = opts.strict, opts.allow_partial, opts.max_expansions
+        opts = cached_query_options("any_angle", 1.0, max_expansions, allow_partial, strict, 1)  # one set of checks
+        strict, allow_partial, budget = opts.strict, opts.allow_partial, opts.max_expansions
         s, g = self._xy("start", start), self._xy("goal", goal)
         if self._uniform and status == _NEED_SPACE:  # one kernel call when both endpoints are on the open mesh
             found, status, expansions = self._polyanya(s, None, g, None, budget)
@@ -405,6 +400,8 @@ class MeshQuery:
             if status != _NEED_SPACE:
                 break
             self._grow(4 * self._capacity)
+        if self._code is _search:  # this call may have compiled the kernel (or loaded it): bind its code
+            self._set_hot()
         if status != FOUND:
             return None, status, expansions
         return self._traced_path(ws, at, n_pts, n_polys, length, expansions, s_moved, g_moved), status, expansions
@@ -452,12 +449,15 @@ class MeshQuery:
 
     def _set_hot(self) -> None:
         """Bind what find_path's fast path passes to the kernel (after the workspace or the output
-        block changes): the kernel's compiled code itself once numba has it (:func:`kernel_code`)."""
+        block changes): the kernel's compiled code itself once numba has it (:func:`kernel_code`). The
+        hot call runs with uniform costs once that code is bound; until then find_path's long way
+        calls numba's dispatcher (which compiles or loads the kernel) and binds it (:meth:`_polyanya`)."""
         b = self._block
         args = (self._xy_mesh, self._mi, self._ws.wi, self._ws.wf, b.pts, b.polys)
         if self._code is _search:  # looked up once: new workspaces and blocks have the same types
             self._code = kernel_code(_search, args + (0.0,) * 4)
         self._hot = (self._code, *args, b.pts_ro, b.polys_ro, self._scale_cost)
+        self._hot_ready = self._uniform and self._code is not _search
 
     def _not_found(self, status, expansions, s, s_polys, s_moved, g, g_moved, budget, allow_partial) -> Path:
         """The answer when Polyanya ended without a path: out of budget (BUDGET) or EXHAUSTED."""

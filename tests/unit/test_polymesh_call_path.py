@@ -95,6 +95,16 @@ def test_what_is_not_a_pair_of_numbers_raises_the_checked_error(bad):
         query.find_path((1.0, 1.0), bad)
 
 
+@pytest.mark.parametrize("start", [np.array([1.5, 1.25], np.float32), np.array([1, 1]), np.array([1.5, 1.0], object),
+                                   np.array([True, True]), [np.float32(1.5), 1.25], (1, 1), (True, 1.0),
+                                   (np.int64(2), np.float64(1.5))])
+def test_positions_of_other_numbers_get_the_checked_answer(start):
+    # float64 rows are read by tolist in the hot call: rows of other numbers must not slip through it
+    query = _wall_query()
+    _same(query.find_path(start, (9.0, 1.0)), query.find_path(start, (9.0, 1.0), **CHECKED))
+    _same(query.find_path((9.0, 1.0), start), query.find_path((9.0, 1.0), start, **CHECKED))
+
+
 def _ends(n: int, seed: int = 5) -> list:
     rng = np.random.default_rng(seed)
     return [((float(rng.uniform(0.5, 1.5)), float(rng.uniform(1, 19))), (float(rng.uniform(40.5, 41.5)), float(rng.uniform(1, 19))))

@@ -51,6 +51,23 @@ def test_the_hot_call_uses_the_compiled_code_and_equals_the_dispatcher():
         assert np.array_equal(fast.nodes, block.polys_ro[at:at + n_polys]) and fast.cost == length
 
 
+def test_until_numba_has_the_code_find_path_takes_the_long_way_and_binds_the_code(monkeypatch):
+    import navmesh.polymesh.query as QM
+
+    real = QM.kernel_code
+    monkeypatch.setattr(QM, "kernel_code", lambda kernel, args: kernel)  # as before the first call compiles it
+    query = MeshQuery(build_navmesh(_level()))
+    assert query._hot[0] is PK.search and not query._hot_ready
+    monkeypatch.setattr(QM, "kernel_code", real)
+    s, g = _ends(1, 3)[0]
+    first = query.find_path(s, g)
+    if hasattr(PK.search, "signatures"):  # compiled (not NUMBA_DISABLE_JIT=1): bound by the long way
+        assert query._hot[0] is not PK.search and query._hot_ready
+    again = query.find_path(s, g)
+    assert np.array_equal(first.points, again.points) and np.array_equal(first.nodes, again.nodes)
+    assert first.cost == again.cost and first.expansions == again.expansions
+
+
 def test_queries_leave_the_reference_counts_of_their_arrays_unchanged():
     query = MeshQuery(build_navmesh(_level()))
     ends = _ends(20, 2)
