@@ -140,6 +140,8 @@ OP_FIND, OP_BEGIN, OP_RUN, OP_TRACE, OP_LOCATE = range(5)
 # on the chain of dependent reads that starts each expansion)
 POLY_SHIFT = 32
 SLOT_MASK = 2**32 - 1
+EDGE_SHIFT = 32  # an edge in the point-location lists: vertex + (next vertex << EDGE_SHIFT)
+EDGE_MASK = 2**32 - 1
 
 
 def pack(sections):
@@ -187,10 +189,10 @@ def _locate(px, py, xy, mi, grid, out):
     """Open polygons whose closed area contains (px, py), written to ``out``; returns their count.
 
     ``grid`` = (x0, y0, inverse cell size, nx, ny); the mesh's cell lists give, per cell
-    (row-major, x fastest), the polygons whose bounding box meets it.
+    (row-major, x fastest), records of the polygons a point of the cell may lie in: the polygon,
+    the number of its edges to test, those edges (vertex a and the next vertex b as
+    ``a + (b << EDGE_SHIFT)``; :class:`navmesh.polymesh.locate.BucketGrid`).
     """
-    indptr = mi[mi[M_INDPTR]:mi[M_INDPTR + 1]]
-    indices = mi[mi[M_INDICES]:mi[M_INDICES + 1]]
     cell_ptr = mi[mi[M_CELL_PTR]:mi[M_CELL_PTR + 1]]
     cell_polys = mi[mi[M_CELL_POLYS]:mi[M_CELL_POLYS + 1]]
     open_poly = mi[mi[M_OPEN]:mi[M_OPEN + 1]]
@@ -204,16 +206,18 @@ def _locate(px, py, xy, mi, grid, out):
         return 0
     c = cy * nx + cx
     count = 0
-    for k in range(cell_ptr[c], cell_ptr[c + 1]):
+    k = cell_ptr[c]
+    end = cell_ptr[c + 1]
+    while k < end:
         p = cell_polys[k]
+        lo = k + 2
+        k = lo + cell_polys[k + 1]
         if not open_poly[p]:
             continue
         inside = True
-        lo = indptr[p]
-        hi = indptr[p + 1]
-        for e in range(lo, hi):
-            a = indices[e]
-            b = indices[e + 1] if e + 1 < hi else indices[lo]
+        for j in range(lo, k):
+            a = cell_polys[j] & EDGE_MASK
+            b = cell_polys[j] >> EDGE_SHIFT
             if _orient(xy[a, 0], xy[a, 1], xy[b, 0], xy[b, 1], px, py) < 0.0:
                 inside = False
                 break
