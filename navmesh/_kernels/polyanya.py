@@ -82,10 +82,8 @@ def h_value(rx, ry, lx, ly, qx, qy, gx, gy):
         return _dist(gx - rx, gy - ry)
     sr = _orient(lx, ly, qx, qy, rx, ry)
     sg = _orient(lx, ly, qx, qy, gx, gy)
-    via_l = _dist(lx - rx, ly - ry)
-    via_q = _dist(qx - rx, qy - ry)
     if sr == 0.0 and sg == 0.0:  # everything on one line
-        return min(via_l + _dist(gx - lx, gy - ly), via_q + _dist(gx - qx, gy - qy))
+        return min(_dist(lx - rx, ly - ry) + _dist(gx - lx, gy - ly), _dist(qx - rx, qy - ry) + _dist(gx - qx, gy - qy))
     if sr * sg > 0.0:  # same side: mirror the goal through the line
         dx = qx - lx
         dy = qy - ly
@@ -100,7 +98,8 @@ def h_value(rx, ry, lx, ly, qx, qy, gx, gy):
         # root on the interval's line: straight only when it lies on the interval
         if (lx - rx) * (qx - rx) + (ly - ry) * (qy - ry) <= 0.0:
             return _dist(gx - rx, gy - ry)
-    return min(via_l + _dist(gx - lx, gy - ly), via_q + _dist(gx - qx, gy - qy))
+    # around an end of the interval (its square roots only here: most nodes see the goal straight)
+    return min(_dist(lx - rx, ly - ry) + _dist(gx - lx, gy - ly), _dist(qx - rx, qy - ry) + _dist(gx - qx, gy - qy))
 
 
 # -- packed arrays ----------------------------------------------------------------------------
@@ -140,6 +139,8 @@ OP_FIND, OP_BEGIN, OP_RUN, OP_TRACE, OP_LOCATE = range(5)
 # on the chain of dependent reads that starts each expansion)
 POLY_SHIFT = 32
 SLOT_MASK = 2**32 - 1
+EDGE_SHIFT = 32  # an edge in the point-location lists: vertex + (next vertex << EDGE_SHIFT)
+EDGE_MASK = 2**32 - 1
 
 
 def pack(sections):
@@ -187,10 +188,10 @@ def _locate(px, py, xy, mi, grid, out):
     """Open polygons whose closed area contains (px, py), written to ``out``; returns their count.
 
     ``grid`` = (x0, y0, inverse cell size, nx, ny); the mesh's cell lists give, per cell
-    (row-major, x fastest), the polygons whose bounding box meets it.
+    (row-major, x fastest), records of the polygons a point of the cell may lie in: the polygon,
+    the number of its edges to test, those edges (vertex a and the next vertex b as
+    ``a + (b << EDGE_SHIFT)``; :class:`navmesh.polymesh.locate.BucketGrid`).
     """
-    indptr = mi[mi[M_INDPTR]:mi[M_INDPTR + 1]]
-    indices = mi[mi[M_INDICES]:mi[M_INDICES + 1]]
     cell_ptr = mi[mi[M_CELL_PTR]:mi[M_CELL_PTR + 1]]
     cell_polys = mi[mi[M_CELL_POLYS]:mi[M_CELL_POLYS + 1]]
     open_poly = mi[mi[M_OPEN]:mi[M_OPEN + 1]]
@@ -204,16 +205,18 @@ def _locate(px, py, xy, mi, grid, out):
         return 0
     c = cy * nx + cx
     count = 0
-    for k in range(cell_ptr[c], cell_ptr[c + 1]):
+    k = cell_ptr[c]
+    end = cell_ptr[c + 1]
+    while k < end:
         p = cell_polys[k]
+        lo = k + 2
+        k = lo + cell_polys[k + 1]
         if not open_poly[p]:
             continue
         inside = True
-        lo = indptr[p]
-        hi = indptr[p + 1]
-        for e in range(lo, hi):
-            a = indices[e]
-            b = indices[e + 1] if e + 1 < hi else indices[lo]
+        for j in range(lo, k):
+            a = cell_polys[j] & EDGE_MASK
+            b = cell_polys[j] >> EDGE_SHIFT
             if _orient(xy[a, 0], xy[a, 1], xy[b, 0], xy[b, 1], px, py) < 0.0:
                 inside = False
                 break
@@ -344,15 +347,10 @@ def search(xy, mi, wi, wf, out_pts, out_polys, sx, sy, gx, gy):
     wi[R_N_START] = -1
     wi[R_N_GOAL] = -1
     wi[R_BUDGET] = NO_BUDGET
-    # the workspace's sections (offsets in its header: ints in wi, floats in wf)
-    nroot, nslot, npar, vals = wi[wi[1]:wi[2]], wi[wi[2]:wi[3]], wi[wi[3]:wi[4]], wi[wi[4]:wi[5]]
-    root_stamp, mark, start_polys, goal_polys = wi[wi[5]:wi[6]], wi[wi[6]:wi[7]], wi[wi[7]:wi[8]], wi[wi[8]:wi[9]]
-    out_polys_ws = wi[wi[9]:wi[10]]
-    nint, ng, keys, root_g = wf[wi[11]:wi[12]], wf[wi[12]:wi[13]], wf[wi[13]:wi[14]], wf[wi[14]:wi[15]]
-    pts = wf[wi[15]:wi[16]]
-    params = wf[wi[16]:wi[17]]
-    grid = params[P_GRID:P_EPS]
-    eps = params[P_EPS]
+    # the workspace's sections used here (offsets in its header: ints in wi, floats in wf); the
+    # search kernels slice their own (each array argument of a call is 7 words on the stack)
+    start_polys, goal_polys = wi[wi[1 + W_START_POLYS]:wi[2 + W_START_POLYS]], wi[wi[1 + W_GOAL_POLYS]:wi[2 + W_GOAL_POLYS]]
+    grid = wf[wi[11 + F_PARAMS] + P_GRID:wi[11 + F_PARAMS] + P_EPS]
     if op == OP_LOCATE or op == OP_FIND:
         # a point that is not a valid position (NaN, infinite, beyond MAX_COORDINATE) is off the
         # mesh here; the caller's checks name the error (find_path's hot call leaves them to this)
@@ -382,24 +380,24 @@ def search(xy, mi, wi, wf, out_pts, out_polys, sx, sy, gx, gy):
     if op == OP_FIND or op == OP_BEGIN:
         wi[S_N_START] = n_start
         wi[S_N_GOAL] = n_goal
-        status = _begin(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, start_polys[:n_start],
-                        goal_polys[:n_goal], nint, ng, keys, root_g, sx, sy, gx, gy, eps, budget)
+        status = _begin(xy, mi, wi, wf, sx, sy, gx, gy, budget)
         if op == OP_BEGIN or status != RUNNING:
             if op == OP_BEGIN or status != FOUND:
                 return status, -1, 0, 0, wi[S_EXPANSIONS], 0.0
             op = OP_TRACE
     if op == OP_FIND or op == OP_RUN:
-        status = _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys[:wi[S_N_GOAL]], nint,
-                      ng, keys, root_g, sx, sy, gx, gy, eps, budget)
+        status = _run(xy, mi, wi, wf, sx, sy, gx, gy, budget)
         if status != FOUND or op == OP_RUN:
             return status, -1, 0, 0, wi[S_EXPANSIONS], 0.0
     # OP_TRACE
     final = wi[S_FINAL]
+    out_polys_ws = wi[wi[1 + W_OUT_POLYS]:wi[2 + W_OUT_POLYS]]
+    pts = wf[wi[11 + F_OUT_POINTS]:wi[12 + F_OUT_POINTS]]
     if final == CORRIDOR:
         n_pts, n_polys = _funnel(xy, mi, wi[S_LCA], start_polys[:wi[S_N_START]], goal_polys[:wi[S_N_GOAL]],
-                                 out_polys_ws, nint, pts, sx, sy, gx, gy)
+                                 out_polys_ws, wf[wi[11 + F_INTERVAL]:wi[12 + F_INTERVAL]], pts, sx, sy, gx, gy)
     else:
-        n_pts, n_polys = _trace(xy, mi, nroot, nslot, npar, nint, out_polys_ws, pts, final, sx, sy, gx, gy)
+        n_pts, n_polys = _trace(xy, mi, wi, wf, final, sx, sy, gx, gy)
     # drop points equal to the one before (a root on the start, a turn on a root)
     keep = 1
     for j in range(1, n_pts):
@@ -428,12 +426,16 @@ def search(xy, mi, wi, wf, out_pts, out_polys, sx, sy, gx, gy):
 
 
 @njit(cache=True, internal=True, _nrt=False)
-def _begin(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, start_polys, goal_polys, nint, ng, keys, root_g,
-           sx, sy, gx, gy, eps, budget):
-    """Start a search with a new stamp: mark the dead-end polygons it may enter and store the
-    start's nodes; the state goes to the workspace's header. Returns FOUND (a start polygon is a
-    goal polygon, or both ends lie in one dead-end branch: the final node is SHARED or CORRIDOR),
-    NEED_SPACE, or RUNNING."""
+def _begin(xy, mi, wi, wf, sx, sy, gx, gy, budget):
+    """Start a search with a new stamp from the start and goal polygons of the workspace (wi, wf):
+    mark the dead-end polygons it may enter and store the start's nodes; the state goes to the
+    workspace's header. Returns FOUND (a start polygon is a goal polygon, or both ends lie in one
+    dead-end branch: the final node is SHARED or CORRIDOR), NEED_SPACE, or RUNNING."""
+    nroot, nslot, npar, vals = wi[wi[1]:wi[2]], wi[wi[2]:wi[3]], wi[wi[3]:wi[4]], wi[wi[4]:wi[5]]
+    mark = wi[wi[1 + W_MARK]:wi[2 + W_MARK]]
+    start_polys = wi[wi[1 + W_START_POLYS]:wi[1 + W_START_POLYS] + wi[S_N_START]]
+    goal_polys = wi[wi[1 + W_GOAL_POLYS]:wi[1 + W_GOAL_POLYS] + wi[S_N_GOAL]]
+    nint, ng, keys = wf[wi[11]:wi[12]], wf[wi[12]:wi[13]], wf[wi[13]:wi[14]]
     indptr = mi[mi[M_INDPTR]:mi[M_INDPTR + 1]]
     indices = mi[mi[M_INDICES]:mi[M_INDICES + 1]]
     nbr = mi[mi[M_NBR]:mi[M_NBR + 1]]
@@ -542,8 +544,7 @@ def _begin(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, start_polys, 
 
 
 @njit(cache=True, internal=True, _nrt=False)
-def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nint, ng, keys, root_g, sx, sy, gx, gy,
-         eps, budget):
+def _run(xy, mi, wi, wf, sx, sy, gx, gy, budget):
     """Expand nodes until a goal polygon, an empty heap, or the expansions reaching ``budget`` (a
     total, not a count for this call); the state is read from and written back to the
     workspace's header. The node in hand (``S_FINAL`` >= 0 after BUDGET) is expanded first: a
@@ -551,6 +552,11 @@ def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nin
     one call (sliced searches). After FOUND ``S_FINAL`` is the final node; NEED_SPACE leaves a
     half-expanded node: begin again with more room.
     """
+    nroot, nslot, npar, vals = wi[wi[1]:wi[2]], wi[wi[2]:wi[3]], wi[wi[3]:wi[4]], wi[wi[4]:wi[5]]
+    root_stamp, mark = wi[wi[1 + W_ROOT_STAMP]:wi[2 + W_ROOT_STAMP]], wi[wi[1 + W_MARK]:wi[2 + W_MARK]]
+    goal_polys = wi[wi[1 + W_GOAL_POLYS]:wi[1 + W_GOAL_POLYS] + wi[S_N_GOAL]]
+    nint, ng, keys, root_g = wf[wi[11]:wi[12]], wf[wi[12]:wi[13]], wf[wi[13]:wi[14]], wf[wi[14]:wi[15]]
+    eps = wf[wi[11 + F_PARAMS] + P_EPS]
     stamp = wi[0]
     n_nodes = wi[S_NODES]
     size = wi[S_HEAP]
@@ -755,10 +761,12 @@ def _run(xy, mi, wi, nroot, nslot, npar, vals, root_stamp, mark, goal_polys, nin
 
 
 @njit(cache=True, internal=True, _nrt=False)
-def _trace(xy, mi, nroot, nslot, npar, nint, polys, pts, final, sx, sy, gx, gy):
+def _trace(xy, mi, wi, wf, final, sx, sy, gx, gy):
     """Write the turning points (start ... goal) and the polygons crossed, from the final node
-    (SHARED: start and goal share a polygon), to the output sections ``polys`` and ``pts``;
-    returns (points, polygons); :func:`search` drops repeated points and sums the length."""
+    (SHARED: start and goal share a polygon), to the workspace's output sections (polygons,
+    points); returns (points, polygons); :func:`search` drops repeated points and sums the length."""
+    nroot, nslot, npar = wi[wi[1]:wi[2]], wi[wi[2]:wi[3]], wi[wi[3]:wi[4]]
+    polys, nint, pts = wi[wi[1 + W_OUT_POLYS]:wi[2 + W_OUT_POLYS]], wf[wi[11]:wi[12]], wf[wi[11 + F_OUT_POINTS]:wi[12 + F_OUT_POINTS]]
     nbr = mi[mi[M_NBR]:mi[M_NBR + 1]]
     if final < 0:  # the shared polygon is in polys[0] already (begin)
         pts[0] = sx
